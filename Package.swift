@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "sitegen",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sitegen", targets: ["sitegen"]),
+        .library(name: "SitegenMustache", targets: ["SitegenMustache"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCMark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .target(name: "SitegenSupport"),
+        .target(name: "SitegenMustache"),
+        .target(name: "SitegenMarkdown", dependencies: ["CCMark"]),
+        .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenSupport"]),
+        .target(
+            name: "SitegenCore",
+            dependencies: ["SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+        ),
+        .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport"]),
+        .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
+        .executableTarget(
+            name: "sitegen-bench",
+            dependencies: ["SitegenMustache"],
+            path: "Benchmarks/MustacheBench"
+        ),
+        .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore"]),
+    ]
+)

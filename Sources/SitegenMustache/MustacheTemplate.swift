@@ -1,0 +1,125 @@
+/// A template compiled once and rendered any number of times.
+public struct MustacheTemplate: Sendable {
+    /// The name partial and parent tags use for it (`article.card`).
+    public let name: String
+    /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
+    public let path: String
+    let nodes: [Node]
+
+    public init(name: String, source: String, path: String? = nil) throws(MustacheError) {
+        self.name = name
+        self.path = path ?? name
+        self.nodes = try Parser(source: Array(source.utf8), path: self.path).parse()
+    }
+
+    /// Every partial and parent this template names with a fixed name, and where.
+    public var references: [(name: String, isParent: Bool, position: TemplatePosition)] {
+        var found: [(String, Bool, TemplatePosition)] = []
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .text, .variable:
+                    break
+                case .section(_, _, let children, _):
+                    visit(children)
+                case .block(_, let children, _, _):
+                    visit(children)
+                case .partial(let reference, _, let tag):
+                    if case .named(let name) = reference { found.append((name, false, tag.position)) }
+                case .parent(let reference, _, let blocks, let tag):
+                    if case .named(let name) = reference { found.append((name, true, tag.position)) }
+                    for name in blocks.keys.sorted() { visit(blocks[name]!) }
+                }
+            }
+        }
+        visit(nodes)
+        return found
+    }
+}
+
+/// A set of templates that can include each other by name, as partials or parents.
+public struct MustacheLibrary: Sendable {
+    /// What a partial or parent tag does when no template has its name.
+    public enum MissingTemplates: Sendable {
+        /// Render nothing, as the Mustache spec asks.
+        case renderNothing
+        /// Stop with an error that says which name and where: what a site build wants.
+        case fail
+    }
+
+    public private(set) var templates: [String: MustacheTemplate] = [:]
+    public var missingTemplates: MissingTemplates
+    /// How many partials, parents and block overrides may be nested inside each other.
+    public var nestingLimit = 100
+
+    public init(missingTemplates: MissingTemplates = .renderNothing) {
+        self.missingTemplates = missingTemplates
+    }
+
+    public init(templates: [MustacheTemplate], missingTemplates: MissingTemplates = .renderNothing) {
+        self.missingTemplates = missingTemplates
+        for template in templates { add(template) }
+    }
+
+    /// Compiles `sources` (name → source) and reports the errors of all of them at once.
+    public init(sources: [String: String], paths: [String: String] = [:], missingTemplates: MissingTemplates = .renderNothing) throws(MustacheLibraryError) {
+        self.missingTemplates = missingTemplates
+        var errors: [MustacheError] = []
+        for name in sources.keys.sorted() {
+            do {
+                add(try MustacheTemplate(name: name, source: sources[name]!, path: paths[name]))
+            } catch {
+                errors.append(error)
+            }
+        }
+        guard errors.isEmpty else { throw MustacheLibraryError(errors: errors) }
+    }
+
+    public mutating func add(_ template: MustacheTemplate) {
+        templates[template.name] = template
+    }
+
+    public subscript(name: String) -> MustacheTemplate? {
+        templates[name]
+    }
+
+    /// Fixed partial and parent names that no template of this library answers to.
+    public func unresolvedReferences() -> [MustacheError] {
+        var errors: [MustacheError] = []
+        for name in templates.keys.sorted() {
+            let template = templates[name]!
+            for reference in template.references where templates[reference.name] == nil {
+                let kind: MustacheError.Kind = reference.isParent ? .unknownParent(name: reference.name) : .unknownPartial(name: reference.name)
+                errors.append(MustacheError(path: template.path, position: reference.position, kind: kind))
+            }
+        }
+        return errors
+    }
+
+    public func render(_ template: MustacheTemplate, with value: MustacheValue) throws(MustacheError) -> String {
+        String(decoding: try renderBytes(template, with: value), as: UTF8.self)
+    }
+
+    public func render(templateNamed name: String, with value: MustacheValue) throws(MustacheError) -> String {
+        guard let template = templates[name] else {
+            throw MustacheError(path: name, position: TemplatePosition(line: 1, column: 1), kind: .unknownPartial(name: name))
+        }
+        return try render(template, with: value)
+    }
+
+    /// Renders to UTF-8 bytes, the form files are written in, without a String in between.
+    public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096) throws(MustacheError) -> [UInt8] {
+        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint)
+        try renderer.render(template.nodes, indent: [])
+        return renderer.output
+    }
+}
+
+/// The compile errors of several templates.
+public struct MustacheLibraryError: Error, Sendable, CustomStringConvertible {
+    public var errors: [MustacheError]
+
+    public var description: String {
+        errors.map(\.description).joined(separator: "\n")
+    }
+}

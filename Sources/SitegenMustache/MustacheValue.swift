@@ -1,0 +1,121 @@
+/// A value a template is rendered against.
+///
+/// Model types do not need to be converted into dictionaries: they conform to
+/// `MustacheObject` and are wrapped in `.object`, and the renderer asks them for
+/// one field at a time, only for the fields a template actually uses.
+public enum MustacheValue: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([MustacheValue])
+    case dictionary([String: MustacheValue])
+    case object(any MustacheObject)
+
+    /// Falsey values skip `{{#section}}` and render `{{^section}}`: null, false,
+    /// the empty string and the empty list. Zero is truthy: a price of 0 is a
+    /// real price, not a missing one.
+    public var isTruthy: Bool {
+        switch self {
+        case .null: false
+        case .bool(let value): value
+        case .string(let value): !value.isEmpty
+        case .array(let items): !items.isEmpty
+        case .int, .double, .dictionary, .object: true
+        }
+    }
+
+    /// The field `key` of this value, or nil when it has none. A field that
+    /// exists with a null value is `.null`, not nil: lookups stop there.
+    @inlinable
+    public func member(_ key: String) -> MustacheValue? {
+        switch self {
+        case .dictionary(let fields): fields[key]
+        case .object(let object): object.mustacheMember(key)
+        default: nil
+        }
+    }
+}
+
+/// A type that shows its fields to templates directly.
+public protocol MustacheObject: Sendable {
+    /// The value of the field `key`, or nil when the type has no such field.
+    func mustacheMember(_ key: String) -> MustacheValue?
+    /// What `{{object}}` prints (a price as `HK$ 34`); nil prints nothing.
+    var mustacheText: String? { get }
+}
+
+extension MustacheObject {
+    public var mustacheText: String? { nil }
+}
+
+/// A type that can be turned into a `MustacheValue`.
+public protocol MustacheConvertible {
+    var mustacheValue: MustacheValue { get }
+}
+
+extension String: MustacheConvertible {
+    public var mustacheValue: MustacheValue { .string(self) }
+}
+
+extension Int: MustacheConvertible {
+    public var mustacheValue: MustacheValue { .int(self) }
+}
+
+extension Double: MustacheConvertible {
+    public var mustacheValue: MustacheValue { .double(self) }
+}
+
+extension Bool: MustacheConvertible {
+    public var mustacheValue: MustacheValue { .bool(self) }
+}
+
+extension Optional: MustacheConvertible where Wrapped: MustacheConvertible {
+    public var mustacheValue: MustacheValue { self?.mustacheValue ?? .null }
+}
+
+extension Array: MustacheConvertible where Element: MustacheConvertible {
+    public var mustacheValue: MustacheValue { .array(map(\.mustacheValue)) }
+}
+
+extension MustacheValue: MustacheConvertible {
+    public var mustacheValue: MustacheValue { self }
+}
+
+extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(arrayLiteral elements: MustacheValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, MustacheValue)...) {
+        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension MustacheValue: Decodable {
+    /// Reads JSON as the spec's test data and `sitegen render-template` give it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([MustacheValue].self) {
+            self = .array(value)
+        } else {
+            self = .dictionary(try container.decode([String: MustacheValue].self))
+        }
+    }
+}
