@@ -166,7 +166,7 @@ struct Renderer {
     }
 
     private static func format(_ number: Double) -> String {
-        if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+        if number.magnitude < 1e15, Double(Int(number)) == number { return String(Int(number)) }
         return String(number)
     }
 }

@@ -1,0 +1,110 @@
+import SitegenMustache
+import Testing
+
+private func render(_ template: String, _ data: MustacheValue = [:], partials: [String: String] = [:]) throws -> String {
+    var library = try MustacheLibrary(sources: partials)
+    let compiled = try MustacheTemplate(name: "test", source: template)
+    library.add(compiled)
+    return try library.render(compiled, with: data)
+}
+
+/// A model type that shows its fields to templates without becoming a dictionary.
+private struct Meal: MustacheObject {
+    var name: String
+    var price: Int
+    var tags: [String]
+
+    func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "name": .string(name)
+        case "price": .int(price)
+        case "tags": tags.mustacheValue
+        case "view": "meal.row"
+        default: nil
+        }
+    }
+
+    var mustacheText: String? { "\(name) (\(price))" }
+}
+
+@Suite("Rendering")
+struct RenderingTests {
+    @Test func escapesTheFiveHTMLCharactersInDoubleMustaches() throws {
+        #expect(try render("{{x}}", ["x": "<a href=\"x\">Tom & Jerry's</a>"]) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+    }
+
+    @Test func leavesTripleMustachesAndAmpersandsUnescaped() throws {
+        #expect(try render("{{{x}}}|{{&x}}", ["x": "<b>&</b>"]) == "<b>&</b>|<b>&</b>")
+    }
+
+    @Test func printsNumbersAndBooleansAsJSONWould() throws {
+        #expect(try render("{{a}} {{b}} {{c}} {{d}}", ["a": 34, "b": 1.5, "c": 2.0, "d": true]) == "34 1.5 2 true")
+    }
+
+    @Test func treatsEmptyStringsAndListsAsFalseyButZeroAsTruthy() throws {
+        #expect(try render("{{#s}}s{{/s}}{{#l}}l{{/l}}{{#z}}z{{/z}}{{^s}}!s{{/s}}", ["s": "", "l": [], "z": 0]) == "z!s")
+    }
+
+    @Test func readsFieldsOfModelTypesThroughTheObjectProtocol() throws {
+        let meal = Meal(name: "Kaya toast", price: 34, tags: ["toast", "breakfast"])
+        let output = try render("{{#meal}}{{name}} HK$ {{price}}: {{#tags}}[{{.}}]{{/tags}}{{/meal}} {{meal.name}} / {{meal}}", ["meal": .object(meal)])
+        #expect(output == "Kaya toast HK$ 34: [toast][breakfast] Kaya toast / Kaya toast (34)")
+    }
+
+    @Test func rendersOneCompiledTemplateManyTimesWithDifferentData() throws {
+        let template = try MustacheTemplate(name: "t", source: "Hello {{name}}!")
+        let library = MustacheLibrary(templates: [template])
+        #expect(try library.render(template, with: ["name": "Ann"]) == "Hello Ann!")
+        #expect(try library.render(template, with: ["name": "Bo"]) == "Hello Bo!")
+    }
+
+    @Test func indentsEveryLineOfAStandalonePartial() throws {
+        let output = try render("<ul>\n  {{>items}}\n</ul>\n", ["list": ["a", "b"]], partials: ["items": "{{#list}}\n<li>{{.}}</li>\n{{/list}}\n"])
+        #expect(output == "<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n")
+    }
+
+    @Test func fillsTheBlocksOfALayout() throws {
+        let layout = "<title>{{$title}}Site{{/title}}</title>\n<main>\n  {{$content}}\n  <p>empty</p>\n  {{/content}}\n</main>\n"
+        let page = "{{<layout}}\n{{$title}}{{name}} – Site{{/title}}\n{{$content}}\n<h1>{{name}}</h1>\n<p>Hi</p>\n{{/content}}\n{{/layout}}\n"
+        let output = try render(page, ["name": "Toast"], partials: ["layout": layout])
+        #expect(output == "<title>Toast – Site</title>\n<main>\n  <h1>Toast</h1>\n  <p>Hi</p>\n</main>\n")
+    }
+
+    @Test func keepsTheLayoutDefaultWhenABlockIsNotOverridden() throws {
+        let output = try render("{{<layout}}{{/layout}}", partials: ["layout": "<title>{{$title}}Site{{/title}}</title>"])
+        #expect(output == "<title>Site</title>")
+    }
+
+    @Test func rendersEachItemOfAMixedListThroughItsOwnView() throws {
+        let partials = ["article.card": "<article>{{title}}</article>", "assignment.row": "<li>{{subject}}</li>", "meal.row": "<p>{{name}}</p>"]
+        let items: MustacheValue = [
+            ["view": "article.card", "title": "Toast"],
+            ["view": "assignment.row", "subject": "Math"],
+            .object(Meal(name: "Noodles", price: 40, tags: [])),
+        ]
+        #expect(try render("{{#items}}{{>*view}}{{/items}}", ["items": items], partials: partials) == "<article>Toast</article><li>Math</li><p>Noodles</p>")
+    }
+
+    @Test func changesDelimitersUntilTheEndOfTheTemplateOnly() throws {
+        #expect(try render("{{=<% %>=}}<% a %>{{a}}<%>p%>", ["a": "1"], partials: ["p": "{{a}}"]) == "1{{a}}1")
+    }
+
+    @Test func rendersMissingPartialsAsNothingByDefault() throws {
+        #expect(try render("[{{>nowhere}}]") == "[]")
+    }
+
+    @Test func rendersEmptyBytesForAnEmptyTemplate() throws {
+        #expect(try render("") == "")
+    }
+
+    @Test func isSafeToRenderFromManyThreadsAtOnce() async throws {
+        let template = try MustacheTemplate(name: "t", source: "{{#items}}<li>{{>row}}</li>{{/items}}")
+        let library = MustacheLibrary(templates: [template, try MustacheTemplate(name: "row", source: "{{.}}")])
+        let expected = (0..<50).map { "<li>\($0)</li>" }.joined()
+        let data: MustacheValue = ["items": .array((0..<50).map { .int($0) })]
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<16 { group.addTask { try library.render(template, with: data) } }
+            for try await output in group { #expect(output == expected) }
+        }
+    }
+}

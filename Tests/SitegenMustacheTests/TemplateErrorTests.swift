@@ -1,0 +1,101 @@
+import SitegenMustache
+import Testing
+
+private func compileError(_ source: String, path: String = "Themes/default/article.mustache") -> String? {
+    do {
+        _ = try MustacheTemplate(name: "article", source: source, path: path)
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
+private func renderError(_ source: String, _ data: MustacheValue = [:], partials: [String: String] = [:]) -> String? {
+    do {
+        var library = try MustacheLibrary(sources: partials, missingTemplates: .fail)
+        let template = try MustacheTemplate(name: "page", source: source, path: "Themes/default/page.mustache")
+        library.add(template)
+        _ = try library.render(template, with: data)
+        return nil
+    } catch {
+        return "\(error)"
+    }
+}
+
+@Suite("Template errors")
+struct TemplateErrorTests {
+    @Test func reportsAnUnclosedSectionWhereItWasOpened() {
+        let source = "<article>\n  {{#title}}\n    <h1>{{title}}</h1>\n  {{#cover}}\n    <img>\n</article>\n"
+        #expect(compileError(source) == "Themes/default/article.mustache:4:3: error: section 'cover' opened here is never closed: expected '{{/cover}}'")
+    }
+
+    @Test func reportsAClosingTagThatDoesNotMatchTheOpenSection() {
+        let source = "{{#items}}\n  <li>{{name}}</li>\n{{/item}}\n"
+        #expect(compileError(source) == "Themes/default/article.mustache:3:1: error: closing tag 'item' does not match section 'items' opened at line 1, column 1: expected '{{/items}}'")
+    }
+
+    @Test func reportsAClosingTagWithNothingToClose() {
+        #expect(compileError("a\n  b {{/x}}") == "Themes/default/article.mustache:2:5: error: closing tag 'x' has no section to close")
+    }
+
+    @Test func reportsAnUnterminatedTagAtItsOpeningDelimiter() {
+        #expect(compileError("<p>\n<b>{{title</b>\n") == "Themes/default/article.mustache:2:4: error: tag '{{' opened here is never closed: expected '}}'")
+        #expect(compileError("x {{{body}}") == "Themes/default/article.mustache:1:3: error: tag '{{{' opened here is never closed: expected '}}}'")
+    }
+
+    @Test func reportsATagWithASpaceInItsNameAsAMissingDelimiter() {
+        #expect(compileError("{{a {{b}}") == "Themes/default/article.mustache:1:1: error: invalid name 'a {{b': a name has no spaces; is a closing delimiter missing?")
+    }
+
+    @Test func reportsAMalformedDelimiterChange() {
+        #expect(compileError("ok\n  {{=<% =}}") == "Themes/default/article.mustache:2:3: error: malformed delimiter change '{{=<% =}}': expected two delimiters without '=' or spaces, separated by a space, like '{{=<% %>=}}'")
+        #expect(compileError("{{=<% %>}}") != nil)
+        #expect(compileError("{{=a=b c=}}") != nil)
+    }
+
+    @Test func reportsEmptyTags() {
+        #expect(compileError("{{}}") == "Themes/default/article.mustache:1:1: error: empty tag: expected a name inside it")
+        #expect(compileError("{{# }}") == "Themes/default/article.mustache:1:1: error: empty '#' tag: expected a name after '#'")
+    }
+
+    @Test func reportsABlockGivenTwiceInOneParent() {
+        #expect(compileError("{{<layout}}\n{{$a}}1{{/a}}\n{{$a}}2{{/a}}\n{{/layout}}") == "Themes/default/article.mustache:3:1: error: block 'a' is already given at line 2, column 1 of this parent")
+    }
+
+    @Test func countsColumnsInCharactersNotBytes() {
+        #expect(compileError("café «{{#x}}»") == "Themes/default/article.mustache:1:7: error: section 'x' opened here is never closed: expected '{{/x}}'")
+    }
+
+    @Test func reportsAnUnknownPartialWhereItIsNamed() {
+        #expect(renderError("<main>\n  {{>footer}}\n</main>") == "Themes/default/page.mustache:2:3: error: unknown partial 'footer': no template of that name")
+    }
+
+    @Test func reportsAnUnknownParentWhereItIsNamed() {
+        #expect(renderError("{{<base}}{{/base}}") == "Themes/default/page.mustache:1:1: error: unknown parent 'base': no template of that name")
+    }
+
+    @Test func findsUnknownFixedPartialsWithoutRendering() throws {
+        let library = try MustacheLibrary(sources: ["page": "x\n {{>nav}} {{<base}}{{/base}}", "nav": "n"], paths: ["page": "Themes/t/page.mustache"])
+        #expect(library.unresolvedReferences().map(\.description) == ["Themes/t/page.mustache:2:11: error: unknown parent 'base': no template of that name"])
+    }
+
+    @Test func reportsADynamicViewNameThatIsNotAString() {
+        #expect(renderError("{{#items}}{{>*view}}{{/items}}", ["items": [["view": 3]]]) == "Themes/default/page.mustache:1:11: error: dynamic name '*view' must be a string naming a template")
+    }
+
+    @Test func stopsEndlessRecursionWithAnError() {
+        let error = renderError("{{>loop}}", partials: ["loop": "x{{>loop}}"])
+        #expect(error == "loop:1:2: error: 'loop' is nested more than 100 templates deep: is a template including itself forever?")
+    }
+
+    @Test func reportsEveryBrokenTemplateOfALibraryAtOnce() {
+        #expect(throws: MustacheLibraryError.self) {
+            _ = try MustacheLibrary(sources: ["a": "{{#x}}", "b": "ok", "c": "{{/y}}"])
+        }
+        do {
+            _ = try MustacheLibrary(sources: ["a": "{{#x}}", "b": "ok", "c": "{{/y}}"])
+        } catch {
+            #expect(error.errors.map(\.path) == ["a", "c"])
+        }
+    }
+}
