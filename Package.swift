@@ -35,6 +35,7 @@ let package = Package(
             path: "Benchmarks/MustacheBench"
         ),
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
+        .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore"]),
     ]
 )

@@ -1,0 +1,27 @@
+# The two commands of the README: `make site` and `make test`.
+SITEGEN_RELEASE := .build/release/sitegen
+SITEGEN_DEBUG := .build/debug/sitegen
+
+.PHONY: site test deps test-deps bench
+
+## Installs what is missing, builds sitegen for release and builds the sample site into Output/.
+site: deps
+	swift build -c release --product sitegen
+	$(SITEGEN_RELEASE) build
+
+## Runs every test: the Swift suites and the Mustache spec through the command line.
+test: test-deps
+	swift build --build-tests
+	swift test --skip-build
+	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
+
+## Prints the benchmark figures (release build).
+bench: deps
+	swift build -c release --product sitegen-bench
+	.build/release/sitegen-bench
+
+deps:
+	@Scripts/install-deps.sh
+
+test-deps:
+	@Scripts/install-deps.sh --test

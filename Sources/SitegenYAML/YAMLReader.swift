@@ -1,0 +1,169 @@
+import CYAML
+import SitegenSupport
+
+/// Reads one YAML document through libyaml into a `YAMLNode` tree.
+public enum YAMLReader {
+    public struct Limits: Sendable {
+        /// Nodes a document may have once its aliases are expanded: a "billion laughs"
+        /// file stops here, quickly and in little memory.
+        public var maximumNodes = 100_000
+        /// Lists and mappings inside each other.
+        public var maximumDepth = 64
+
+        public init() {}
+    }
+
+    /// Parses `text`, a document that starts at line `firstLine` of the file `path`.
+    /// Returns nil for an empty document.
+    public static func read(_ text: [UInt8], path: String, firstLine: Int = 1, limits: Limits = Limits()) throws(Diagnostic) -> YAMLNode? {
+        var builder = TreeBuilder(path: path, firstLine: firstLine, limits: limits)
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw Diagnostic.error(at: SourceLocation(path: path, line: firstLine, column: 1), "could not start the YAML parser")
+        }
+        defer { yaml_parser_delete(&parser) }
+        let input = text.isEmpty ? [UInt8(ascii: "\n")] : text
+        return try input.withUnsafeBufferPointer { buffer throws(Diagnostic) -> YAMLNode? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    throw builder.syntaxError(parser)
+                }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { return builder.root }
+                try builder.handle(event)
+            }
+        }
+    }
+}
+
+private struct TreeBuilder {
+    let path: String
+    let firstLine: Int
+    let limits: YAMLReader.Limits
+
+    private enum Frame {
+        case sequence([YAMLNode], SourceLocation, anchor: String?)
+        case mapping([YAMLPair], pendingKey: (String, SourceLocation)?, SourceLocation, anchor: String?)
+    }
+
+    private var stack: [Frame] = []
+    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var sizes: [Int] = []
+    private var nodeCount = 0
+    private var documents = 0
+    private(set) var root: YAMLNode?
+
+    init(path: String, firstLine: Int, limits: YAMLReader.Limits) {
+        self.path = path
+        self.firstLine = firstLine
+        self.limits = limits
+    }
+
+    func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(path: path, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)
+    }
+
+    func syntaxError(_ parser: yaml_parser_t) -> Diagnostic {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unreadable YAML"
+        var message = "invalid YAML: \(problem)"
+        if let context = parser.context.map({ String(cString: $0) }) {
+            let where_ = location(parser.context_mark)
+            message += " (\(context) at line \(where_.line), column \(where_.column))"
+        }
+        if parser.error == YAML_READER_ERROR {
+            message = "invalid YAML: \(problem)"
+        }
+        return .error(at: location(parser.problem_mark), message)
+    }
+
+    mutating func handle(_ event: yaml_event_t) throws(Diagnostic) {
+        let at = location(event.start_mark)
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                throw .error(at: at, "expected one YAML document, found a second one ('---' starts a new document)")
+            }
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+            let style: YAMLScalar.Style = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+            try add(YAMLNode(.scalar(YAMLScalar(text, style: style)), at: at), size: 1, anchor: anchor(scalar.anchor))
+        case YAML_SEQUENCE_START_EVENT:
+            try enter(at)
+            stack.append(.sequence([], at, anchor: anchor(event.data.sequence_start.anchor)))
+            sizes.append(1)
+        case YAML_MAPPING_START_EVENT:
+            try enter(at)
+            stack.append(.mapping([], pendingKey: nil, at, anchor: anchor(event.data.mapping_start.anchor)))
+            sizes.append(1)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let size = sizes.removeLast()
+            switch stack.removeLast() {
+            case .sequence(let items, let start, let anchor):
+                try add(YAMLNode(.sequence(items), at: start), size: size, anchor: anchor)
+            case .mapping(let pairs, _, let start, let anchor):
+                try add(YAMLNode(.mapping(pairs), at: start), size: size, anchor: anchor)
+            }
+        case YAML_ALIAS_EVENT:
+            let name = anchor(event.data.alias.anchor) ?? ""
+            guard let target = anchors[name] else {
+                throw .error(at: at, "unknown alias '*\(name)': no '&\(name)' before it")
+            }
+            try add(target.node.relocated(to: at), size: target.size, anchor: nil)
+        default:
+            break
+        }
+    }
+
+    private func anchor(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+
+    private func enter(_ at: SourceLocation) throws(Diagnostic) {
+        if stack.count >= limits.maximumDepth {
+            throw .error(at: at, "YAML nested more than \(limits.maximumDepth) levels deep")
+        }
+    }
+
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) throws(Diagnostic) {
+        nodeCount += size
+        if nodeCount > limits.maximumNodes {
+            throw .error(at: node.location, "YAML expands to more than \(limits.maximumNodes) values (are aliases repeating each other?)")
+        }
+        if let anchor { anchors[anchor] = (node, size) }
+        guard let frame = stack.popLast() else {
+            root = node
+            return
+        }
+        sizes[sizes.count - 1] += size
+        switch frame {
+        case .sequence(var items, let start, let anchor):
+            items.append(node)
+            stack.append(.sequence(items, start, anchor: anchor))
+        case .mapping(var pairs, let pendingKey, let start, let anchor):
+            if let (key, keyLocation) = pendingKey {
+                pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+                stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor))
+                return
+            }
+            guard let scalar = node.scalar else {
+                throw .error(at: node.location, "expected a key like 'title:', found \(node.shortDescription) used as a key")
+            }
+            if let first = pairs.first(where: { $0.key == scalar.text }) {
+                throw .error(at: node.location, "duplicate key '\(scalar.text)': it is already given at line \(first.keyLocation.line)")
+            }
+            stack.append(.mapping(pairs, pendingKey: (scalar.text, node.location), start, anchor: anchor))
+        }
+    }
+}
+
+extension YAMLNode {
+    /// An alias stands where it is written: errors about it point there.
+    fileprivate func relocated(to location: SourceLocation) -> YAMLNode {
+        YAMLNode(value, at: location)
+    }
+}
