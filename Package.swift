@@ -36,6 +36,7 @@ let package = Package(
         ),
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
+        .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore"]),
     ]
 )

@@ -1,0 +1,50 @@
+import SitegenMarkdown
+import Testing
+
+@Suite("Markdown")
+struct MarkdownTests {
+    private let article = """
+        Start your day with this *amazing* breakfast, and you'll be happy.
+
+        ![Half-boiled eggs](egg.jpg)
+
+        Half-boiled eggs is a must.
+
+        ![Milk tea](tea.jpg "Tea")
+
+        Milder than Hong Kong style -- but still great.
+        """
+
+    @Test func splitsTheBodyAtStandaloneImages() {
+        let rendered = Markdown.render(Array(article.utf8))
+        #expect(rendered.sections.count == 3)
+        #expect(rendered.sections[0].image == nil)
+        #expect(rendered.sections[0].html == "<p>Start your day with this <em>amazing</em> breakfast, and you’ll be happy.</p>\n")
+        #expect(rendered.sections[1].image == MarkdownImage(source: "egg.jpg", alt: "Half-boiled eggs", title: "", line: 3, column: 1))
+        #expect(rendered.sections[1].html == "<p>Half-boiled eggs is a must.</p>\n")
+        #expect(rendered.sections[2].image?.title == "Tea")
+        #expect(rendered.sections[2].imageIndex == 1)
+        #expect(rendered.sections[2].html == "<p>Milder than Hong Kong style – but still great.</p>\n")
+        #expect(rendered.firstParagraph == "Start your day with this amazing breakfast, and you’ll be happy.")
+    }
+
+    @Test func keepsInlineImagesInTheTextAndRewritesTheirURLs() {
+        let rendered = Markdown.render(Array("Look ![a dot](dot.png) here.\n".utf8)) { "/articles/x/" + $0.source }
+        #expect(rendered.sections.count == 1)
+        #expect(rendered.html == "<p>Look <img src=\"/articles/x/dot.png\" alt=\"a dot\" /> here.</p>\n")
+        #expect(rendered.images.map(\.source) == ["dot.png"])
+    }
+
+    @Test func leavesRawHTMLAndJavascriptURLsOutUnlessAllowed() {
+        let source = "<script>alert(1)</script>\n\n[x](javascript:alert(1))\n"
+        #expect(Markdown.html(from: source) == "<!-- raw HTML omitted -->\n<p><a href=\"\">x</a></p>\n")
+        #expect(Markdown.html(from: source, options: .init(allowsRawHTML: true)).contains("<script>alert(1)</script>"))
+    }
+
+    @Test func rendersAnEmptyBody() {
+        let rendered = Markdown.render([])
+        #expect(rendered.sections.count == 1)
+        #expect(rendered.html == "")
+        #expect(rendered.firstParagraph == nil)
+    }
+}
