@@ -3,6 +3,7 @@ public enum CommandLineTool {
     public static let version = "0.1.0"
 
     static let commands: [(name: String, summary: String)] = [
+        ("build", "build the site into its output folder"),
         ("render-template", "render a Mustache template given as JSON on standard input"),
         ("help", "show help for sitegen or for one command"),
     ]
@@ -21,6 +22,8 @@ public enum CommandLineTool {
             return 0
         case "help":
             return help(topic: arguments.dropFirst().first, console: console)
+        case "build":
+            return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "render-template":
             return RenderTemplateCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         default:
@@ -57,6 +60,8 @@ public enum CommandLineTool {
         switch topic {
         case nil:
             console.print(usage)
+        case "build":
+            console.print(BuildCommand.help)
         case "render-template":
             console.print(RenderTemplateCommand.help)
         case "help":

@@ -1,0 +1,406 @@
+import Foundation
+import SitegenMarkdown
+import SitegenSupport
+import SitegenYAML
+
+/// A Markdown file of Content/ cut into front matter and body, its YAML read.
+struct ContentFile: Sendable {
+    /// Relative to the site: `Content/articles/lovely-breakfast/index.md`.
+    var path: String
+    /// Relative to Content/: `articles/lovely-breakfast/index.md`.
+    var contentPath: String
+    var frontMatter: YAMLNode?
+    var body: [UInt8]
+    var bodyFirstLine: Int
+
+    var fileStem: String {
+        let name = contentPath.split(separator: "/").last.map(String.init) ?? contentPath
+        let stem = name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        // A folder with an index.md is the article: its name makes the URL.
+        if stem == "index", let folder = contentPath.split(separator: "/").dropLast().last {
+            return String(folder)
+        }
+        return stem
+    }
+
+    /// The slug a file gets when its front matter names none.
+    var defaultSlug: Slug? {
+        var stem = Substring(fileStem)
+        if stem.count > 11, CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
+            stem = stem.dropFirst(11)
+        }
+        return Slug(making: String(stem))
+    }
+
+    var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
+}
+
+/// What every model needs from its surroundings while it is built.
+struct ModelContext: Sendable {
+    var site: Site
+    var teachers: [String: Teacher]
+    var images: ImageLookup
+}
+
+struct Price: Sendable, Hashable {
+    var amount: Decimal
+    var currency: CurrencyCode
+}
+
+struct Restaurant: Sendable, Hashable {
+    var name: String?
+    var address: String?
+    var latitude: Double?
+    var longitude: Double?
+
+    var hasCoordinates: Bool { latitude != nil && longitude != nil }
+}
+
+struct SubContent: Sendable {
+    var image: ResolvedImage
+    var html: String
+}
+
+/// A food article: `Content/articles/**/*.md`.
+struct Article: Sendable {
+    var sourcePath: String
+    var slug: Slug
+    var title: String
+    var date: DateTimeValue
+    /// `date` as seconds since 1970 in UTC, for sorting.
+    var instant: Int
+    var summary: String
+    var cover: ResolvedImage?
+    var meal: String?
+    var price: Price?
+    var author: Site.Author?
+    var restaurant: Restaurant?
+    var tags: [String]
+    var draft: Bool
+    /// The blocks before the first standalone image.
+    var mainHTML: String
+    var subContents: [SubContent]
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let title = fields.required("title", String.self)
+        let date = fields.required("date", DateTimeValue.self)
+        let summary = fields.optional("summary", String.self)
+        let slug = fields.optional("slug", Slug.self) ?? file.defaultSlug
+        if slug == nil, fields.node("slug") == nil {
+            log.error(at: file.start, "cannot make a URL from the file name '\(file.fileStem)': add a 'slug' like lovely-breakfast")
+        }
+        draft = fields.optional("draft", Bool.self) ?? false
+        meal = fields.optional("meal", String.self)
+        tags = fields.list("tags", String.self, singleAllowed: true) ?? []
+
+        if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
+            cover = Article.readCover(coverFields, file: file, context: context)
+            coverFields.reportUnknownKeys(what: "article front matter")
+        }
+
+        price = Article.readPrice(fields, site: context.site)
+
+        if let authorFields = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
+            let name = authorFields.optional("name", String.self)
+            let username = authorFields.optional("username", String.self)
+            if let name {
+                author = Site.Author(name: name, username: username)
+            } else if username != nil {
+                author = Site.Author(name: username!, username: username)
+            }
+            authorFields.reportUnknownKeys(what: "article front matter")
+        } else {
+            author = context.site.author
+        }
+
+        if let restaurantFields = fields.mapping("restaurant", expectation: "a mapping like {name: Toast Box, address: ..., lat: 22.3, lon: 114.2}") {
+            restaurant = Article.readRestaurant(restaurantFields)
+            restaurantFields.reportUnknownKeys(what: "article front matter")
+        }
+        fields.reportUnknownKeys(what: "article front matter")
+
+        let body = ContentBody.render(file, context: context, log: log)
+        mainHTML = body.sections.first?.html ?? ""
+        subContents = body.sections.dropFirst().compactMap { section in
+            guard let image = section.image else { return nil }
+            return SubContent(image: image, html: section.html)
+        }
+        self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
+
+        guard let title, let date, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            throw InvalidContent()
+        }
+        self.sourcePath = file.path
+        self.title = title
+        self.date = date
+        self.instant = date.instant(in: context.site.timeZone)
+        self.slug = slug
+    }
+
+    private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
+        let source = fields.required("src", ImageSource.self)
+        let alt = fields.required("alt", String.self)
+        let width = positive(fields, "width")
+        let height = positive(fields, "height")
+        guard let source, let alt else { return nil }
+        switch source {
+        case .remote(let url):
+            return ResolvedImage(location: .remote(url.text), alt: alt, width: width, height: height)
+        case .local(let path):
+            let location = fields.node("src")?.location ?? fields.mappingLocation
+            guard let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log) else { return nil }
+            return ResolvedImage(location: .site(found.path), alt: alt, width: width ?? found.width, height: height ?? found.height)
+        }
+    }
+
+    private static func positive(_ fields: FieldReader, _ key: String) -> Int? {
+        guard let value = fields.optional(key, Int.self) else { return nil }
+        guard value > 0 else {
+            fields.log.error(at: fields.node(key)!.location, "'\(fields.name(key))' must be a whole number above 0, found '\(value)'")
+            return nil
+        }
+        return value
+    }
+
+    private static func readPrice(_ fields: FieldReader, site: Site) -> Price? {
+        guard let node = fields.node("price") else { return nil }
+        var amount: Number?
+        var currency = site.currency
+        var amountLocation = node.location
+        if node.mapping != nil {
+            let priceFields = FieldReader(node, log: fields.log, emptyLocation: node.location, prefix: "price.")
+            amount = priceFields.required("amount", Number.self)
+            amountLocation = priceFields.node("amount")?.location ?? node.location
+            currency = priceFields.optional("currency", CurrencyCode.self) ?? currency
+            priceFields.reportUnknownKeys(what: "article front matter")
+        } else {
+            guard node.scalar != nil else {
+                fields.log.error(at: node.location, "'price' must be a number like 34 or a mapping like {amount: 34, currency: HKD}, found \(node.shortDescription)")
+                return nil
+            }
+            amount = fields.read(node, key: "price")
+        }
+        guard let amount else { return nil }
+        guard amount.value >= 0 else {
+            fields.log.error(at: amountLocation, "'price' must be a number of 0 or more, found '\(amount.text)'")
+            return nil
+        }
+        return Price(amount: amount.value, currency: currency)
+    }
+
+    private static func readRestaurant(_ fields: FieldReader) -> Restaurant {
+        var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self))
+        let latitude = fields.optional("lat", Number.self)
+        let longitude = fields.optional("lon", Number.self)
+        if let latitude, !(-90...90).contains(latitude.doubleValue) {
+            fields.log.error(at: fields.node("lat")!.location, "'restaurant.lat' must be a latitude from -90 to 90, found '\(latitude.text)'")
+        }
+        if let longitude, !(-180...180).contains(longitude.doubleValue) {
+            fields.log.error(at: fields.node("lon")!.location, "'restaurant.lon' must be a longitude from -180 to 180, found '\(longitude.text)'")
+        }
+        switch (fields.node("lat") != nil, fields.node("lon") != nil) {
+        case (true, false):
+            fields.log.error(at: fields.keyLocation("lat"), "'restaurant.lat' is given without 'restaurant.lon': give both or neither")
+        case (false, true):
+            fields.log.error(at: fields.keyLocation("lon"), "'restaurant.lon' is given without 'restaurant.lat': give both or neither")
+        default:
+            restaurant.latitude = latitude?.doubleValue
+            restaurant.longitude = longitude?.doubleValue
+        }
+        return restaurant
+    }
+}
+
+/// An assignment: `Content/homework/**/*.md`.
+struct Assignment: Sendable {
+    var sourcePath: String
+    /// Stable across builds: made from the file's path, so feeds and calendars keep it.
+    var id: String
+    var title: String
+    var teacher: Teacher?
+    var subject: String
+    var grades: [GradeID]
+    var icon: AssignmentIcon
+    var assigned: CalendarDate
+    var due: DateTimeValue?
+    var link: WebURL?
+    var draft: Bool
+    var detailsHTML: String
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let title = fields.required("title", String.self)
+        let assigned = fields.required("assigned", CalendarDate.self)
+        let due = fields.optional("due", DateTimeValue.self)
+        icon = fields.optional("icon", AssignmentIcon.self) ?? .other
+        link = fields.optional("link", WebURL.self)
+        draft = fields.optional("draft", Bool.self) ?? false
+
+        var teacher: Teacher?
+        if let teacherID = fields.optional("teacher", String.self) {
+            teacher = context.teachers[teacherID]
+            if teacher == nil {
+                var message = "'teacher' must be the id of a teacher in teachers.yaml, found '\(teacherID)'"
+                if let suggestion = Suggestion.closest(to: teacherID, among: Array(context.teachers.keys)) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else if context.teachers.isEmpty {
+                    message += " (Content/teachers.yaml lists no teachers)"
+                }
+                log.error(at: fields.node("teacher")!.location, message)
+            }
+        }
+        self.teacher = teacher
+
+        let subject = fields.optional("subject", String.self) ?? teacher?.subject
+        if subject == nil, teacher == nil, !fields.has("teacher") {
+            log.error(at: fields.mappingLocation, "missing required key 'subject': an assignment without a 'teacher' needs a 'subject'")
+        }
+
+        if fields.has("grade"), fields.has("grades") {
+            log.error(at: fields.keyLocation("grades"), "give 'grade' or 'grades', not both")
+        }
+        let key = fields.has("grades") ? "grades" : "grade"
+        var grades = fields.list(key, GradeID.self, singleAllowed: true) ?? teacher?.grades ?? []
+        if let node = fields.node(key) {
+            let locations = node.sequence?.map(\.location) ?? [node.location]
+            for (grade, location) in zip(grades, locations) where !context.site.homework.grades.contains(grade) {
+                let listed = context.site.homework.grades.map(\.text).joined(separator: ", ")
+                log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
+            }
+        } else if grades.isEmpty, teacher == nil, !fields.has("teacher") {
+            log.error(at: fields.mappingLocation, "missing required key 'grade': an assignment without a 'teacher' needs a 'grade' or 'grades'")
+        }
+        grades = grades.filter { context.site.homework.grades.contains($0) }
+
+        if let due, let assigned, due.date < assigned {
+            log.error(at: fields.node("due")!.location, "'due' must not be before 'assigned' (\(assigned)), found '\(due)'")
+        }
+        fields.reportUnknownKeys(what: "assignment front matter")
+
+        detailsHTML = ContentBody.render(file, context: context, log: log).html
+
+        guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            throw InvalidContent()
+        }
+        self.sourcePath = file.path
+        self.id = Slug(making: String(file.contentPath.dropLast(3)))?.text ?? "assignment"
+        self.title = title
+        self.assigned = assigned
+        self.due = due
+        self.subject = subject
+        self.grades = grades
+    }
+}
+
+/// A plain page: `Content/pages/**/*.md`, published at `/<slug>/`.
+struct Page: Sendable {
+    var sourcePath: String
+    var slug: Slug
+    var title: String
+    var summary: String
+    var draft: Bool
+    var html: String
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let title = fields.required("title", String.self)
+        let summary = fields.optional("summary", String.self)
+        let slug = fields.optional("slug", Slug.self) ?? file.defaultSlug
+        if slug == nil, fields.node("slug") == nil {
+            log.error(at: file.start, "cannot make a URL from the file name '\(file.fileStem)': add a 'slug' like about")
+        }
+        draft = fields.optional("draft", Bool.self) ?? false
+        fields.reportUnknownKeys(what: "page front matter")
+        let body = ContentBody.render(file, context: context, log: log)
+        html = body.html
+        self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
+        guard let title, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            throw InvalidContent()
+        }
+        self.sourcePath = file.path
+        self.title = title
+        self.slug = slug
+    }
+}
+
+/// The Markdown body of a content file, its images found and published.
+enum ContentBody {
+    struct Rendered {
+        var sections: [(image: ResolvedImage?, html: String)]
+        var firstParagraph: String?
+        var html: String { sections.map(\.html).joined() }
+    }
+
+    static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog) -> Rendered {
+        let basePath = context.site.basePath
+        var resolved: [ResolvedImage?] = []
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML)) { image in
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
+            guard let source = ImageSource(image.source) else {
+                log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
+                resolved.append(nil)
+                return ""
+            }
+            switch source {
+            case .remote(let url):
+                resolved.append(ResolvedImage(location: .remote(url.text), alt: image.alt))
+                return url.text
+            case .local(let path):
+                guard let found = findLocal(path, file: file, at: location, context: context, log: log) else {
+                    resolved.append(nil)
+                    return image.source
+                }
+                resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height))
+                return basePath + found.path.urlPathEncoded
+            }
+        }
+        let sections = markdown.sections.map { section -> (ResolvedImage?, String) in
+            (section.imageIndex.flatMap { resolved[$0] }, section.html)
+        }
+        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph)
+    }
+
+    static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
+        switch context.images.find(path, from: file.contentPath) {
+        case .found(let found, let width, let height):
+            return (found, width, height)
+        case .outside:
+            log.error(at: location, "image '\(path)' leads outside Content/")
+        case .missing(let candidates):
+            let tried = candidates.map { "Content/" + $0 }.joined(separator: " and ")
+            log.error(at: location, "image '\(path)' not found: looked for \(tried)")
+        }
+        return nil
+    }
+}
+
+enum Summary {
+    /// The first paragraph, cut on a word near 200 characters.
+    static func make(from text: String, limit: Int = 200) -> String {
+        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard collapsed.count > limit else { return collapsed }
+        let cut = collapsed.prefix(limit)
+        let end = cut.lastIndex(of: " ") ?? cut.endIndex
+        return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+    }
+}
+
+extension String {
+    /// Percent-encodes what may not stand in a URL path; `/` stays.
+    var urlPathEncoded: String {
+        var result = ""
+        for byte in utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~/".unicodeScalars.contains(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+}

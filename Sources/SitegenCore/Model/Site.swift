@@ -1,0 +1,190 @@
+import Foundation
+import SitegenSupport
+import SitegenYAML
+
+/// A problem list that stopped a model from being built; its diagnostics are already logged.
+struct InvalidContent: Error {}
+
+/// `site.yaml`: the settings of the whole site.
+struct Site: Sendable {
+    struct Author: Sendable, Hashable {
+        var name: String
+        var username: String?
+    }
+
+    struct Homework: Sendable {
+        var title: String
+        var school: String
+        var grades: [GradeID]
+        var releaseTime: TimeOfDay
+    }
+
+    var title: String
+    var description: String
+    var baseURL: WebURL?
+    var language: LanguageTag
+    var timeZone: TimeZone
+    var timeZoneName: String
+    var currency: CurrencyCode
+    var theme: String
+    var mapZoom: Int
+    var author: Author?
+    var allowsRawHTML: Bool
+    var homework: Homework
+    /// Where `homework.grades` is written, for errors about grades that are not in it.
+    var gradesLocation: SourceLocation
+
+    static let path = "Content/site.yaml"
+
+    init(node: YAMLNode?, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(node, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
+        let title = fields.required("title", String.self)
+        description = fields.optional("description", String.self) ?? ""
+        baseURL = fields.optional("base_url", WebURL.self)
+        language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
+        let zone = fields.optional("timezone", TimeZoneName.self)
+        timeZone = zone?.zone ?? TimeZone(identifier: "UTC")!
+        timeZoneName = zone?.zone.identifier ?? "UTC"
+        currency = fields.optional("currency", CurrencyCode.self) ?? CurrencyCode("USD")
+        let theme = fields.optional("theme", String.self) ?? "default"
+        if !Site.isFolderName(theme) {
+            log.error(at: fields.node("theme")?.location ?? fields.mappingLocation,
+                      "'theme' must be the name of a folder under Themes/ (letters, digits, '-', '_' and '.'), found '\(theme)'")
+        }
+        self.theme = theme
+
+        var zoom = 17
+        if let map = fields.mapping("map", expectation: "a mapping like {zoom: 17}") {
+            if let value = map.optional("zoom", Int.self) {
+                if (1...19).contains(value) {
+                    zoom = value
+                } else {
+                    log.error(at: map.node("zoom")!.location, "'map.zoom' must be a whole number from 1 to 19, found '\(value)'")
+                }
+            }
+            map.reportUnknownKeys(what: "site.yaml")
+        }
+        mapZoom = zoom
+
+        if let author = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
+            if let name = author.required("name", String.self) {
+                self.author = Author(name: name, username: author.optional("username", String.self))
+            }
+            author.reportUnknownKeys(what: "site.yaml")
+        }
+
+        var unsafe = false
+        if let markdown = fields.mapping("markdown", expectation: "a mapping like {unsafe: true}") {
+            unsafe = markdown.optional("unsafe", Bool.self) ?? false
+            markdown.reportUnknownKeys(what: "site.yaml")
+        }
+        allowsRawHTML = unsafe
+
+        var homework = Homework(title: "Homework", school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0))
+        var gradesLocation = fields.mappingLocation
+        if let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") {
+            homework.title = section.optional("title", String.self) ?? homework.title
+            homework.school = section.optional("school", String.self) ?? ""
+            homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
+            gradesLocation = section.node("grades")?.location ?? section.mappingLocation
+            let grades = section.list("grades", GradeID.self) ?? []
+            var seen: Set<GradeID> = []
+            for (index, grade) in grades.enumerated() where !seen.insert(grade).inserted {
+                let location = section.node("grades")?.sequence?[index].location ?? gradesLocation
+                log.error(at: location, "grade '\(grade)' is listed twice in 'homework.grades'")
+            }
+            homework.grades = grades
+            section.reportUnknownKeys(what: "site.yaml")
+        }
+        self.homework = homework
+        self.gradesLocation = gradesLocation
+
+        fields.reportUnknownKeys(what: "site.yaml")
+        guard let title, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else { throw InvalidContent() }
+        self.title = title
+    }
+
+    static func isFolderName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
+    }
+
+    /// The path the site is served under, from `base_url`: "/" or "/food/".
+    var basePath: String {
+        guard let baseURL else { return "/" }
+        let afterScheme = baseURL.text.split(separator: "://", maxSplits: 1).last ?? ""
+        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
+        var path = String(afterScheme[slash...].prefix { $0 != "?" && $0 != "#" })
+        if !path.hasSuffix("/") { path += "/" }
+        return path
+    }
+}
+
+/// An entry of `teachers.yaml`.
+struct Teacher: Sendable, Hashable {
+    var id: String
+    var name: String
+    var subject: String
+    var grades: [GradeID]
+    var blog: WebURL?
+    var email: String?
+
+    static let path = "Content/teachers.yaml"
+
+    init(fields: FieldReader, site: Site) throws(InvalidContent) {
+        let errorsBefore = fields.log.entries.count
+        let id = fields.required("id", Slug.self)
+        let name = fields.required("name", String.self)
+        let subject = fields.required("subject", String.self)
+        var grades: [GradeID]?
+        if fields.node("grades") == nil {
+            fields.log.error(at: fields.mappingLocation, "missing required key 'grades': expected a list of grades like [6, 7]")
+        } else {
+            grades = fields.list("grades", GradeID.self, singleAllowed: true)
+        }
+        blog = fields.optional("blog", WebURL.self)
+        email = fields.optional("email", EmailAddress.self)?.text
+        if let grades, let node = fields.node("grades") {
+            let locations = node.sequence?.map(\.location) ?? [node.location]
+            for (grade, location) in zip(grades, locations) where !site.homework.grades.contains(grade) {
+                fields.log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(site.homework.grades.map(\.text).joined(separator: ", ")))")
+            }
+        }
+        fields.reportUnknownKeys(what: "teachers.yaml")
+        guard let id, let name, let subject, let grades,
+              !fields.log.entries[errorsBefore...].contains(where: { $0.severity == .error })
+        else { throw InvalidContent() }
+        self.id = id.text
+        self.name = name
+        self.subject = subject
+        self.grades = grades
+    }
+
+    /// Reads every entry of `teachers.yaml`; ids must be unique.
+    static func all(from node: YAMLNode?, site: Site, log: DiagnosticLog) -> [Teacher] {
+        guard let node else { return [] }
+        guard let entries = node.sequence else {
+            log.error(at: node.location, "teachers.yaml must be a list of teachers like '- {id: ms-lee, name: Ms Lee, subject: Math, grades: [8]}', found \(node.shortDescription)")
+            return []
+        }
+        var teachers: [Teacher] = []
+        var firstLines: [String: Int] = [:]
+        for entry in entries {
+            guard entry.mapping != nil else {
+                log.error(at: entry.location, "a teacher must be a mapping with id, name, subject and grades, found \(entry.shortDescription)")
+                continue
+            }
+            let fields = FieldReader(entry, log: log, emptyLocation: entry.location)
+            guard let teacher = try? Teacher(fields: fields, site: site) else { continue }
+            if let first = firstLines[teacher.id] {
+                log.error(at: fields.node("id")?.location ?? entry.location, "duplicate teacher id '\(teacher.id)': it is already used at line \(first)")
+                continue
+            }
+            firstLines[teacher.id] = entry.location.line
+            teachers.append(teacher)
+        }
+        return teachers
+    }
+}

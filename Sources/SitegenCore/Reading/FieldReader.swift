@@ -1,0 +1,164 @@
+import SitegenSupport
+import SitegenYAML
+
+/// A value that can be read out of one YAML node, or say what it expected instead.
+protocol FrontMatterValue {
+    /// How the expected value reads in an error: "a date like 2026-12-01".
+    static var expectation: String { get }
+    /// Throws `.mismatch` when the node is not of this type, or a problem with its own words.
+    init(node: YAMLNode) throws(ValueProblem)
+}
+
+enum ValueProblem: Error {
+    /// The node is of the wrong kind: the message says the expectation and what was found.
+    case mismatch
+    /// The node has the right kind but a wrong value: the message says why.
+    case invalid(String)
+}
+
+/// Where a file's problems are collected, so a build can report all of them at once.
+final class DiagnosticLog {
+    private(set) var entries: [Diagnostic] = []
+
+    var hasErrors: Bool { entries.contains { $0.severity == .error } }
+
+    func add(_ diagnostic: Diagnostic) {
+        entries.append(diagnostic)
+    }
+
+    func error(at location: SourceLocation, _ message: String) {
+        entries.append(.error(at: location, message))
+    }
+
+    func warning(at location: SourceLocation, _ message: String) {
+        entries.append(.warning(at: location, message))
+    }
+}
+
+/// Reads the keys of one YAML mapping into typed values. Every problem is logged with
+/// the location of the offending key or value; reading goes on so that one build
+/// reports every problem of a file.
+final class FieldReader {
+    let log: DiagnosticLog
+    /// The key path in messages: "cover." for the fields of `cover`.
+    private let prefix: String
+    private let location: SourceLocation
+    private let pairs: [YAMLPair]
+    private var readKeys: Set<String> = []
+
+    init(_ node: YAMLNode?, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "") {
+        self.log = log
+        self.prefix = prefix
+        self.location = node?.location ?? emptyLocation
+        self.pairs = node?.mapping ?? []
+        if let node, node.mapping == nil, !(node.scalar?.isNull ?? false) {
+            log.error(at: node.location, "expected keys like 'title: ...', found \(node.shortDescription)")
+        }
+    }
+
+    func name(_ key: String) -> String { prefix + key }
+
+    func has(_ key: String) -> Bool {
+        pairs.contains { $0.key == key }
+    }
+
+    /// The node of `key`, or nil when it is absent or written as null.
+    func node(_ key: String) -> YAMLNode? {
+        readKeys.insert(key)
+        guard let pair = pairs.first(where: { $0.key == key }) else { return nil }
+        if pair.value.scalar?.isNull == true { return nil }
+        return pair.value
+    }
+
+    func keyLocation(_ key: String) -> SourceLocation {
+        pairs.first { $0.key == key }?.keyLocation ?? location
+    }
+
+    var mappingLocation: SourceLocation { location }
+
+    func optional<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
+        guard let node = node(key) else { return nil }
+        return read(node, key: key)
+    }
+
+    func required<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
+        guard let node = node(key) else {
+            let present = pairs.first { $0.key == key }
+            log.error(at: present?.value.location ?? location, "missing required key '\(name(key))': expected \(Value.expectation)")
+            return nil
+        }
+        return read(node, key: key)
+    }
+
+    func read<Value: FrontMatterValue>(_ node: YAMLNode, key: String) -> Value? {
+        do throws(ValueProblem) {
+            return try Value(node: node)
+        } catch {
+            switch error {
+            case .mismatch:
+                log.error(at: node.location, "'\(name(key))' must be \(Value.expectation), found \(node.shortDescription)")
+            case .invalid(let message):
+                log.error(at: node.location, "'\(name(key))' \(message)")
+            }
+            return nil
+        }
+    }
+
+    /// A list of values; a single value is taken as a list of one when `singleAllowed`.
+    func list<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self, singleAllowed: Bool = false) -> [Value]? {
+        guard let node = node(key) else { return nil }
+        guard let items = node.sequence else {
+            if singleAllowed, node.scalar != nil { return read(node, key: key).map { [$0] } }
+            log.error(at: node.location, "'\(name(key))' must be a list of \(Value.expectation), found \(node.shortDescription)")
+            return nil
+        }
+        let values = items.compactMap { read($0, key: key) as Value? }
+        return values.count == items.count ? values : nil
+    }
+
+    /// The reader of a nested mapping such as `cover:` or `restaurant:`.
+    func mapping(_ key: String, expectation: String) -> FieldReader? {
+        guard let node = node(key) else { return nil }
+        guard node.mapping != nil else {
+            log.error(at: node.location, "'\(name(key))' must be \(expectation), found \(node.shortDescription)")
+            return nil
+        }
+        return FieldReader(node, log: log, emptyLocation: node.location, prefix: name(key) + ".")
+    }
+
+    /// Keys nobody asked for: a warning (an error with `--strict`) naming the closest known key.
+    func reportUnknownKeys(what: String) {
+        for pair in pairs where !readKeys.contains(pair.key) {
+            var message = "unknown key '\(name(pair.key))' in \(what)"
+            if let suggestion = Suggestion.closest(to: pair.key, among: Array(readKeys)) {
+                message += "; did you mean '\(name(suggestion))'?"
+            }
+            log.warning(at: pair.keyLocation, message)
+        }
+    }
+}
+
+enum Suggestion {
+    /// The candidate within a few edits of `word`, for "did you mean" hints.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.sorted().map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, word.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs)
+        let b = Array(rhs)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

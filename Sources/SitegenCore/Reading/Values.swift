@@ -1,0 +1,456 @@
+import Foundation
+import SitegenYAML
+
+extension String: FrontMatterValue {
+    static var expectation: String { "text" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
+        self = scalar.text
+    }
+}
+
+extension Bool: FrontMatterValue {
+    static var expectation: String { "true or false" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, scalar.style == .plain else { throw .mismatch }
+        switch scalar.text {
+        case "true", "True", "TRUE": self = true
+        case "false", "False", "FALSE": self = false
+        default: throw .mismatch
+        }
+    }
+}
+
+extension Int: FrontMatterValue {
+    static var expectation: String { "a whole number" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, scalar.style == .plain, let value = Int(scalar.text) else { throw .mismatch }
+        self = value
+    }
+}
+
+/// A number as written (`34`, `12.5`), kept exactly as a decimal.
+struct Number: FrontMatterValue, Hashable, Sendable {
+    var value: Decimal
+    var text: String
+
+    static var expectation: String { "a number" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
+              let value = Decimal(string: scalar.text, locale: Locale(identifier: "en_US_POSIX"))
+        else { throw .mismatch }
+        self.value = value
+        self.text = scalar.text
+    }
+
+    var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
+
+    private static func isNumeral(_ text: String) -> Bool {
+        var digits = 0
+        var dots = 0
+        for (index, character) in text.enumerated() {
+            switch character {
+            case "0"..."9": digits += 1
+            case ".": dots += 1
+            case "-", "+" where index == 0: continue
+            default: return false
+            }
+        }
+        return digits > 0 && dots <= 1
+    }
+}
+
+/// A day of the calendar, `YYYY-MM-DD`, checked to exist.
+struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    var year: Int
+    var month: Int
+    var day: Int
+
+    static var expectation: String { "a date like 2026-12-01" }
+
+    init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        guard let date = CalendarDate(parsing: scalar.text[...]) else { throw .mismatch }
+        try date.check()
+        self = date
+    }
+
+    /// Reads exactly `YYYY-MM-DD` without checking that the day exists.
+    init?(parsing text: Substring) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    func check() throws(ValueProblem) {
+        guard (1...12).contains(month) else {
+            throw .invalid("must be a real calendar day, found '\(self)': there is no month \(month)")
+        }
+        let days = CalendarDate.days(inMonth: month, year: year)
+        guard (1...days).contains(day) else {
+            throw .invalid("must be a real calendar day, found '\(self)': \(CalendarDate.monthNames[month - 1]) \(year) has \(days) days")
+        }
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                             "August", "September", "October", "November", "December"]
+
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// Days since 1970-01-01, for weekday and distance arithmetic.
+    var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthIndex = (month + 9) % 12
+        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// `HH:MM` on a 24-hour clock.
+struct TimeOfDay: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    var hour: Int
+    var minute: Int
+    var second: Int = 0
+
+    static var expectation: String { "a time like 14:00" }
+
+    init(hour: Int, minute: Int, second: Int = 0) {
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, let time = TimeOfDay(parsing: scalar.text[...]) else { throw .mismatch }
+        self = time
+    }
+
+    init?(parsing text: Substring) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60
+        else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
+        guard second < 60 else { return nil }
+        self.init(hour: hour, minute: minute, second: second)
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.hour, lhs.minute, lhs.second) < (rhs.hour, rhs.minute, rhs.second)
+    }
+
+    var description: String {
+        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+    }
+
+    var secondsIntoDay: Int { hour * 3600 + minute * 60 + second }
+}
+
+/// A date, optionally with a time and a UTC offset: `2026-12-01`, `2026-12-01T08:00`,
+/// `2026-12-01T08:00+08:00`. Without an offset it is read in the site's time zone.
+struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    var date: CalendarDate
+    var time: TimeOfDay?
+    var offsetSeconds: Int?
+
+    static var expectation: String { "a date like 2026-12-01 or a date and time like 2026-12-01T08:00" }
+
+    init(date: CalendarDate, time: TimeOfDay? = nil, offsetSeconds: Int? = nil) {
+        self.date = date
+        self.time = time
+        self.offsetSeconds = offsetSeconds
+    }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        let text = scalar.text
+        let separator = text.firstIndex { $0 == "T" || $0 == " " || $0 == "t" }
+        guard let date = CalendarDate(parsing: text[..<(separator ?? text.endIndex)]) else { throw .mismatch }
+        try date.check()
+        self.date = date
+        guard let separator else { return }
+        var rest = text[text.index(after: separator)...]
+        if rest.hasSuffix("Z") || rest.hasSuffix("z") {
+            offsetSeconds = 0
+            rest = rest.dropLast()
+        } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offsetText = rest[rest.index(after: sign)...]
+            guard let offset = TimeOfDay(parsing: offsetText), offset.second == 0, offset.hour <= 14 else { throw .mismatch }
+            offsetSeconds = (rest[sign] == "-" ? -1 : 1) * offset.secondsIntoDay
+            rest = rest[..<sign]
+        }
+        guard let time = TimeOfDay(parsing: rest) else { throw .mismatch }
+        self.time = time
+    }
+
+    var description: String {
+        var text = date.description
+        if let time { text += "T" + time.description }
+        if let offsetSeconds {
+            text += offsetSeconds == 0 ? "Z" : String(format: "%@%02d:%02d", offsetSeconds < 0 ? "-" : "+", abs(offsetSeconds) / 3600, abs(offsetSeconds) % 3600 / 60)
+        }
+        return text
+    }
+
+    /// Seconds since 1970 in UTC, the local parts read in `zone` when no offset was written.
+    func instant(in zone: TimeZone) -> Int {
+        let local = date.dayNumber * 86_400 + (time?.secondsIntoDay ?? 0)
+        if let offsetSeconds { return local - offsetSeconds }
+        let guess = Date(timeIntervalSince1970: TimeInterval(local))
+        let offset = zone.secondsFromGMT(for: guess.addingTimeInterval(TimeInterval(-zone.secondsFromGMT(for: guess))))
+        return local - offset
+    }
+}
+
+/// An `http` or `https` URL. Nothing else reaches a page as a link: no `javascript:`,
+/// no `data:`, no relative paths where a web address is expected.
+struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    var text: String
+
+    static var expectation: String { "an http or https URL like https://example.com/" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, let url = WebURL(scalar.text) else { throw .mismatch }
+        self = url
+    }
+
+    init?(_ text: String) {
+        let lowered = text.lowercased()
+        let schemeLength: Int
+        if lowered.hasPrefix("https://") { schemeLength = 8 } else if lowered.hasPrefix("http://") { schemeLength = 7 } else { return nil }
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return nil }
+        let afterScheme = text.dropFirst(schemeLength)
+        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !host.isEmpty, !host.hasPrefix("@"), !host.hasPrefix(":") else { return nil }
+        self.text = text
+    }
+
+    var description: String { text }
+}
+
+/// Where an image comes from: a file of the site, or an http/https URL.
+enum ImageSource: FrontMatterValue, Hashable, Sendable {
+    case local(String)
+    case remote(WebURL)
+
+    static var expectation: String { "a path to an image of the site or an http/https URL" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, !scalar.text.isEmpty else { throw .mismatch }
+        guard let source = ImageSource(scalar.text) else {
+            throw .invalid("must be a path to an image of the site or an http/https URL, found '\(scalar.text)'")
+        }
+        self = source
+    }
+
+    init?(_ text: String) {
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+            guard let url = WebURL(text) else { return nil }
+            self = .remote(url)
+        } else {
+            guard !text.contains("\0"), !text.contains("\\") else { return nil }
+            self = .local(text)
+        }
+    }
+}
+
+/// The last part of a URL: lowercase letters, digits and hyphens.
+struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    var text: String
+
+    static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        guard Slug.isValid(scalar.text) else {
+            throw .invalid("must be lowercase letters, digits and hyphens like lovely-breakfast, found '\(scalar.text)'")
+        }
+        text = scalar.text
+    }
+
+    init?(validating text: String) {
+        guard Slug.isValid(text) else { return nil }
+        self.text = text
+    }
+
+    /// A slug made from any text: accents dropped, everything else turned into hyphens.
+    init?(making text: String) {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var result = ""
+        var pendingHyphen = false
+        for scalar in folded.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                if pendingHyphen, !result.isEmpty { result += "-" }
+                pendingHyphen = false
+                result.unicodeScalars.append(scalar)
+            } else if ("A"..."Z").contains(scalar) {
+                if pendingHyphen, !result.isEmpty { result += "-" }
+                pendingHyphen = false
+                result += String(scalar).lowercased()
+            } else if scalar != "'" && scalar != "’" {
+                pendingHyphen = true
+            }
+        }
+        guard !result.isEmpty else { return nil }
+        self.text = result
+    }
+
+    static func isValid(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 200 && !text.hasPrefix("-") && !text.hasSuffix("-")
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
+    var description: String { text }
+}
+
+/// A grade as site.yaml lists it: a number (6) or a short name ("K").
+struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    var text: String
+
+    static var expectation: String { "a grade like 6 or K" }
+
+    init(_ text: String) { self.text = text }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, !scalar.isNull, !scalar.text.isEmpty else { throw .mismatch }
+        guard scalar.text.count <= 20, scalar.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            throw .invalid("must be a grade like 6 or K (letters, digits and hyphens), found '\(scalar.text)'")
+        }
+        text = scalar.text
+    }
+
+    var description: String { text }
+    /// The grade in a URL: `/homework/grade-k/`.
+    var slug: String { text.lowercased() }
+}
+
+/// What kind of work an assignment is; it picks the icon.
+enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
+    case reading, writing, worksheet, project, quiz, test, study, lab, practice, other
+
+    static var expectation: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        guard let icon = AssignmentIcon(rawValue: scalar.text) else {
+            var message = "must be one of \(AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", ")), found '\(scalar.text)'"
+            if let suggestion = Suggestion.closest(to: scalar.text, among: AssignmentIcon.allCases.map(\.rawValue)) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            throw .invalid(message)
+        }
+        self = icon
+    }
+}
+
+/// An IANA time zone name such as Asia/Hong_Kong.
+struct TimeZoneName: FrontMatterValue, Sendable {
+    var zone: TimeZone
+
+    static var expectation: String { "an IANA time zone like Asia/Hong_Kong" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        guard let zone = TimeZoneName.zone(named: scalar.text) else {
+            var message = "must be an IANA time zone like Asia/Hong_Kong, found '\(scalar.text)'"
+            if let suggestion = Suggestion.closest(to: scalar.text, among: TimeZone.knownTimeZoneIdentifiers) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            throw .invalid(message)
+        }
+        self.zone = zone
+    }
+
+    static func zone(named name: String) -> TimeZone? {
+        guard name == "UTC" || name == "GMT" || TimeZone.knownTimeZoneIdentifiers.contains(name) else { return nil }
+        return TimeZone(identifier: name)
+    }
+}
+
+/// An ISO 4217 currency code such as HKD.
+struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    var code: String
+
+    static var expectation: String { "an ISO 4217 currency code like HKD" }
+
+    init(_ code: String) { self.code = code }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        guard scalar.text.count == 3, Locale.commonISOCurrencyCodes.contains(scalar.text) else {
+            throw .invalid("must be an ISO 4217 currency code like HKD or USD, found '\(scalar.text)'")
+        }
+        code = scalar.text
+    }
+
+    var description: String { code }
+}
+
+/// A BCP 47 language tag such as en or zh-Hant-HK.
+struct LanguageTag: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    var text: String
+
+    static var expectation: String { "a language tag like en or zh-HK" }
+
+    init(_ text: String) { self.text = text }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        let parts = scalar.text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else {
+            throw .invalid("must be a language tag like en or zh-HK, found '\(scalar.text)'")
+        }
+        text = scalar.text
+    }
+
+    var description: String { text }
+}
+
+/// A plain email address, good enough to be a mailto: link.
+struct EmailAddress: FrontMatterValue, Hashable, Sendable {
+    var text: String
+
+    static var expectation: String { "an email address like name@school.org" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar else { throw .mismatch }
+        let parts = scalar.text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !scalar.text.unicodeScalars.contains(where: { $0.value <= 0x20 || "<>\"'(),;:\\[]".unicodeScalars.contains($0) })
+        else { throw .mismatch }
+        text = scalar.text
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import SitegenMustache
+
+/// What a page template sees of the site (`{{site.title}}`, `{{site.root}}`).
+struct SiteView: MustacheObject {
+    var site: Site
+    var pages: [MustacheValue]
+
+    func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "title": .string(site.title)
+        case "description": .string(site.description)
+        case "language": .string(site.language.text)
+        case "root": .string(site.basePath)
+        case "school": .string(site.homework.school)
+        case "homeworkTitle": .string(site.homework.title)
+        case "hasHomework": .bool(!site.homework.grades.isEmpty)
+        case "pages": .array(pages)
+        case "timezone": .string(site.timeZoneName)
+        default: nil
+        }
+    }
+}
+
+/// How dates and prices read on pages, in the site's language.
+struct Formats: Sendable {
+    var locale: Locale
+    var dateStyle: Date.FormatStyle
+    var weekdayStyle: Date.FormatStyle
+
+    init(language: LanguageTag) {
+        locale = Locale(identifier: language.text)
+        let utc = TimeZone(identifier: "UTC")!
+        dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
+        weekdayStyle = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day()
+    }
+
+    func date(_ date: CalendarDate) -> String {
+        Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(dateStyle)
+    }
+
+    func weekdayDate(_ date: CalendarDate) -> String {
+        Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(weekdayStyle)
+    }
+
+    /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
+    func price(_ price: Price) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = .currency
+        formatter.currencyCode = price.currency.code
+        let symbol = formatter.currencySymbol ?? price.currency.code
+        let number = NumberFormatter()
+        number.locale = locale
+        number.numberStyle = .decimal
+        let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
+        number.minimumFractionDigits = isWhole ? 0 : formatter.minimumFractionDigits
+        number.maximumFractionDigits = isWhole ? 0 : max(formatter.maximumFractionDigits, 2)
+        let amount = number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)"
+        return "\(symbol) \(amount)"
+    }
+}
+
+/// Everything a view of a model needs besides the model.
+struct ViewContext: Sendable {
+    var site: Site
+    var formats: Formats
+
+    func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
+
+    func image(_ image: ResolvedImage) -> MustacheValue {
+        let url: String
+        switch image.location {
+        case .site(let path): url = self.url(path)
+        case .remote(let remote): url = remote
+        }
+        var fields: [String: MustacheValue] = ["url": .string(url), "alt": .string(image.alt)]
+        if let width = image.width { fields["width"] = .int(width) }
+        if let height = image.height { fields["height"] = .int(height) }
+        return .dictionary(fields)
+    }
+}
+
+/// An article as templates see it, through the view named by `variant`
+/// (`article`, `article.card`, `article.row`).
+struct ArticleView: MustacheObject {
+    var article: Article
+    var variant: String
+    var context: ViewContext
+
+    var url: String { context.url("articles/\(article.slug.text)/") }
+
+    func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "view": .string(variant)
+        case "title": .string(article.title)
+        case "slug": .string(article.slug.text)
+        case "url": .string(url)
+        case "datetime": .string(article.date.description)
+        case "displayDate": .string(context.formats.date(article.date.date))
+        case "summary": .string(article.summary)
+        case "cover": article.cover.map(context.image) ?? .null
+        case "meal": article.meal.map(MustacheValue.string) ?? .null
+        case "price": article.price.map { .string(context.formats.price($0)) } ?? .null
+        case "author":
+            article.author.map { .dictionary(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
+        case "restaurant":
+            article.restaurant.map { restaurant in
+                .dictionary([
+                    "name": restaurant.name.map(MustacheValue.string) ?? .null,
+                    "address": restaurant.address.map(MustacheValue.string) ?? .null,
+                    "lat": restaurant.latitude.map(MustacheValue.double) ?? .null,
+                    "lon": restaurant.longitude.map(MustacheValue.double) ?? .null,
+                    "hasCoordinates": .bool(restaurant.hasCoordinates),
+                ])
+            } ?? .null
+        case "tags": .array(article.tags.map { .dictionary(["name": .string($0)]) })
+        case "body": .string(article.mainHTML)
+        case "subContents":
+            .array(article.subContents.map { .dictionary(["image": context.image($0.image), "html": .string($0.html)]) })
+        case "hasDetails":
+            .bool(article.meal != nil || article.price != nil || article.restaurant != nil || article.author != nil)
+        case "draft": .bool(article.draft)
+        default: nil
+        }
+    }
+}
+
+/// An assignment as templates see it (`assignment.row`, `assignment.digest`).
+struct AssignmentView: MustacheObject {
+    var assignment: Assignment
+    var variant: String
+    var context: ViewContext
+
+    func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "view": .string(variant)
+        case "id": .string(assignment.id)
+        case "title": .string(assignment.title)
+        case "subject": .string(assignment.subject)
+        case "icon": .string(assignment.icon.rawValue)
+        case "teacher":
+            assignment.teacher.map { teacher in
+                .dictionary(["id": .string(teacher.id), "name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null])
+            } ?? .null
+        case "assigned": .string(assignment.assigned.description)
+        case "displayAssigned": .string(context.formats.weekdayDate(assignment.assigned))
+        case "due": assignment.due.map { .string($0.description) } ?? .null
+        case "displayDue": assignment.due.map { .string(context.formats.weekdayDate($0.date)) } ?? .null
+        case "link": assignment.link.map { .string($0.text) } ?? .null
+        case "details": assignment.detailsHTML.isEmpty ? .null : .string(assignment.detailsHTML)
+        case "grades": .array(assignment.grades.map { .string($0.text) })
+        default: nil
+        }
+    }
+}
+
+struct PageView: MustacheObject {
+    var page: Page
+    var context: ViewContext
+
+    var url: String { context.url("\(page.slug.text)/") }
+
+    func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "view": "page"
+        case "title": .string(page.title)
+        case "url": .string(url)
+        case "summary": .string(page.summary)
+        case "body": .string(page.html)
+        default: nil
+        }
+    }
+}
+
+enum GradeNames {
+    /// "6th grade", "1st grade", "Kindergarten"; a grade that is not a number keeps its name.
+    static func name(of grade: GradeID) -> String {
+        if grade.text.uppercased() == "K" { return "Kindergarten" }
+        guard let number = Int(grade.text) else { return "Grade \(grade.text)" }
+        return "\(ordinal(number)) grade"
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 100, number % 10) {
+        case (11...13, _): suffix = "th"
+        case (_, 1): suffix = "st"
+        case (_, 2): suffix = "nd"
+        case (_, 3): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}
