@@ -28,12 +28,25 @@ public enum MustacheValue: Sendable {
 
     /// The field `key` of this value, or nil when it has none. A field that
     /// exists with a null value is `.null`, not nil: lookups stop there.
-    @inlinable
+    /// Lists answer `count`, `first`, `last` and an index (`items.0`), so a template can
+    /// write `{{#items.0}}<ul>…</ul>{{/items.0}}` to show a list only when it has items.
     public func member(_ key: String) -> MustacheValue? {
         switch self {
-        case .dictionary(let fields): fields[key]
-        case .object(let object): object.mustacheMember(key)
-        default: nil
+        case .dictionary(let fields):
+            return fields[key]
+        case .object(let object):
+            return object.mustacheMember(key)
+        case .array(let items):
+            switch key {
+            case "count": return .int(items.count)
+            case "first": return items.first ?? .null
+            case "last": return items.last ?? .null
+            default:
+                guard let index = Int(key), index >= 0 else { return nil }
+                return index < items.count ? items[index] : .null
+            }
+        default:
+            return nil
         }
     }
 }

@@ -108,3 +108,12 @@ struct RenderingTests {
         }
     }
 }
+
+@Suite("List members")
+struct ListMemberTests {
+    @Test func listsAnswerCountFirstLastAndIndexes() throws {
+        let template = try MustacheTemplate(name: "t", source: "{{items.count}} {{items.first}} {{items.last}} {{items.1}} [{{items.9}}]{{#items.0}} has items{{/items.0}}{{#none.0}} never{{/none.0}}")
+        let output = try MustacheLibrary(templates: [template]).render(template, with: ["items": ["a", "b", "c"], "none": []])
+        #expect(output == "3 a c b [] has items")
+    }
+}

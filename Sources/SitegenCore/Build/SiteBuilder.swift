@@ -85,10 +85,7 @@ public enum SiteBuilder {
         let parsed = Parse.run(tree, log: log)
 
         progress("Validating")
-        guard var site = try? Site(node: parsed.site, log: log) else {
-            report.diagnostics = finish(log, strict: options.strict)
-            return report
-        }
+        var site = Site(node: parsed.site, log: log)
         if let baseURLOverride { site.baseURL = baseURLOverride }
         let content = Validate.run(parsed, site: site, tree: tree, log: log)
         let themeLog = DiagnosticLog()

@@ -54,7 +54,12 @@ struct SiteIndex: Sendable {
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
 
-        let published = content.assignments.filter { includeDrafts || !$0.draft }
+        // A day's assignments appear at the site's release time, not before.
+        let released = { (assignment: Assignment) -> Bool in
+            assignment.assigned < moment.date
+                || (assignment.assigned == moment.date && (moment.time ?? site.homework.releaseTime) >= site.homework.releaseTime)
+        }
+        let published = content.assignments.filter { (includeDrafts || !$0.draft) && released($0) }
         grades = site.homework.grades.map { grade in
             let assignments = published.filter { $0.grades.contains(grade) }.sorted {
                 ($1.assigned, $0.subject, $0.title, $0.id) < ($0.assigned, $1.subject, $1.title, $1.id)

@@ -144,13 +144,15 @@ struct Article: Sendable {
         let alt = fields.required("alt", String.self)
         let width = positive(fields, "width")
         let height = positive(fields, "height")
-        guard let source, let alt else { return nil }
         switch source {
+        case nil:
+            return nil
         case .remote(let url):
-            return ResolvedImage(location: .remote(url.text), alt: alt, width: width, height: height)
+            return alt.map { ResolvedImage(location: .remote(url.text), alt: $0, width: width, height: height) }
         case .local(let path):
             let location = fields.node("src")?.location ?? fields.mappingLocation
-            guard let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log) else { return nil }
+            let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log)
+            guard let found, let alt else { return nil }
             return ResolvedImage(location: .site(found.path), alt: alt, width: width ?? found.width, height: height ?? found.height)
         }
     }

@@ -36,8 +36,10 @@ struct Site: Sendable {
 
     static let path = "Content/site.yaml"
 
-    init(node: YAMLNode?, log: DiagnosticLog) throws(InvalidContent) {
-        let errorsBefore = log.entries.count
+    /// Reads site.yaml. A wrong value is logged and replaced by its default so that the
+    /// rest of the site can still be checked: one build reports every problem, and the
+    /// log's errors stop the build before anything is rendered.
+    init(node: YAMLNode?, log: DiagnosticLog) {
         let fields = FieldReader(node, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
         let title = fields.required("title", String.self)
         description = fields.optional("description", String.self) ?? ""
@@ -101,8 +103,7 @@ struct Site: Sendable {
         self.gradesLocation = gradesLocation
 
         fields.reportUnknownKeys(what: "site.yaml")
-        guard let title, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else { throw InvalidContent() }
-        self.title = title
+        self.title = title ?? ""
     }
 
     static func isFolderName(_ name: String) -> Bool {
@@ -134,7 +135,6 @@ struct Teacher: Sendable, Hashable {
     static let path = "Content/teachers.yaml"
 
     init(fields: FieldReader, site: Site) throws(InvalidContent) {
-        let errorsBefore = fields.log.entries.count
         let id = fields.required("id", Slug.self)
         let name = fields.required("name", String.self)
         let subject = fields.required("subject", String.self)
@@ -153,13 +153,13 @@ struct Teacher: Sendable, Hashable {
             }
         }
         fields.reportUnknownKeys(what: "teachers.yaml")
-        guard let id, let name, let subject, let grades,
-              !fields.log.entries[errorsBefore...].contains(where: { $0.severity == .error })
-        else { throw InvalidContent() }
+        // A teacher with a wrong grade or blog is still a teacher: assignments may name
+        // them, and the build fails on the logged error anyway.
+        guard let id, let name, let subject, let grades else { throw InvalidContent() }
         self.id = id.text
         self.name = name
         self.subject = subject
-        self.grades = grades
+        self.grades = grades.filter { site.homework.grades.contains($0) }
     }
 
     /// Reads every entry of `teachers.yaml`; ids must be unique.

@@ -142,7 +142,7 @@ enum Suggestion {
     /// The candidate within a few edits of `word`, for "did you mean" hints.
     static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.sorted().map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, word.count / 3) else { return nil }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3), best.1 < word.count else { return nil }
         return best.0
     }
 

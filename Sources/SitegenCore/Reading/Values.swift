@@ -183,7 +183,8 @@ struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomStringConverti
     var time: TimeOfDay?
     var offsetSeconds: Int?
 
-    static var expectation: String { "a date like 2026-12-01 or a date and time like 2026-12-01T08:00" }
+    /// The same words as for a plain date: most fields are dates, and the time is an extra.
+    static var expectation: String { "a date like 2026-12-01" }
 
     init(date: CalendarDate, time: TimeOfDay? = nil, offsetSeconds: Int? = nil) {
         self.date = date

@@ -33,6 +33,7 @@ struct Theme: Sendable {
             merged[path] = (bytes, "Themes/\(name)/\(path)")
         }
         var templates: [MustacheTemplate] = []
+        var broken: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         for path in merged.keys.sorted() {
             let (bytes, displayPath) = merged[path]!
@@ -48,14 +49,27 @@ struct Theme: Sendable {
                 templates.append(try MustacheTemplate(name: String(path.dropLast(".mustache".count)), source: String(decoding: bytes, as: UTF8.self), path: displayPath))
             } catch {
                 log.add(Diagnostic(error))
+                broken.insert(String(path.dropLast(".mustache".count)))
             }
         }
         let library = MustacheLibrary(templates: templates, missingTemplates: .fail)
-        for error in library.unresolvedReferences() { log.add(Diagnostic(error)) }
-        for required in requiredTemplates where library[required] == nil {
+        for error in library.unresolvedReferences() where !broken.contains(error.unresolvedName ?? "") {
+            log.add(Diagnostic(error))
+        }
+        for required in requiredTemplates where library[required] == nil && !broken.contains(required) {
             log.error(at: SourceLocation(path: "Themes/\(name)", line: 1, column: 1), "the theme has no '\(required).mustache' template")
         }
         return log.hasErrors ? nil : Theme(library: library, assets: assets)
+    }
+}
+
+extension MustacheError {
+    /// The template name an unknown-partial or unknown-parent error is about.
+    var unresolvedName: String? {
+        switch kind {
+        case .unknownPartial(let name), .unknownParent(let name): name
+        default: nil
+        }
     }
 }
 

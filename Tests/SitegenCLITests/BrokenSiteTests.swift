@@ -1,0 +1,86 @@
+import Foundation
+import SitegenCLI
+import Testing
+
+/// One folder of Tests/Fixtures/broken-sites: a site with a planted problem, the exact
+/// diagnostics `sitegen build` must print, and optionally extra arguments.
+struct BrokenSite: Sendable, CustomTestStringConvertible {
+    var name: String
+    var testDescription: String { name }
+
+    static let all: [BrokenSite] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repository.brokenSites.path)) ?? []
+        return names.sorted().map(BrokenSite.init)
+    }()
+}
+
+@Suite("Broken sites")
+struct BrokenSiteTests {
+    @Test("reports the exact diagnostics and leaves the output folder untouched", arguments: BrokenSite.all)
+    func brokenSite(_ site: BrokenSite) throws {
+        let scratch = TemporaryFolder()
+        let fixture = Repository.brokenSites.appendingPathComponent(site.name)
+        let source = scratch.url.appendingPathComponent("site")
+        try copyFolder(fixture, to: source)
+        let expected = try String(contentsOf: fixture.appendingPathComponent("expected.txt"), encoding: .utf8)
+        let extra = (try? String(contentsOf: fixture.appendingPathComponent("arguments.txt"), encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).map(String.init) ?? []
+        try scratch.write("<p>the site as it was</p>\n", to: "site/Output/index.html")
+        try scratch.write("kept\n", to: "site/Output/.gitkeep")
+        let before = FolderSnapshot(source.appendingPathComponent("Output"))
+
+        let console = CapturedConsole()
+        let status = CommandLineTool.run(arguments: ["build", "--source", source.path, "--today", "2026-03-10"] + extra, console: console.console)
+
+        #expect(status == 1)
+        let lines = console.error.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.dropLast(2).joined(separator: "\n") + "\n" == expected)
+        #expect(lines.dropLast().last?.hasPrefix("Build failed: ") == true)
+        #expect(console.output == "")
+        #expect(FolderSnapshot(source.appendingPathComponent("Output")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("site").path).sorted() == (try FileManager.default.contentsOfDirectory(atPath: fixture.path) + ["Output"]).sorted())
+    }
+
+    @Test func thereAreBrokenSitesForEveryClassOfError() {
+        #expect(BrokenSite.all.count >= 30)
+    }
+
+    @Test func refusesASymbolicLinkLeadingOutOfTheSite() throws {
+        let scratch = TemporaryFolder()
+        try scratch.write("title: Links\n", to: "site/Content/site.yaml")
+        try scratch.write("secret\n", to: "outside/secret.txt")
+        try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("site/Content/secret.txt").path,
+                                                   withDestinationPath: scratch.url.appendingPathComponent("outside/secret.txt").path)
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path], console: console.console) == 1)
+        #expect(console.error.hasPrefix("Content/secret.txt:1:1: error: symbolic link leads outside the site"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("site/Output").path))
+    }
+
+    @Test func refusesAnOutputFolderThatHoldsTheSiteOrLiesInsideContent() throws {
+        let scratch = TemporaryFolder()
+        try scratch.write("title: Here\n", to: "site/Content/site.yaml")
+        let site = scratch.url.appendingPathComponent("site").path
+        for output in [site, scratch.url.path, site + "/Content/out", site + "/Themes/x"] {
+            let console = CapturedConsole()
+            #expect(CommandLineTool.run(arguments: ["build", "--source", site, "--output", output], console: console.console) == 2)
+            #expect(console.error.hasPrefix("sitegen build: error: the output folder"))
+        }
+    }
+
+    @Test func saysWhenThereIsNoSite() {
+        let scratch = TemporaryFolder()
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.path], console: console.console) == 2)
+        #expect(console.error == "sitegen build: error: no site at \(scratch.url.path): expected Content/site.yaml (run 'sitegen init' to start one)\n")
+    }
+
+    @Test func rejectsABadTodayAndBaseURL() {
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--today", "2026-02-30"], console: console.console) == 2)
+        #expect(console.error == "sitegen build: error: --today must be a date like 2026-03-10 or a date and time like 2026-03-10T13:30, found '2026-02-30'\n")
+        let second = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--base-url", "ftp://x/"], console: second.console) == 2)
+        #expect(second.error.contains("--base-url must be an http or https URL"))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Paths of the repository, found from this file so tests run from any folder.
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let brokenSites = root.appendingPathComponent("Tests/Fixtures/broken-sites")
+    static let golden = root.appendingPathComponent("Tests/Golden/sample-site")
+}
+
+/// A scratch folder that is removed when the test is done with it.
+final class TemporaryFolder {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func write(_ text: String, to path: String) throws {
+        let target = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+    }
+}
+
+/// Every file under a folder with its bytes and modification date, to tell whether a
+/// build touched it.
+struct FolderSnapshot: Equatable {
+    var files: [String: Data]
+    var dates: [String: Date]
+
+    init(_ folder: URL) {
+        files = [:]
+        dates = [:]
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey]) else { return }
+        for case let url as URL in enumerator {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            files[path] = FileManager.default.contents(atPath: url.path)
+            dates[path] = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+        }
+    }
+}
+
+func copyFolder(_ source: URL, to destination: URL) throws {
+    try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: source, to: destination)
+}
