@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenCore", "SitegenSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore"]),
     ]
 )

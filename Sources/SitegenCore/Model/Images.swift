@@ -37,11 +37,8 @@ struct ImageLookup: Sendable {
             let folder = contentFile.split(separator: "/").dropLast().joined(separator: "/")
             candidates = folder.isEmpty ? [decoded] : [folder + "/" + decoded, decoded]
         }
-        var normalized: [String] = []
-        for candidate in candidates {
-            guard let clean = ImageLookup.normalize(candidate) else { return .outside }
-            normalized.append(clean)
-        }
+        let normalized = candidates.compactMap(ImageLookup.normalize)
+        guard !normalized.isEmpty else { return .outside }
         for candidate in normalized where staticFiles.contains(candidate) {
             let size = readHeader(candidate).flatMap(ImageSize.read)
             return .found(path: candidate, width: size?.width, height: size?.height)

@@ -1,0 +1,143 @@
+import Foundation
+@testable import SitegenCore
+import SitegenSupport
+import SitegenYAML
+import Testing
+
+private func scalar(_ text: String, quoted: Bool = false) -> YAMLNode {
+    YAMLNode(.scalar(YAMLScalar(text, style: quoted ? .quoted : .plain)), at: SourceLocation(path: "x", line: 1, column: 1))
+}
+
+@Suite("Values read from front matter")
+struct ValueTests {
+    @Test func readsRealCalendarDaysOnly() throws {
+        #expect(try CalendarDate(node: scalar("2024-02-29")) == CalendarDate(year: 2024, month: 2, day: 29))
+        #expect(throws: ValueProblem.self) { try CalendarDate(node: scalar("2026-02-29")) }
+        #expect(throws: ValueProblem.self) { try CalendarDate(node: scalar("2026-13-01")) }
+        #expect(throws: ValueProblem.self) { try CalendarDate(node: scalar("2026-1-01")) }
+        #expect(throws: ValueProblem.self) { try CalendarDate(node: scalar("tomorrow")) }
+    }
+
+    @Test func countsDaysSinceTheEpochBothWays() {
+        for date in [CalendarDate(year: 1970, month: 1, day: 1), CalendarDate(year: 2000, month: 2, day: 29), CalendarDate(year: 2026, month: 11, day: 29), CalendarDate(year: 1969, month: 12, day: 31)] {
+            #expect(CalendarDate(dayNumber: date.dayNumber) == date)
+        }
+        #expect(CalendarDate(year: 1970, month: 1, day: 2).dayNumber == 1)
+        #expect(CalendarDate(year: 2026, month: 11, day: 29).dayNumber == 20_786)
+    }
+
+    @Test func readsDatesWithTimesAndOffsets() throws {
+        let plain = try DateTimeValue(node: scalar("2026-12-01"))
+        #expect(plain.time == nil && plain.offsetSeconds == nil)
+        let local = try DateTimeValue(node: scalar("2026-12-01T08:00"))
+        #expect(local.time == TimeOfDay(hour: 8, minute: 0))
+        let offset = try DateTimeValue(node: scalar("2026-12-01 08:00:30+08:00"))
+        #expect(offset.offsetSeconds == 8 * 3600 && offset.time?.second == 30)
+        #expect(try DateTimeValue(node: scalar("2026-12-01T08:00Z")).offsetSeconds == 0)
+        #expect(throws: ValueProblem.self) { try DateTimeValue(node: scalar("2026-12-01T25:00")) }
+        let hongKong = TimeZone(identifier: "Asia/Hong_Kong")!
+        #expect(local.instant(in: hongKong) == CalendarDate(year: 2026, month: 12, day: 1).dayNumber * 86_400)
+        #expect(offset.instant(in: TimeZone(identifier: "UTC")!) == CalendarDate(year: 2026, month: 12, day: 1).dayNumber * 86_400 + 30)
+    }
+
+    @Test func acceptsOnlyHTTPAndHTTPSURLs() {
+        #expect(WebURL("https://example.org/a?b#c") != nil)
+        #expect(WebURL("HTTP://EXAMPLE.ORG") != nil)
+        for bad in ["javascript:alert(1)", "data:text/html,x", "//example.org", "https://", "https://exa mple.org", "ftp://example.org", "/relative", "https://\"><script>"] {
+            #expect(WebURL(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func tellsLocalImagesFromRemoteOnes() {
+        #expect(ImageSource("toast.jpg") == .local("toast.jpg"))
+        #expect(ImageSource("/images/a:b.jpg") == .local("/images/a:b.jpg"))
+        #expect(ImageSource("https://example.org/a.jpg") == .remote(WebURL("https://example.org/a.jpg")!))
+        #expect(ImageSource("javascript:alert(1)") == nil)
+    }
+
+    @Test func makesSlugsFromFileNames() {
+        #expect(Slug(making: "Lovely Breakfast")?.text == "lovely-breakfast")
+        #expect(Slug(making: "Crème Brûlée & Café")?.text == "creme-brulee-cafe")
+        #expect(Slug(making: "Mak's Noodle")?.text == "maks-noodle")
+        #expect(Slug(making: "../..") == nil)
+        #expect(Slug(validating: "a-b-1") != nil)
+        #expect(Slug(validating: "../x") == nil)
+        #expect(Slug(validating: "A") == nil)
+    }
+
+    @Test func derivesTheDefaultSlugFromTheFileName() {
+        func file(_ path: String) -> ContentFile { ContentFile(path: "Content/" + path, contentPath: path, frontMatter: nil, body: [], bodyFirstLine: 1) }
+        #expect(file("articles/2016-05-20-lovely-breakfast.md").defaultSlug?.text == "lovely-breakfast")
+        #expect(file("articles/lovely-breakfast/index.md").defaultSlug?.text == "lovely-breakfast")
+        #expect(file("pages/About Us.md").defaultSlug?.text == "about-us")
+    }
+
+    @Test func namesGradesWithOrdinals() {
+        let names = ["1", "2", "3", "4", "11", "12", "13", "21", "22", "23", "101", "111", "K", "k"].map { GradeNames.name(of: GradeID($0)) }
+        #expect(names == ["1st grade", "2nd grade", "3rd grade", "4th grade", "11th grade", "12th grade", "13th grade", "21st grade", "22nd grade", "23rd grade", "101st grade", "111th grade", "Kindergarten", "Kindergarten"])
+    }
+
+    @Test func cutsSummariesOnAWord() {
+        let text = String(repeating: "word ", count: 60)
+        let summary = Summary.make(from: text)
+        #expect(summary.count <= 201)
+        #expect(summary.hasSuffix("word…"))
+        #expect(Summary.make(from: "Short and\nsweet.") == "Short and sweet.")
+    }
+
+    @Test func formatsPricesWithTheCurrencySymbol() {
+        let formats = Formats(language: LanguageTag("en"))
+        #expect(formats.price(Price(amount: 34, currency: CurrencyCode("HKD"))) == "HK$ 34")
+        #expect(formats.price(Price(amount: Decimal(string: "12.5")!, currency: CurrencyCode("USD"))) == "$ 12.50")
+        #expect(formats.date(CalendarDate(year: 2016, month: 5, day: 20)) == "May 20, 2016")
+        #expect(formats.weekdayDate(CalendarDate(year: 2026, month: 12, day: 4)) == "Friday, Dec 4")
+    }
+}
+
+@Suite("Paths")
+struct PathTests {
+    @Test func keepsOutputPathsInsideTheOutputFolder() {
+        #expect(OutputWriter.safeRelativePath("articles/x/index.html") == "articles/x/index.html")
+        for bad in ["../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a\\b", "", "x\0y"] {
+            #expect(OutputWriter.safeRelativePath(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func resolvesImagesAgainstTheArticleFolderThenContent() {
+        let lookup = ImageLookup(staticFiles: ["articles/a/toast.jpg", "images/logo.png", "tea.jpg"]) { _ in nil }
+        guard case .found(let first, _, _) = lookup.find("toast.jpg", from: "articles/a/index.md") else { Issue.record("toast"); return }
+        #expect(first == "articles/a/toast.jpg")
+        guard case .found(let second, _, _) = lookup.find("/images/logo.png", from: "articles/a/index.md") else { Issue.record("logo"); return }
+        #expect(second == "images/logo.png")
+        guard case .found(let third, _, _) = lookup.find("tea.jpg", from: "articles/a/index.md") else { Issue.record("tea"); return }
+        #expect(third == "tea.jpg")
+        guard case .found(let fourth, _, _) = lookup.find("../a/toast.jpg?v=2", from: "articles/a/index.md") else { Issue.record("query"); return }
+        #expect(fourth == "articles/a/toast.jpg")
+        guard case .outside = lookup.find("../../../secret.png", from: "articles/a/index.md") else { Issue.record("outside"); return }
+        guard case .missing(let tried) = lookup.find("nope.jpg", from: "articles/a/index.md") else { Issue.record("missing"); return }
+        #expect(tried == ["articles/a/nope.jpg", "nope.jpg"])
+    }
+}
+
+@Suite("Image sizes")
+struct ImageSizeTests {
+    @Test func readsPNGGIFAndWebPHeaders() {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0, 0, 0x04, 0x38, 0, 0, 0x03, 0x2A]
+        #expect(ImageSize.read(png)! == (1080, 810))
+        let gif: [UInt8] = Array("GIF89a".utf8) + [0x38, 0x04, 0x2A, 0x03]
+        #expect(ImageSize.read(gif)! == (1080, 810))
+        var webp: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0]
+        webp += [0x37, 0x04, 0x00, 0x29, 0x03, 0x00]
+        #expect(ImageSize.read(webp)! == (1080, 810))
+        #expect(ImageSize.read(Array("not an image".utf8)) == nil)
+        #expect(ImageSize.read([0xFF, 0xD8, 0xFF]) == nil)
+    }
+
+    @Test func readsTheSampleSitesJPEGs() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Content/articles/lovely-breakfast/toast.jpg")
+        let bytes = try Array(Data(contentsOf: url))
+        #expect(ImageSize.read(bytes)! == (960, 720))
+    }
+}
