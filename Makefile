@@ -15,10 +15,9 @@ test: test-deps
 	swift test --skip-build
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
 
-## Prints the benchmark figures (release build).
+## Prints the benchmark figures (release builds): Mustache renders, then full site builds.
 bench: deps
-	swift build -c release --product sitegen-bench
-	.build/release/sitegen-bench
+	Scripts/bench.sh
 
 deps:
 	@Scripts/install-deps.sh

@@ -56,6 +56,8 @@ struct SourceTree: Sendable {
         let themes = siteRoot.appendingPathComponent("Themes")
         if let names = try? FileManager.default.contentsOfDirectory(atPath: themes.path) {
             for name in names.sorted() where !name.hasPrefix(".") {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: themes.appendingPathComponent(name).path, isDirectory: &isFolder), isFolder.boolValue else { continue }
                 var files: [String: [UInt8]] = [:]
                 for (path, url) in walk(themes.appendingPathComponent(name), relativeTo: "", displayRoot: "Themes/\(name)/", realRoot: realRoot, problems: &tree.problems) {
                     if let bytes = read(url, "Themes/\(name)/\(path)", &tree.problems) { files[path] = bytes }
