@@ -16,7 +16,7 @@ public enum YAMLReader {
     /// Parses `text`, a document that starts at line `firstLine` of the file `path`.
     /// Returns nil for an empty document.
     public static func read(_ text: [UInt8], path: String, firstLine: Int = 1, limits: Limits = Limits()) throws(Diagnostic) -> YAMLNode? {
-        var builder = TreeBuilder(path: path, firstLine: firstLine, limits: limits)
+        var builder = TreeBuilder(path: path, firstLine: firstLine, limits: limits, input: text)
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw Diagnostic.error(at: SourceLocation(path: path, line: firstLine, column: 1), "could not start the YAML parser")
@@ -43,6 +43,7 @@ private struct TreeBuilder {
     let path: String
     let firstLine: Int
     let limits: YAMLReader.Limits
+    let input: [UInt8]
 
     private enum Frame {
         case sequence([YAMLNode], SourceLocation, anchor: String?)
@@ -56,7 +57,8 @@ private struct TreeBuilder {
     private var documents = 0
     private(set) var root: YAMLNode?
 
-    init(path: String, firstLine: Int, limits: YAMLReader.Limits) {
+    init(path: String, firstLine: Int, limits: YAMLReader.Limits, input: [UInt8]) {
+        self.input = input
         self.path = path
         self.firstLine = firstLine
         self.limits = limits
@@ -64,6 +66,20 @@ private struct TreeBuilder {
 
     func location(_ mark: yaml_mark_t) -> SourceLocation {
         SourceLocation(path: path, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)
+    }
+
+    func location(ofByte offset: Int) -> SourceLocation {
+        var line = firstLine
+        var column = 1
+        for byte in input.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(path: path, line: line, column: column)
     }
 
     func syntaxError(_ parser: yaml_parser_t) -> Diagnostic {
@@ -74,7 +90,8 @@ private struct TreeBuilder {
             message += " (\(context) at line \(where_.line), column \(where_.column))"
         }
         if parser.error == YAML_READER_ERROR {
-            message = "invalid YAML: \(problem)"
+            // The reader reports a byte offset, not a mark.
+            return .error(at: location(ofByte: Int(parser.problem_offset)), "invalid YAML: \(problem)")
         }
         return .error(at: location(parser.problem_mark), message)
     }

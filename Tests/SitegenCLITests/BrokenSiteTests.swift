@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SitegenCLI
 import Testing
 
@@ -82,5 +85,31 @@ struct BrokenSiteTests {
         let second = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--base-url", "ftp://x/"], console: second.console) == 2)
         #expect(second.error.contains("--base-url must be an http or https URL"))
+    }
+}
+
+@Suite("Hostile file systems")
+struct HostileFileSystemTests {
+    @Test func skipsAFIFOInsteadOfHangingOnIt() throws {
+        let scratch = TemporaryFolder()
+        try scratch.write("title: Pipes\n", to: "site/Content/site.yaml")
+        let fifo = scratch.url.appendingPathComponent("site/Content/articles/pipe.md").path
+        try FileManager.default.createDirectory(atPath: (fifo as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(console.error == "Content/articles/pipe.md:1:1: warning: not a regular file or folder; sitegen skips it\n")
+    }
+
+    @Test func followsALinkCircleOnlyOnce() throws {
+        let scratch = TemporaryFolder()
+        try scratch.write("title: Circles\n", to: "site/Content/site.yaml")
+        try scratch.write("x\n", to: "site/Content/files/a.txt")
+        try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("site/Content/files/again").path,
+                                                   withDestinationPath: scratch.url.appendingPathComponent("site/Content/files").path)
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(console.error == "")
+        #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("site/Output/files/a.txt").path))
     }
 }

@@ -85,7 +85,7 @@ public enum SiteBuilder {
         let parsed = Parse.run(tree, log: log)
 
         progress("Validating")
-        var site = Site(node: parsed.site, log: log)
+        var site = Site(node: parsed.site, isReadable: parsed.siteIsReadable, log: log)
         if let baseURLOverride { site.baseURL = baseURLOverride }
         let content = Validate.run(parsed, site: site, tree: tree, log: log)
         let themeLog = DiagnosticLog()

@@ -29,10 +29,16 @@ struct SiteIndex: Sendable {
             claims[path] = source
             return true
         }
-        for path in themeAssets.sorted() { _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1)) }
-        for path in staticFiles {
-            _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
+        // sitegen's own pages first, then content, then files copied as they are: a
+        // collision is reported at the file that can be renamed.
+        _ = claim("index.html", by: "the home page", at: SourceLocation(path: Site.path, line: 1, column: 1))
+        if !site.homework.grades.isEmpty {
+            _ = claim("homework/index.html", by: "the homework page", at: site.gradesLocation)
         }
+        for grade in site.homework.grades {
+            _ = claim("homework/grade-\(grade.slug)/index.html", by: "the page of grade \(grade)", at: site.gradesLocation)
+        }
+        for path in themeAssets.sorted() { _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1)) }
 
         var articles: [Article] = []
         for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
@@ -66,12 +72,8 @@ struct SiteIndex: Sendable {
             }
             return (grade, assignments)
         }
-        if !grades.isEmpty {
-            _ = claim("homework/index.html", by: "the homework page", at: site.gradesLocation)
+        for path in staticFiles {
+            _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
         }
-        for (grade, _) in grades {
-            _ = claim("homework/grade-\(grade.slug)/index.html", by: "grade \(grade)", at: site.gradesLocation)
-        }
-        _ = claim("index.html", by: "the home page", at: SourceLocation(path: Site.path, line: 1, column: 1))
     }
 }

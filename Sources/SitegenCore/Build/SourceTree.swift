@@ -76,29 +76,35 @@ struct SourceTree: Sendable {
         return Array(data)
     }
 
-    /// Every regular file under `folder`, skipping hidden ones, never following a
-    /// symbolic link to a place outside the site.
-    private static func walk(_ folder: URL, relativeTo prefix: String, displayRoot: String, realRoot: String, problems: inout [Diagnostic]) -> [(String, URL)] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+    /// Every regular file under `folder`, skipping hidden ones and anything that is not a
+    /// plain file or folder (a FIFO would hang the build), never following a symbolic
+    /// link to a place outside the site or around in a circle.
+    private static func walk(_ folder: URL, relativeTo prefix: String, displayRoot: String, realRoot: String, problems: inout [Diagnostic], visited: Set<String> = []) -> [(String, URL)] {
+        let realFolder = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        guard !visited.contains(realFolder), let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        let visited = visited.union([realFolder])
         var files: [(String, URL)] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
             let path = prefix + name
-            var isDirectory: ObjCBool = false
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            if attributes?[.type] as? FileAttributeType == .typeSymbolicLink {
+            var type = attributes?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink {
                 let target = url.resolvingSymlinksInPath().standardizedFileURL.path
                 guard target == realRoot || target.hasPrefix(realRoot + "/") else {
                     problems.append(.error(at: SourceLocation(path: displayRoot + path, line: 1, column: 1),
                                            "symbolic link leads outside the site (to \(target)); sitegen does not follow it"))
                     continue
                 }
+                type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
             }
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                files += walk(url, relativeTo: path + "/", displayRoot: displayRoot, realRoot: realRoot, problems: &problems)
-            } else {
+            switch type {
+            case .typeDirectory?:
+                files += walk(url, relativeTo: path + "/", displayRoot: displayRoot, realRoot: realRoot, problems: &problems, visited: visited)
+            case .typeRegular?:
                 files.append((path, url))
+            default:
+                problems.append(.warning(at: SourceLocation(path: displayRoot + path, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             }
         }
         return files

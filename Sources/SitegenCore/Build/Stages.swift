@@ -6,12 +6,16 @@ import SitegenYAML
 enum Parse {
     struct Result: Sendable {
         var site: YAMLNode?
+        /// False when site.yaml could not be read as YAML (the problem is logged).
+        var siteIsReadable: Bool
         var teachers: YAMLNode?
         var files: [(kind: SourceTree.Kind, file: ContentFile)]
     }
 
     static func run(_ tree: SourceTree, log: DiagnosticLog) -> Result {
+        let errorsBefore = log.entries.count
         let site = tree.siteYAML.flatMap { yaml($0, path: Site.path, log: log) }
+        let siteIsReadable = log.entries.count == errorsBefore
         let teachers = tree.teachersYAML.flatMap { yaml($0, path: Teacher.path, log: log) }
         let outcomes = parallelMap(tree.markdown) { source -> (ContentFile?, [Diagnostic]) in
             let path = "Content/" + source.contentPath
@@ -29,7 +33,7 @@ enum Parse {
             outcome.1.forEach(log.add)
             if let file = outcome.0 { files.append((source.kind, file)) }
         }
-        return Result(site: site, teachers: teachers, files: files)
+        return Result(site: site, siteIsReadable: siteIsReadable, teachers: teachers, files: files)
     }
 
     private static func yaml(_ bytes: [UInt8], path: String, log: DiagnosticLog) -> YAMLNode? {

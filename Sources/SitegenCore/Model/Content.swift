@@ -262,13 +262,14 @@ struct Assignment: Sendable {
         }
 
         if fields.has("grade"), fields.has("grades") {
+            _ = fields.node("grade")
             log.error(at: fields.keyLocation("grades"), "give 'grade' or 'grades', not both")
         }
         let key = fields.has("grades") ? "grades" : "grade"
         var grades = fields.list(key, GradeID.self, singleAllowed: true) ?? teacher?.grades ?? []
         if let node = fields.node(key) {
             let locations = node.sequence?.map(\.location) ?? [node.location]
-            for (grade, location) in zip(grades, locations) where !context.site.homework.grades.contains(grade) {
+            for (grade, location) in zip(grades, locations) where context.site.isReadable && !context.site.homework.grades.contains(grade) {
                 let listed = context.site.homework.grades.map(\.text).joined(separator: ", ")
                 log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
             }

@@ -33,15 +33,21 @@ struct Site: Sendable {
     var homework: Homework
     /// Where `homework.grades` is written, for errors about grades that are not in it.
     var gradesLocation: SourceLocation
+    /// False when site.yaml is not valid YAML: its settings are defaults, and checks
+    /// against them (is this grade listed?) would only repeat that one error.
+    var isReadable: Bool
 
     static let path = "Content/site.yaml"
 
     /// Reads site.yaml. A wrong value is logged and replaced by its default so that the
     /// rest of the site can still be checked: one build reports every problem, and the
     /// log's errors stop the build before anything is rendered.
-    init(node: YAMLNode?, log: DiagnosticLog) {
+    /// `isReadable` is false when site.yaml is not valid YAML: its error is reported, and
+    /// missing keys are not reported on top of it.
+    init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
         let fields = FieldReader(node, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
-        let title = fields.required("title", String.self)
+        self.isReadable = isReadable
+        let title = isReadable ? fields.required("title", String.self) : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
         language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
@@ -96,7 +102,8 @@ struct Site: Sendable {
                 let location = section.node("grades")?.sequence?[index].location ?? gradesLocation
                 log.error(at: location, "grade '\(grade)' is listed twice in 'homework.grades'")
             }
-            homework.grades = grades
+            var unique: Set<GradeID> = []
+            homework.grades = grades.filter { unique.insert($0).inserted }
             section.reportUnknownKeys(what: "site.yaml")
         }
         self.homework = homework
@@ -148,7 +155,7 @@ struct Teacher: Sendable, Hashable {
         email = fields.optional("email", EmailAddress.self)?.text
         if let grades, let node = fields.node("grades") {
             let locations = node.sequence?.map(\.location) ?? [node.location]
-            for (grade, location) in zip(grades, locations) where !site.homework.grades.contains(grade) {
+            for (grade, location) in zip(grades, locations) where site.isReadable && !site.homework.grades.contains(grade) {
                 fields.log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(site.homework.grades.map(\.text).joined(separator: ", ")))")
             }
         }
