@@ -141,3 +141,19 @@ struct ImageSizeTests {
         #expect(ImageSize.read(bytes)! == (960, 720))
     }
 }
+
+@Suite("Numbers")
+struct NumberTests {
+    private func number(_ text: String) -> Number? {
+        try? Number(node: YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: SourceLocation(path: "x", line: 1, column: 1)))
+    }
+
+    @Test func readsPlainDecimalNumbersOnly() {
+        #expect(number("34")?.value == 34)
+        #expect(number("-3.5")?.value == Decimal(string: "-3.5"))
+        #expect(number("+2")?.value == 2)
+        for bad in ["3-4", "1.2.3", "", "-", "1e5", "0x10", "thirty"] {
+            #expect(number(bad) == nil, "\(bad)")
+        }
+    }
+}

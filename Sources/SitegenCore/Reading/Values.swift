@@ -56,7 +56,7 @@ struct Number: FrontMatterValue, Hashable, Sendable {
             switch character {
             case "0"..."9": digits += 1
             case ".": dots += 1
-            case "-", "+" where index == 0: continue
+            case "-" where index == 0, "+" where index == 0: continue
             default: return false
             }
         }
