@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The **write** stage: the whole site goes to a fresh folder beside the output folder,
 /// which replaces the output folder only once every file is written.
@@ -40,9 +43,7 @@ enum OutputWriter {
                 let target = staging.appendingPathComponent(relative)
                 switch file.contents {
                 case .bytes(let data):
-                    guard fileManager.createFile(atPath: target.path, contents: Data(data)) else {
-                        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
-                    }
+                    try writeFile(data, to: target.path)
                     bytes += data.count
                 case .copy(let source):
                     try fileManager.copyItem(at: source, to: target)
@@ -65,6 +66,22 @@ enum OutputWriter {
         try fileManager.moveItem(at: staging, to: output)
         try? fileManager.removeItem(at: retired)
         return bytes
+    }
+
+    /// Writes the bytes straight from the rendered buffer, without a Data copy.
+    private static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            offset += written
+        }
     }
 
     /// The path as given when it stays inside the output folder; nil when it would leave it.
