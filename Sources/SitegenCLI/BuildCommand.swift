@@ -59,7 +59,7 @@ enum BuildCommand {
                 return 0
             default:
                 var message = "sitegen build: error: unknown option '\(argument)'"
-                if let suggestion = CommandLineTool.closest(to: name, among: flags) {
+                if let suggestion = Suggestion.closest(to: name, among: flags) {
                     message += "; did you mean '\(suggestion)'?"
                 }
                 console.printError(message)

@@ -1,3 +1,5 @@
+import SitegenSupport
+
 /// The `sitegen` command: reads the arguments, runs one command, returns the exit status.
 public enum CommandLineTool {
     public static let version = "0.1.0"
@@ -28,7 +30,7 @@ public enum CommandLineTool {
             return RenderTemplateCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         default:
             var message = "sitegen: error: unknown command '\(first)'"
-            if let suggestion = closest(to: first, among: commands.map(\.name)) {
+            if let suggestion = Suggestion.closest(to: first, among: commands.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"
             }
             console.printError(message)
@@ -68,33 +70,12 @@ public enum CommandLineTool {
             console.print("Usage: sitegen help [command]\n\nShows what sitegen or one of its commands does.")
         case let other?:
             var message = "sitegen: error: no help for unknown command '\(other)'"
-            if let suggestion = closest(to: other, among: commands.map(\.name)) {
+            if let suggestion = Suggestion.closest(to: other, among: commands.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"
             }
             console.printError(message)
             return 2
         }
         return 0
-    }
-
-    /// The candidate within a few edits of `word`, for "did you mean" hints.
-    static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return nil }
-        return best.0
-    }
-
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs)
-        let b = Array(rhs)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

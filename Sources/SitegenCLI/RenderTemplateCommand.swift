@@ -1,4 +1,5 @@
 import Foundation
+import SitegenSupport
 import SitegenMustache
 
 /// `sitegen render-template`: one JSON object on standard input, the rendered text on
@@ -39,7 +40,7 @@ enum RenderTemplateCommand {
                 return 0
             default:
                 var message = "sitegen render-template: error: unknown option '\(argument)'"
-                if let suggestion = CommandLineTool.closest(to: argument, among: ["--strict", "--help"]) {
+                if let suggestion = Suggestion.closest(to: argument, among: ["--strict", "--help"]) {
                     message += "; did you mean '\(suggestion)'?"
                 }
                 console.printError(message)

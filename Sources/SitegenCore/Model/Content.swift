@@ -33,6 +33,16 @@ struct ContentFile: Sendable {
     }
 
     var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
+
+    /// The `slug` of the front matter, or the one the file name makes.
+    func slug(from fields: FieldReader, example: String) -> Slug? {
+        if fields.node("slug") != nil { return fields.optional("slug", Slug.self) }
+        guard let slug = defaultSlug else {
+            fields.log.error(at: start, "cannot make a URL from the file name '\(fileStem)': add a 'slug' like \(example)")
+            return nil
+        }
+        return slug
+    }
 }
 
 /// What every model needs from its surroundings while it is built.
@@ -87,10 +97,7 @@ struct Article: Sendable {
         let title = fields.required("title", String.self)
         let date = fields.required("date", DateTimeValue.self)
         let summary = fields.optional("summary", String.self)
-        let slug = fields.optional("slug", Slug.self) ?? file.defaultSlug
-        if slug == nil, fields.node("slug") == nil {
-            log.error(at: file.start, "cannot make a URL from the file name '\(file.fileStem)': add a 'slug' like lovely-breakfast")
-        }
+        let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", String.self)
         tags = fields.list("tags", String.self, singleAllowed: true) ?? []
@@ -312,10 +319,7 @@ struct Page: Sendable {
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
         let title = fields.required("title", String.self)
         let summary = fields.optional("summary", String.self)
-        let slug = fields.optional("slug", Slug.self) ?? file.defaultSlug
-        if slug == nil, fields.node("slug") == nil {
-            log.error(at: file.start, "cannot make a URL from the file name '\(file.fileStem)': add a 'slug' like about")
-        }
+        let slug = file.slug(from: fields, example: "about")
         draft = fields.optional("draft", Bool.self) ?? false
         fields.reportUnknownKeys(what: "page front matter")
         let body = ContentBody.render(file, context: context, log: log)

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenSupport
 import SitegenYAML
 
 extension String: FrontMatterValue {
