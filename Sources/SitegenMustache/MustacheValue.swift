@@ -13,16 +13,18 @@ public enum MustacheValue: Sendable {
     case dictionary([String: MustacheValue])
     case object(any MustacheObject)
 
-    /// Falsey values skip `{{#section}}` and render `{{^section}}`: null, false,
-    /// the empty string and the empty list. Zero is truthy: a price of 0 is a
-    /// real price, not a missing one.
+    /// Falsey values skip `{{#section}}` and render `{{^section}}`: null, false, zero,
+    /// the empty string and the empty list, as in JavaScript's Mustache, so that
+    /// `{{#count}}` reads as "if there are any".
     public var isTruthy: Bool {
         switch self {
         case .null: false
         case .bool(let value): value
+        case .int(let value): value != 0
+        case .double(let value): value != 0
         case .string(let value): !value.isEmpty
         case .array(let items): !items.isEmpty
-        case .int, .double, .dictionary, .object: true
+        case .dictionary, .object: true
         }
     }
 

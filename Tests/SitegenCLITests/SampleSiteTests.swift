@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCLI
+import SitegenCore
 import Testing
 
 /// The sample site built at a fixed moment, compared file by file with
@@ -27,9 +28,11 @@ struct SampleSiteTests {
     @Test func matchesTheGoldenFiles() throws {
         let scratch = TemporaryFolder()
         let output = scratch.url.appendingPathComponent("Output")
-        let (status, console) = build(into: output)
-        #expect(status == 0, "\(console.error)")
-        #expect(console.error == "")
+        // A stand-in Leaflet keeps the golden files the same on every machine.
+        let report = SiteBuilder.build(BuildOptions(source: Repository.root.path, output: output.path, today: Self.today,
+                                                    leafletFolder: Repository.root.appendingPathComponent("Tests/Fixtures/leaflet-stub").path))
+        #expect(report.succeeded)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         let built = FolderSnapshot(output)
         let textFiles = built.files.filter { Self.textExtensions.contains(URL(fileURLWithPath: $0.key).pathExtension) }
 
@@ -89,7 +92,7 @@ struct SampleSiteTests {
         let console = CapturedConsole()
         let output = scratch.url.appendingPathComponent("Output")
         #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--output", output.path, "--today", Self.today], console: console.console) == 0)
-        #expect(console.output.hasPrefix("Built 12 pages in "))
+        #expect(console.output.hasPrefix("Built 36 pages in "))
         #expect(console.output.hasSuffix(" s → \(output.path)\n"))
     }
 

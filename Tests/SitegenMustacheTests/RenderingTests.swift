@@ -41,8 +41,8 @@ struct RenderingTests {
         #expect(try render("{{a}} {{b}} {{c}} {{d}}", ["a": 34, "b": 1.5, "c": 2.0, "d": true]) == "34 1.5 2 true")
     }
 
-    @Test func treatsEmptyStringsAndListsAsFalseyButZeroAsTruthy() throws {
-        #expect(try render("{{#s}}s{{/s}}{{#l}}l{{/l}}{{#z}}z{{/z}}{{^s}}!s{{/s}}", ["s": "", "l": [], "z": 0]) == "z!s")
+    @Test func treatsEmptyStringsListsAndZeroAsFalsey() throws {
+        #expect(try render("{{#s}}s{{/s}}{{#l}}l{{/l}}{{#z}}z{{/z}}{{^s}}!s{{/s}}{{^z}}!z{{/z}}{{#n}}n{{/n}}", ["s": "", "l": [], "z": 0, "n": 0.5]) == "!s!zn")
     }
 
     @Test func readsFieldsOfModelTypesThroughTheObjectProtocol() throws {

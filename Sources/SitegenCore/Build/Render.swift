@@ -1,5 +1,4 @@
 import Foundation
-
 import SitegenMustache
 
 /// A file of the built site: rendered bytes, or a file to copy as it is.
@@ -14,9 +13,7 @@ struct OutputFile: Sendable {
     var contents: Contents
 }
 
-
-
-/// The **render** stage: every page through its template, on every core.
+/// The **render** stage: every planned page through its template, on every core.
 enum Render {
     struct Job: Sendable {
         var path: String
@@ -24,8 +21,8 @@ enum Render {
         var context: MustacheValue
     }
 
-    static func run(_ index: SiteIndex, theme: Theme) throws(MustacheError) -> [OutputFile] {
-        let jobs = jobs(for: index)
+    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?) throws(MustacheError) -> [OutputFile] {
+        let jobs = jobs(for: index, leaflet: leaflet)
         let library = theme.library
         let outcomes = parallelMap(jobs) { job -> Result<OutputFile, MustacheError> in
             do throws(MustacheError) {
@@ -45,15 +42,16 @@ enum Render {
         return files
     }
 
-    static func jobs(for index: SiteIndex) -> [Job] {
+    static func jobs(for index: SiteIndex, leaflet: [String: [UInt8]]?) -> [Job] {
         let context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
         let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
         let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks))
         func page(_ fields: [String: MustacheValue]) -> MustacheValue {
             .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description)]) { own, _ in own })
         }
-
-        var jobs: [Job] = []
+        func cards(_ articles: [Article]) -> MustacheValue {
+            .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
+        }
         let gradeLinks: [MustacheValue] = index.grades.map { grade, assignments in
             .dictionary([
                 "name": .string(GradeNames.name(of: grade)),
@@ -62,32 +60,110 @@ enum Render {
                 "one": .bool(assignments.count == 1),
             ])
         }
-        jobs.append(Job(path: "index.html", template: "home", context: page([
-            "articles": .array(index.articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) }),
-            "grades": .array(gradeLinks),
-        ])))
-        for article in index.articles {
-            jobs.append(Job(path: "articles/\(article.slug.text)/index.html", template: "article", context: page([
-                "article": .object(ArticleView(article: article, variant: "article", context: context)),
-            ])))
+        let restaurants = index.restaurants.map { restaurant(context, $0) }
+
+        return index.plan.map { planned -> Job in
+            switch planned {
+            case .home(let list):
+                return Job(path: planned.path, template: "home", context: page([
+                    "articles": cards(list.articles),
+                    "pagination": pagination(context, list),
+                    "hasDrafts": .bool(index.draftCount > 0),
+                    "grades": .array(gradeLinks),
+                ]))
+            case .article(let article):
+                return Job(path: planned.path, template: "article", context: page([
+                    "article": .object(ArticleView(article: article, variant: "article", context: context)),
+                ]))
+            case .page(let item):
+                return Job(path: planned.path, template: "page", context: page(["page": .object(PageView(page: item, context: context))]))
+            case .group(let group, let list):
+                return Job(path: planned.path, template: "list", context: page([
+                    "group": .dictionary([
+                        "name": .string(group.label.name),
+                        "isMeal": .bool(group.kind == .meal),
+                        "isTag": .bool(group.kind == .tag),
+                        "url": .string(context.url(group.path)),
+                        "count": .int(group.articles.count),
+                        "one": .bool(group.articles.count == 1),
+                        "draftCount": .int(group.draftCount),
+                        "oneDraft": .bool(group.draftCount == 1),
+                    ]),
+                    "articles": cards(list.articles),
+                    "pagination": pagination(context, list),
+                ]))
+            case .groupIndex(let kind):
+                let groups = kind == .meal ? index.meals : index.tags
+                return Job(path: planned.path, template: "groups", context: page([
+                    "isMeals": .bool(kind == .meal),
+                    "isTags": .bool(kind == .tag),
+                    "groups": .array(groups.map { group in
+                        .dictionary([
+                            "view": "group.row",
+                            "name": .string(group.label.name),
+                            "url": .string(context.url(group.path)),
+                            "count": .int(group.articles.count),
+                            "one": .bool(group.articles.count == 1),
+                        ])
+                    }),
+                ]))
+            case .restaurants:
+                return Job(path: planned.path, template: "restaurants", context: page(["restaurants": .array(restaurants)]))
+            case .map:
+                let pinned = index.restaurants.filter(\.hasCoordinates)
+                return Job(path: planned.path, template: "map", context: page([
+                    "restaurants": .array(pinned.map { restaurant(context, $0) }),
+                    "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
+                    "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
+                    "mapData": .string(mapData(context, pinned)),
+                    "unpinnedCount": .int(index.restaurants.count - pinned.count),
+                    "unpinnedOne": .bool(index.restaurants.count - pinned.count == 1),
+                    "hasUnpinned": .bool(index.restaurants.count > pinned.count),
+                ]))
+            case .homework:
+                return Job(path: planned.path, template: "homework", context: page(["grades": .array(gradeLinks)]))
+            case .grade(let grade, let assignments):
+                return Job(path: planned.path, template: "grade", context: page([
+                    "grade": .dictionary([
+                        "id": .string(grade.text),
+                        "name": .string(GradeNames.name(of: grade)),
+                        "assignments": .array(assignments.map { .object(AssignmentView(assignment: $0, variant: "assignment.row", context: context)) }),
+                    ]),
+                ]))
+            }
         }
-        for item in index.pages {
-            jobs.append(Job(path: "\(item.slug.text)/index.html", template: "page", context: page([
-                "page": .object(PageView(page: item, context: context)),
-            ])))
+    }
+
+    private static func pagination(_ context: ViewContext, _ list: ListPage) -> MustacheValue {
+        var fields: [String: MustacheValue] = [
+            "number": .int(list.number),
+            "count": .int(list.count),
+            "hasMany": .bool(list.count > 1),
+        ]
+        if list.number > 1 { fields["prev"] = .string(context.url(ListPage.path(base: list.base, number: list.number - 1))) }
+        if list.number < list.count { fields["next"] = .string(context.url(ListPage.path(base: list.base, number: list.number + 1))) }
+        return .dictionary(fields)
+    }
+
+    private static func restaurant(_ context: ViewContext, _ entry: RestaurantEntry) -> MustacheValue {
+        var fields: [String: MustacheValue] = [
+            "name": .string(entry.name),
+            "anchor": .string(entry.anchor),
+            "address": entry.address.map(MustacheValue.string) ?? .null,
+            "articles": .array(entry.articles.map { .dictionary(["title": .string($0.title), "url": .string(context.url("articles/\($0.slug.text)/"))]) }),
+        ]
+        if let latitude = entry.latitude, let longitude = entry.longitude {
+            fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
         }
-        if !index.grades.isEmpty {
-            jobs.append(Job(path: "homework/index.html", template: "homework", context: page(["grades": .array(gradeLinks)])))
+        return .dictionary(fields)
+    }
+
+    /// The pins of `/map/` as JSON for the map script; safe inside `<script>`.
+    private static func mapData(_ context: ViewContext, _ entries: [RestaurantEntry]) -> String {
+        let pins = entries.map { entry in
+            let articles = entry.articles.map { "{\"title\":\(JSONText.string($0.title)),\"url\":\(JSONText.string(context.url("articles/\($0.slug.text)/")))}" }
+            return "{\"name\":\(JSONText.string(entry.name)),\"address\":\(JSONText.string(entry.address ?? "")),\"lat\":\(JSONText.number(entry.latitude!)),\"lon\":\(JSONText.number(entry.longitude!)),\"articles\":[\(articles.joined(separator: ","))]}"
         }
-        for (grade, assignments) in index.grades {
-            jobs.append(Job(path: "homework/grade-\(grade.slug)/index.html", template: "grade", context: page([
-                "grade": .dictionary([
-                    "id": .string(grade.text),
-                    "name": .string(GradeNames.name(of: grade)),
-                    "assignments": .array(assignments.map { .object(AssignmentView(assignment: $0, variant: "assignment.row", context: context)) }),
-                ]),
-            ])))
-        }
-        return jobs
+        return "[" + pins.joined(separator: ",") + "]"
     }
 }

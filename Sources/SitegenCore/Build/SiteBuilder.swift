@@ -15,8 +15,12 @@ public struct BuildOptions: Sendable {
     public var today: String?
     public var drafts: Bool
     public var strict: Bool
+    /// Where Leaflet is looked for when site.yaml names no `map.leaflet`.
+    public var leafletFolder: String
 
-    public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false) {
+    public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false,
+                leafletFolder: String = "/usr/share/javascript/leaflet") {
+        self.leafletFolder = leafletFolder
         self.source = source
         self.output = output
         self.baseURL = baseURL
@@ -95,8 +99,20 @@ public enum SiteBuilder {
         }
         themeLog.entries.forEach(log.add)
 
+        let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
+        let leaflet = Leaflet.load(from: leafletFolder)
+        if leaflet == nil, site.leafletFolder != nil {
+            log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
+        }
+        var assets = theme?.assets ?? [:]
+        for (path, bytes) in leaflet ?? [:] { assets[Leaflet.outputFolder + path] = bytes }
+
         let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
-        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: theme.map { Array($0.assets.keys) } ?? [], log: log)
+        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.keys), log: log)
+        if leaflet == nil, site.leafletFolder == nil, index.restaurants.contains(where: \.hasCoordinates) {
+            log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
+                        "Leaflet is not installed (no \(options.leafletFolder)/leaflet.js): /map/ lists the restaurants without a map; install Debian's libjs-leaflet or set map.leaflet")
+        }
 
         report.diagnostics = finish(log, strict: options.strict)
         guard report.succeeded, let theme else { return report }
@@ -104,7 +120,7 @@ public enum SiteBuilder {
         progress("Rendering")
         let rendered: [OutputFile]
         do {
-            rendered = try Render.run(index, theme: theme)
+            rendered = try Render.run(index, theme: theme, leaflet: leaflet)
         } catch {
             report.diagnostics.append(Diagnostic(error))
             return report
@@ -115,7 +131,7 @@ public enum SiteBuilder {
         for path in tree.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
         }
-        for (path, bytes) in theme.assets.sorted(by: { $0.key < $1.key }) {
+        for (path, bytes) in assets.sorted(by: { $0.key < $1.key }) {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
         do {

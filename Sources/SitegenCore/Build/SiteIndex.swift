@@ -1,5 +1,85 @@
 import SitegenSupport
 
+/// Articles that share a meal or a tag.
+struct ArticleGroup: Sendable {
+    enum Kind: String, Sendable {
+        case meal = "meals"
+        case tag = "tags"
+    }
+
+    var kind: Kind
+    var label: Label
+    /// Published articles, newest first.
+    var articles: [Article]
+    /// Articles of the group left out as drafts: a page with none published says so.
+    var draftCount: Int
+
+    var path: String { "\(kind.rawValue)/\(label.slug.text)/" }
+}
+
+/// A restaurant and the published articles about it.
+struct RestaurantEntry: Sendable {
+    var name: String
+    var anchor: String
+    var address: String?
+    var latitude: Double?
+    var longitude: Double?
+    var articles: [Article]
+
+    var hasCoordinates: Bool { latitude != nil && longitude != nil }
+}
+
+/// One numbered page of a list: `/`, `/page/2/`, `/tags/toast/page/2/`.
+struct ListPage: Sendable {
+    var number: Int
+    var count: Int
+    /// The list's first page, such as `tags/toast/`; "" for the home page.
+    var base: String
+    var articles: [Article]
+
+    static func split(_ articles: [Article], base: String, size: Int) -> [ListPage] {
+        let count = max(1, (articles.count + size - 1) / size)
+        return (1...count).map { number in
+            let slice = articles.dropFirst((number - 1) * size).prefix(size)
+            return ListPage(number: number, count: count, base: base, articles: Array(slice))
+        }
+    }
+
+    static func path(base: String, number: Int) -> String {
+        number == 1 ? base : "\(base)page/\(number)/"
+    }
+
+    var path: String { ListPage.path(base: base, number: number) }
+}
+
+/// A page of the built site, as the index stage plans it.
+enum PlannedPage: Sendable {
+    case home(ListPage)
+    case article(Article)
+    case page(Page)
+    case group(ArticleGroup, ListPage)
+    case groupIndex(ArticleGroup.Kind)
+    case restaurants
+    case map
+    case homework
+    case grade(GradeID, [Assignment])
+
+    /// Where the page is written, relative to the output folder.
+    var path: String {
+        switch self {
+        case .home(let list): list.path + "index.html"
+        case .article(let article): "articles/\(article.slug.text)/index.html"
+        case .page(let page): "\(page.slug.text)/index.html"
+        case .group(_, let list): list.path + "index.html"
+        case .groupIndex(let kind): "\(kind.rawValue)/index.html"
+        case .restaurants: "restaurants/index.html"
+        case .map: "map/index.html"
+        case .homework: "homework/index.html"
+        case .grade(let grade, _): "homework/grade-\(grade.slug)/index.html"
+        }
+    }
+}
+
 /// The **index** stage: what is published, in which order, under which path. Every
 /// output path is claimed once; a second claim is an error at the file that makes it.
 struct SiteIndex: Sendable {
@@ -7,13 +87,21 @@ struct SiteIndex: Sendable {
     var moment: BuildMoment
     /// Published articles, newest first.
     var articles: [Article]
+    /// How many articles there are with drafts: an empty home page says why it is empty.
+    var draftCount: Int
+    var meals: [ArticleGroup]
+    var tags: [ArticleGroup]
+    var restaurants: [RestaurantEntry]
     var pages: [Page]
     var teachers: [Teacher]
     /// Published assignments of each grade, in the order of `site.homework.grades`.
     var grades: [(grade: GradeID, assignments: [Assignment])]
+    /// Every page to render, in a fixed order.
+    var plan: [PlannedPage] = []
 
     /// Top-level folders and files sitegen itself writes: a page may not take them.
-    static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "map", "assets", "page", "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
+    static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
+                                             "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
 
     init(content: SiteContent, site: Site, moment: BuildMoment, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
         self.site = site
@@ -29,24 +117,20 @@ struct SiteIndex: Sendable {
             claims[path] = source
             return true
         }
-        // sitegen's own pages first, then content, then files copied as they are: a
-        // collision is reported at the file that can be renamed.
-        _ = claim("index.html", by: "the home page", at: SourceLocation(path: Site.path, line: 1, column: 1))
-        if !site.homework.grades.isEmpty {
-            _ = claim("homework/index.html", by: "the homework page", at: site.gradesLocation)
-        }
-        for grade in site.homework.grades {
-            _ = claim("homework/grade-\(grade.slug)/index.html", by: "the page of grade \(grade)", at: site.gradesLocation)
-        }
-        for path in themeAssets.sorted() { _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1)) }
 
+        // Articles and pages claim their paths first, so that two of them with the same
+        // slug are reported at the second file.
         var articles: [Article] = []
+        var allArticles: [Article] = []
         for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
-            let path = "articles/\(article.slug.text)/index.html"
+            let path = PlannedPage.article(article).path
             guard claim(path, by: article.sourcePath, at: SourceLocation(path: article.sourcePath, line: 1, column: 1)) else { continue }
+            allArticles.append(article)
             if includeDrafts || !article.draft { articles.append(article) }
         }
-        self.articles = articles.sorted { ($0.instant, $1.slug) > ($1.instant, $0.slug) }
+        let newestFirst = { (a: Article, b: Article) in (a.instant, b.slug) > (b.instant, a.slug) }
+        self.articles = articles.sorted(by: newestFirst)
+        draftCount = allArticles.count - articles.count
 
         var pages: [Page] = []
         for page in content.pages.sorted(by: { $0.sourcePath < $1.sourcePath }) {
@@ -55,10 +139,14 @@ struct SiteIndex: Sendable {
                 log.error(at: location, "the slug '\(page.slug.text)' is taken by sitegen's own pages; give the page another 'slug'")
                 continue
             }
-            guard claim("\(page.slug.text)/index.html", by: page.sourcePath, at: location) else { continue }
+            guard claim(PlannedPage.page(page).path, by: page.sourcePath, at: location) else { continue }
             if includeDrafts || !page.draft { pages.append(page) }
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
+
+        meals = SiteIndex.groups(.meal, of: allArticles, published: self.articles) { $0.meal.map { [$0] } ?? [] }
+        tags = SiteIndex.groups(.tag, of: allArticles, published: self.articles) { $0.tags }
+        restaurants = SiteIndex.restaurants(of: self.articles)
 
         // A day's assignments appear at the site's release time, not before.
         let released = { (assignment: Assignment) -> Bool in
@@ -72,8 +160,69 @@ struct SiteIndex: Sendable {
             }
             return (grade, assignments)
         }
+
+        var plan: [PlannedPage] = ListPage.split(self.articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
+        plan += self.articles.map(PlannedPage.article)
+        plan += self.pages.map(PlannedPage.page)
+        for group in meals + tags {
+            plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group, $0) }
+        }
+        plan += [.groupIndex(.meal), .groupIndex(.tag), .restaurants, .map]
+        if !site.homework.grades.isEmpty {
+            plan.append(.homework)
+            plan += grades.map { PlannedPage.grade($0.grade, $0.assignments) }
+        }
+        for page in plan {
+            switch page {
+            case .article, .page: continue
+            default: _ = claim(page.path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
+            }
+        }
+        self.plan = plan
+
+        // Files copied as they are come last: a collision is reported at the file.
+        for path in themeAssets.sorted() {
+            _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1))
+        }
         for path in staticFiles {
             _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
         }
+    }
+
+    /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
+    /// newest article writes it.
+    private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> [ArticleGroup] {
+        var bySlug: [Slug: ArticleGroup] = [:]
+        for article in published {
+            for label in labels(article) where bySlug[label.slug]?.articles.last?.slug != article.slug {
+                bySlug[label.slug, default: ArticleGroup(kind: kind, label: label, articles: [], draftCount: 0)].articles.append(article)
+            }
+        }
+        let publishedSlugs = Set(published.map(\.slug))
+        for article in all where !publishedSlugs.contains(article.slug) {
+            for label in Set(labels(article).map(\.slug)) {
+                let name = labels(article).first { $0.slug == label }!
+                bySlug[label, default: ArticleGroup(kind: kind, label: name, articles: [], draftCount: 0)].draftCount += 1
+            }
+        }
+        return bySlug.values.sorted { ($0.label.name.lowercased(), $0.label.slug) < ($1.label.name.lowercased(), $1.label.slug) }
+    }
+
+    /// Restaurants by name; the newest article's address and coordinates win.
+    private static func restaurants(of articles: [Article]) -> [RestaurantEntry] {
+        var entries: [String: RestaurantEntry] = [:]
+        var order: [String] = []
+        for article in articles {
+            guard let restaurant = article.restaurant, let name = restaurant.name ?? restaurant.address else { continue }
+            let key = name.lowercased()
+            if entries[key] == nil {
+                order.append(key)
+                let anchor = Slug(making: name)?.text ?? "restaurant-\(order.count)"
+                entries[key] = RestaurantEntry(name: name, anchor: anchor, address: restaurant.address,
+                                               latitude: restaurant.latitude, longitude: restaurant.longitude, articles: [])
+            }
+            entries[key]!.articles.append(article)
+        }
+        return order.map { entries[$0]! }.sorted { ($0.name.lowercased(), $0.anchor) < ($1.name.lowercased(), $1.anchor) }
     }
 }

@@ -81,11 +81,11 @@ struct Article: Sendable {
     var instant: Int
     var summary: String
     var cover: ResolvedImage?
-    var meal: String?
+    var meal: Label?
     var price: Price?
     var author: Site.Author?
     var restaurant: Restaurant?
-    var tags: [String]
+    var tags: [Label]
     var draft: Bool
     /// The blocks before the first standalone image.
     var mainHTML: String
@@ -99,8 +99,8 @@ struct Article: Sendable {
         let summary = fields.optional("summary", String.self)
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
-        meal = fields.optional("meal", String.self)
-        tags = fields.list("tags", String.self, singleAllowed: true) ?? []
+        meal = fields.optional("meal", Label.self)
+        tags = fields.list("tags", Label.self, singleAllowed: true) ?? []
 
         if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
             cover = Article.readCover(coverFields, file: file, context: context)

@@ -28,6 +28,11 @@ struct Site: Sendable {
     var currency: CurrencyCode
     var theme: String
     var mapZoom: Int
+    /// Articles on each page of the home page and of meal and tag pages.
+    var articlesPerPage: Int
+    /// Where Leaflet is read from for `/map/`: `map.leaflet`, relative to the site.
+    var leafletFolder: String?
+    var leafletLocation: SourceLocation?
     var author: Author?
     var allowsRawHTML: Bool
     var homework: Homework
@@ -62,8 +67,20 @@ struct Site: Sendable {
         }
         self.theme = theme
 
+        var perPage = 24
+        if let value = fields.optional("articles_per_page", Int.self) {
+            if (1...1000).contains(value) {
+                perPage = value
+            } else {
+                log.error(at: fields.node("articles_per_page")!.location, "'articles_per_page' must be a whole number from 1 to 1000, found '\(value)'")
+            }
+        }
+        articlesPerPage = perPage
         var zoom = 17
+        var leafletFolder: String?
         if let map = fields.mapping("map", expectation: "a mapping like {zoom: 17}") {
+            leafletFolder = map.optional("leaflet", String.self)
+            leafletLocation = map.node("leaflet")?.location
             if let value = map.optional("zoom", Int.self) {
                 if (1...19).contains(value) {
                     zoom = value
@@ -74,6 +91,7 @@ struct Site: Sendable {
             map.reportUnknownKeys(what: "site.yaml")
         }
         mapZoom = zoom
+        self.leafletFolder = leafletFolder
 
         if let author = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
             if let name = author.required("name", String.self) {

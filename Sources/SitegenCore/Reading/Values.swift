@@ -336,6 +336,25 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
     var description: String { text }
 }
 
+/// A name that groups articles, such as a meal or a tag, with the slug of its page.
+struct Label: FrontMatterValue, Hashable, Sendable {
+    var name: String
+    var slug: Slug
+
+    static var expectation: String { "a short name like Breakfast" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
+        let name = scalar.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !name.isEmpty else { throw .mismatch }
+        guard let slug = Slug(making: name) else {
+            throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
+        }
+        self.name = name
+        self.slug = slug
+    }
+}
+
 /// A grade as site.yaml lists it: a number (6) or a short name ("K").
 struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
     var text: String

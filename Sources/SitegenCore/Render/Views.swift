@@ -100,29 +100,42 @@ struct ArticleView: MustacheObject {
         case "displayDate": .string(context.formats.date(article.date.date))
         case "summary": .string(article.summary)
         case "cover": article.cover.map(context.image) ?? .null
-        case "meal": article.meal.map(MustacheValue.string) ?? .null
+        case "meal": article.meal.map { context.label($0, kind: .meal) } ?? .null
         case "price": article.price.map { .string(context.formats.price($0)) } ?? .null
         case "author":
             article.author.map { .dictionary(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
-        case "restaurant":
-            article.restaurant.map { restaurant in
-                .dictionary([
-                    "name": restaurant.name.map(MustacheValue.string) ?? .null,
-                    "address": restaurant.address.map(MustacheValue.string) ?? .null,
-                    "lat": restaurant.latitude.map(MustacheValue.double) ?? .null,
-                    "lon": restaurant.longitude.map(MustacheValue.double) ?? .null,
-                    "hasCoordinates": .bool(restaurant.hasCoordinates),
-                ])
-            } ?? .null
-        case "tags": .array(article.tags.map { .dictionary(["name": .string($0)]) })
+        case "restaurant": article.restaurant.map(restaurant) ?? .null
+        case "tags": .array(article.tags.map { context.label($0, kind: .tag) })
         case "body": .string(article.mainHTML)
         case "subContents":
             .array(article.subContents.map { .dictionary(["image": context.image($0.image), "html": .string($0.html)]) })
-        case "hasDetails":
-            .bool(article.meal != nil || article.price != nil || article.restaurant != nil || article.author != nil)
         case "draft": .bool(article.draft)
         default: nil
         }
+    }
+
+    private func restaurant(_ restaurant: Restaurant) -> MustacheValue {
+        var fields: [String: MustacheValue] = [
+            "name": restaurant.name.map(MustacheValue.string) ?? .null,
+            "address": restaurant.address.map(MustacheValue.string) ?? .null,
+            "hasCoordinates": .bool(restaurant.hasCoordinates),
+        ]
+        if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
+            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom)
+            fields["lat"] = .string(MapLinks.coordinate(latitude))
+            fields["lon"] = .string(MapLinks.coordinate(longitude))
+            fields["embedURL"] = .string(links.embedURL)
+            fields["largerMapURL"] = .string(links.largerMapURL)
+            fields["directionsURL"] = .string(links.directionsURL)
+        }
+        return .dictionary(fields)
+    }
+}
+
+extension ViewContext {
+    /// A meal or tag: its name and the URL of its page.
+    func label(_ label: Label, kind: ArticleGroup.Kind) -> MustacheValue {
+        .dictionary(["name": .string(label.name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
     }
 }
 

@@ -3,15 +3,33 @@
 extension DefaultTheme {
     /// The text files of the default theme, by path inside the theme.
     static let textFiles: [String: String] = [
+        "actions.mustache": ##"""
+<nav class="action-bar" aria-label="Article actions" data-action-bar>
+  <button type="button" class="action" data-share hidden>
+    <svg class="action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 3v12M7.5 7.5 12 3l4.5 4.5M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1"/></svg>
+    <span>Share</span>
+  </button>
+  <a class="action" href="#top">
+    <svg class="action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 14l6-6 6 6"/></svg>
+    <span>Back to top</span>
+  </a>
+  <p class="action-status" role="status" data-share-status></p>
+</nav>
+
+"""##,
         "article.card.mustache": #"""
 <article class="card">
   <a class="card-link" href="{{url}}">
     {{#cover}}
     <img class="card-image" src="{{url}}" alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} loading="lazy">
     {{/cover}}
+    {{^cover}}
+    <span class="card-image card-image-empty" aria-hidden="true"></span>
+    {{/cover}}
     <span class="card-body">
       <span class="card-title">{{title}}</span>
-      <span class="card-meta">{{#meal}}{{meal}} · {{/meal}}{{#price}}{{price}} · {{/price}}<time datetime="{{datetime}}">{{displayDate}}</time></span>
+      <span class="card-meta">{{#meal}}{{meal.name}}{{/meal}}{{#meal}}{{#price}} · {{/price}}{{/meal}}{{#price}}{{price}}{{/price}}</span>
+      <span class="card-meta"><time datetime="{{datetime}}">{{displayDate}}</time></span>
     </span>
   </a>
 </article>
@@ -23,16 +41,16 @@ extension DefaultTheme {
 {{$description}}{{article.summary}}{{/description}}
 {{$content}}
 {{#article}}
-<article class="article">
+<article class="article" aria-labelledby="article-title">
   {{#cover}}
   <img class="cover" src="{{url}}" alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}}>
   {{/cover}}
-  <header class="article-header">
-    <h1>{{title}}</h1>
-    <p class="meta"><time datetime="{{datetime}}">{{displayDate}}</time></p>
-  </header>
-  <div class="group prose">
-    {{{body}}}
+  <div class="group article-main">
+    <h1 id="article-title" class="article-title">{{title}}</h1>
+    <p class="meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#author}} · by {{name}}{{/author}}</p>
+    <div class="prose">
+      {{{body}}}
+    </div>
   </div>
   {{#subContents}}
   <section class="group sub-content">
@@ -40,25 +58,60 @@ extension DefaultTheme {
     <div class="prose">{{{html}}}</div>
   </section>
   {{/subContents}}
-  {{#hasDetails}}
-  <h2 class="section-header">Details</h2>
-  <ul class="group">
-    {{#meal}}<li class="row"><span class="row-label">Meal</span><span class="row-value">{{meal}}</span></li>{{/meal}}
-    {{#price}}<li class="row"><span class="row-label">Price</span><span class="row-value">{{price}}</span></li>{{/price}}
-    {{#restaurant.name}}<li class="row"><span class="row-label">Restaurant</span><span class="row-value">{{restaurant.name}}</span></li>{{/restaurant.name}}
-    {{#restaurant.address}}<li class="row"><span class="row-label">Address</span><span class="row-value">{{restaurant.address}}</span></li>{{/restaurant.address}}
-    {{#author}}<li class="row"><span class="row-label">Author</span><span class="row-value">{{name}}{{#username}} <span class="secondary">@{{username}}</span>{{/username}}</span></li>{{/author}}
-  </ul>
-  {{/hasDetails}}
+  {{#meal}}
+  <section aria-labelledby="meal-title">
+    <h2 id="meal-title" class="section-header">Meal</h2>
+    <ul class="group">
+      <li class="row"><a class="row-link" href="{{meal.url}}"><span class="row-label">{{meal.name}}</span>{{#price}}<span class="row-value">{{price}}</span>{{/price}}</a></li>
+    </ul>
+  </section>
+  {{/meal}}
+  {{^meal}}{{#price}}
+  <section aria-labelledby="meal-title">
+    <h2 id="meal-title" class="section-header">Price</h2>
+    <ul class="group">
+      <li class="row"><span class="row-label">Price</span><span class="row-value">{{price}}</span></li>
+    </ul>
+  </section>
+  {{/price}}{{/meal}}
+  {{#restaurant}}
+  <section aria-labelledby="restaurant-title">
+    <h2 id="restaurant-title" class="section-header">Restaurant</h2>
+    <ul class="group">
+      {{#name}}<li class="row"><span class="row-label">{{name}}</span></li>{{/name}}
+      {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
+      {{#hasCoordinates}}
+      <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}">
+        <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}" width="640" height="320"></iframe></noscript>
+      </li>
+      <li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+      <li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+      {{/hasCoordinates}}
+    </ul>
+  </section>
+  {{/restaurant}}
+  {{#author}}
+  <section aria-labelledby="author-title">
+    <h2 id="author-title" class="section-header">Author</h2>
+    <ul class="group">
+      <li class="row"><span class="row-label">{{name}}</span>{{#username}}<span class="row-value">@{{username}}</span>{{/username}}</li>
+    </ul>
+  </section>
+  {{/author}}
   {{#tags.0}}
-  <h2 class="section-header">Tags</h2>
-  <ul class="group tag-list">
-    {{#tags}}<li class="row">{{name}}</li>{{/tags}}
-  </ul>
+  <section aria-labelledby="tags-title">
+    <h2 id="tags-title" class="section-header">Tags</h2>
+    <ul class="group tag-cloud">
+      {{#tags}}<li><a class="tag" href="{{url}}">{{name}}</a></li>{{/tags}}
+    </ul>
+  </section>
   {{/tags.0}}
 </article>
 {{/article}}
 {{/content}}
+{{$afterFooter}}
+{{>actions}}
+{{/afterFooter}}
 {{/layout}}
 
 """#,
@@ -66,19 +119,187 @@ extension DefaultTheme {
 <a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-value"><time datetime="{{datetime}}">{{displayDate}}</time></span></a>
 
 """#,
+        "assets/favicon.svg": ##"""
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0058b8"/><path d="M12 30h40a20 20 0 0 1-40 0z" fill="#fff"/><path d="M22 24c0-4 4-4 4-8M32 24c0-4 4-4 4-8M42 24c0-4 4-4 4-8" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>
+
+"""##,
+        "assets/map.js": #"""
+// Puts every restaurant of /map/ on a Leaflet map. Without JavaScript or Leaflet the
+// page still lists the restaurants with links to OpenStreetMap.
+(function () {
+  "use strict";
+  var element = document.querySelector("[data-map]");
+  var data = document.getElementById("map-data");
+  if (!element || !data || !window.L) return;
+
+  var places = JSON.parse(data.textContent);
+  if (!places.length) return;
+  element.hidden = false;
+  L.Icon.Default.imagePath = element.getAttribute("data-images");
+
+  var map = L.map(element, { scrollWheelZoom: false });
+  L.tileLayer("https://tile.openstreetmap.org/{z}/{x}/{y}.png", {
+    maxZoom: 19,
+    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+  }).addTo(map);
+
+  var layer = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false }) : L.featureGroup();
+  places.forEach(function (place) {
+    var popup = document.createElement("div");
+    var title = document.createElement("p");
+    title.className = "map-popup-title";
+    title.textContent = place.name;
+    popup.appendChild(title);
+    if (place.address) {
+      var address = document.createElement("p");
+      address.textContent = place.address;
+      popup.appendChild(address);
+    }
+    var list = document.createElement("ul");
+    list.className = "map-popup-list";
+    place.articles.forEach(function (article) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = article.url;
+      link.textContent = article.title;
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    popup.appendChild(list);
+    var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
+    marker.bindPopup(popup);
+    layer.addLayer(marker);
+  });
+  map.addLayer(layer);
+  var bounds = L.latLngBounds(places.map(function (place) { return [place.lat, place.lon]; }));
+  map.fitBounds(bounds, { padding: [32, 32], maxZoom: 16 });
+})();
+
+"""#,
+        "assets/site.js": ##"""
+// Progressive enhancement only: every page reads fine without this script.
+(function () {
+  "use strict";
+
+  // The map of an article loads when it comes near the screen; without this script
+  // the page embeds it right away (in <noscript>).
+  var embeds = document.querySelectorAll("[data-map-embed]");
+  function embed(slot) {
+    if (slot.querySelector("iframe.map-embed:not(noscript iframe)")) return;
+    var frame = document.createElement("iframe");
+    frame.className = "map-embed";
+    frame.title = slot.getAttribute("data-title");
+    frame.width = "640";
+    frame.height = "320";
+    frame.setAttribute("loading", "lazy");
+    frame.referrerPolicy = "no-referrer";
+    frame.src = slot.getAttribute("data-src");
+    slot.appendChild(frame);
+  }
+  if (embeds.length && "IntersectionObserver" in window) {
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (entry.isIntersecting) {
+          observer.unobserve(entry.target);
+          embed(entry.target);
+        }
+      });
+    }, { rootMargin: "400px 0px" });
+    Array.prototype.forEach.call(embeds, function (slot) { observer.observe(slot); });
+  } else {
+    Array.prototype.forEach.call(embeds, embed);
+  }
+
+  var bar = document.querySelector("[data-action-bar]");
+  if (!bar) return;
+
+  var share = bar.querySelector("[data-share]");
+  var status = bar.querySelector("[data-share-status]");
+  var statusTimer;
+
+  function say(message) {
+    status.textContent = message;
+    clearTimeout(statusTimer);
+    statusTimer = setTimeout(function () { status.textContent = ""; }, 3000);
+  }
+
+  function copyWithSelection(text) {
+    var field = document.createElement("textarea");
+    field.value = text;
+    field.setAttribute("readonly", "");
+    field.style.position = "fixed";
+    field.style.opacity = "0";
+    document.body.appendChild(field);
+    field.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+    document.body.removeChild(field);
+    return copied;
+  }
+
+  if (share) {
+    share.hidden = false;
+    share.addEventListener("click", function () {
+      var url = location.href.split("#")[0];
+      if (navigator.share) {
+        navigator.share({ title: document.title, url: url }).catch(function () {});
+        return;
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(url).then(
+          function () { say("Link copied"); },
+          function () { say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar"); }
+        );
+        return;
+      }
+      say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar");
+    });
+  }
+
+  // Hide while scrolling down, show again on the way up, near the top and the bottom.
+  var last = window.scrollY;
+  var ticking = false;
+  function update() {
+    var y = window.scrollY;
+    var nearBottom = window.innerHeight + y >= document.documentElement.scrollHeight - 8;
+    var goingDown = y > last + 4;
+    var goingUp = y < last - 4;
+    if (y < 64 || nearBottom || goingUp || bar.contains(document.activeElement)) {
+      bar.classList.remove("is-hidden");
+    } else if (goingDown) {
+      bar.classList.add("is-hidden");
+    }
+    if (goingDown || goingUp) last = y;
+    ticking = false;
+  }
+  window.addEventListener("scroll", function () {
+    if (!ticking) {
+      ticking = true;
+      window.requestAnimationFrame(update);
+    }
+  }, { passive: true });
+  bar.addEventListener("focusin", function () { bar.classList.remove("is-hidden"); });
+})();
+
+"""##,
         "assets/style.css": #"""
-/* The iOS "inset grouped" look: rounded cards inset from the edges on a grouped
-   background, hairline separators that start at the text's inset. */
+/* The iOS "inset grouped" look: content in rounded sections inset from the screen's
+   edges on a grouped background; hairline separators that start at the text's inset
+   and stop before the last row; small secondary-coloured section headers. */
 :root {
   --background: #f2f2f7;
   --card: #ffffff;
+  --card-pressed: #e5e5ea;
   --text: #000000;
-  --secondary: #6c6c70;
-  --separator: rgba(60, 60, 67, 0.29);
-  --accent: #0a63c9;
+  --secondary: #636366;
+  --separator: rgba(60, 60, 67, 0.2);
+  --accent: #0058b8;
+  --bar: rgba(249, 249, 249, 0.94);
   --inset: 16px;
   --radius: 10px;
-  --column: 44rem;
+  --column: 42rem;
+  --wide: 68rem;
+  --bar-height: 3.5rem;
   color-scheme: light dark;
 }
 
@@ -86,67 +307,86 @@ extension DefaultTheme {
   :root {
     --background: #000000;
     --card: #1c1c1e;
+    --card-pressed: #2c2c2e;
     --text: #ffffff;
-    --secondary: #a1a1a8;
+    --secondary: #aeaeb2;
     --separator: rgba(84, 84, 88, 0.65);
-    --accent: #4da3ff;
+    --accent: #5eabff;
+    --bar: rgba(29, 29, 31, 0.94);
   }
 }
 
 *, *::before, *::after { box-sizing: border-box; }
 
-html { -webkit-text-size-adjust: 100%; }
+html { -webkit-text-size-adjust: 100%; scroll-padding-top: 1rem; }
+
+@media (prefers-reduced-motion: no-preference) {
+  html { scroll-behavior: smooth; }
+}
 
 body {
   margin: 0;
   background: var(--background);
   color: var(--text);
-  font: 17px/1.55 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  font: 17px/1.55 -apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  overflow-wrap: break-word;
 }
 
 a { color: var(--accent); }
 
 img { max-width: 100%; height: auto; }
 
+code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+
 .skip-link {
   position: absolute;
   left: var(--inset);
-  top: -3rem;
+  top: -4rem;
+  z-index: 10;
   background: var(--card);
+  color: var(--accent);
   padding: 0.5rem 1rem;
   border-radius: var(--radius);
 }
 .skip-link:focus { top: 0.5rem; }
 
+/* The column: inset from the edges on phones, centred and readable on wide screens. */
 .site-header, .page, .site-footer {
-  max-width: var(--column);
+  max-width: calc(var(--column) + 2 * var(--inset));
   margin: 0 auto;
-  padding: 0 var(--inset);
+  padding-left: max(var(--inset), env(safe-area-inset-left));
+  padding-right: max(var(--inset), env(safe-area-inset-right));
 }
+.page-wide, .site-header, .site-footer { max-width: calc(var(--wide) + 2 * var(--inset)); }
 
 .site-header {
   display: flex;
   flex-wrap: wrap;
   align-items: baseline;
   justify-content: space-between;
-  gap: 0.5rem 1rem;
+  gap: 0.25rem 1.25rem;
   padding-top: 1rem;
-  padding-bottom: 0.5rem;
+  padding-bottom: 0.25rem;
 }
-
 .site-title { font-weight: 700; font-size: 1.25rem; color: var(--text); text-decoration: none; }
+.site-nav, .footer-nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; list-style: none; margin: 0; padding: 0; }
+.site-nav a, .footer-nav a { text-decoration: none; }
+.site-nav a:hover, .footer-nav a:hover { text-decoration: underline; }
 
-.site-nav { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+.site-footer { color: var(--secondary); font-size: 0.8125rem; padding-top: 2.5rem; padding-bottom: 2rem; }
+.site-footer p { margin: 0.75rem 0 0; }
 
-.site-footer { color: var(--secondary); font-size: 0.8125rem; padding-top: 2rem; padding-bottom: 2rem; }
-
-.page-title { font-size: 2rem; line-height: 1.2; margin: 1rem 0 0.5rem; }
+.page-title { font-size: 2.125rem; line-height: 1.15; letter-spacing: -0.01em; margin: 1rem 0 0.5rem; }
 .page-lead { color: var(--secondary); margin: 0 0 1rem; }
+.breadcrumb { margin: 1rem 0 0; font-size: 0.9375rem; }
+.breadcrumb + .page-title { margin-top: 0.25rem; }
 
+/* Sections */
 .section-header {
   margin: 1.75rem var(--inset) 0.4rem;
   font-size: 0.8125rem;
   font-weight: 400;
+  line-height: 1.3;
   text-transform: uppercase;
   letter-spacing: 0.02em;
   color: var(--secondary);
@@ -161,62 +401,165 @@ img { max-width: 100%; height: auto; }
   overflow: hidden;
 }
 
-.group.prose, .group.empty-state { padding: 0.75rem var(--inset); }
-
 .row {
   position: relative;
   display: flex;
+  align-items: center;
   justify-content: space-between;
   gap: 1rem;
   min-height: 44px;
-  padding: 0.625rem var(--inset);
+  padding: 0.6875rem var(--inset);
 }
-
 .row + .row::before {
   content: "";
   position: absolute;
   top: 0;
   left: var(--inset);
   right: 0;
-  border-top: 0.5px solid var(--separator);
+  border-top: 1px solid var(--separator);
 }
+@media (min-resolution: 2dppx) {
+  .row + .row::before { border-top-width: 0.5px; border-top-color: color-mix(in srgb, var(--separator), var(--text) 10%); }
+}
+.row-stacked { flex-direction: column; align-items: flex-start; gap: 0.125rem; }
 
-.row-link { display: flex; justify-content: space-between; gap: 1rem; width: 100%; color: inherit; text-decoration: none; }
-.row-label { font-weight: 500; }
+.row:has(> .row-link) { padding: 0; }
+.row-link {
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 1rem;
+  width: 100%;
+  min-height: 44px;
+  padding: 0.6875rem var(--inset);
+  color: inherit;
+  text-decoration: none;
+}
+.row-link:hover, .row-link:focus-visible { background: var(--card-pressed); }
+.row-label { font-weight: 400; }
 .row-value, .secondary { color: var(--secondary); text-align: end; }
+.row-text { font-style: normal; }
+.row-chevron { color: var(--secondary); font-size: 1.4rem; line-height: 1; }
+.row-links { font-size: 0.9375rem; }
+.row-map { padding: 0; display: block; min-height: 0; aspect-ratio: 2 / 1; background: var(--card-pressed); }
+.map-embed { display: block; width: 100%; height: auto; aspect-ratio: 2 / 1; border: 0; }
 
+/* Card grid: one column on phones, two on tablets, three on wide screens, with even
+   gaps equal to the outer inset. */
 .card-grid {
   display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr));
+  grid-template-columns: 1fr;
   gap: var(--inset);
   list-style: none;
-  margin: 0;
+  margin: 0 0 1rem;
   padding: 0;
 }
+@media (min-width: 600px) { .card-grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
+@media (min-width: 960px) { .card-grid { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
 
 .card { background: var(--card); border-radius: var(--radius); overflow: hidden; height: 100%; }
-.card-link { display: block; color: inherit; text-decoration: none; height: 100%; }
-.card-image { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }
-.card-body { display: block; padding: 0.625rem 0.75rem 0.75rem; }
+.card-link { display: flex; flex-direction: column; height: 100%; color: inherit; text-decoration: none; }
+.card-link:hover .card-title, .card-link:focus-visible .card-title { text-decoration: underline; }
+.card-image { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: var(--card-pressed); }
+.card-body { display: block; padding: 0.625rem 0.875rem 0.875rem; }
 .card-title { display: block; font-weight: 600; line-height: 1.3; }
-.card-meta { display: block; color: var(--secondary); font-size: 0.875rem; margin-top: 0.25rem; }
+.card-meta { display: block; color: var(--secondary); font-size: 0.875rem; margin-top: 0.125rem; }
 
-.article .cover { display: block; width: 100%; border-radius: var(--radius); margin-top: 1rem; }
-.article-header h1 { font-size: 2rem; line-height: 1.2; margin: 1rem 0 0.25rem; }
-.meta { color: var(--secondary); margin: 0 0 1rem; }
-
+/* The article */
+.article .cover { display: block; width: 100%; border-radius: var(--radius); margin: 1rem 0; }
+.article-main { padding: 1rem var(--inset) 1.25rem; }
+.article-title { font-size: 2rem; line-height: 1.2; letter-spacing: -0.01em; margin: 0 0 0.25rem; }
+.meta { color: var(--secondary); margin: 0 0 1rem; font-size: 0.9375rem; }
 .sub-content img { display: block; width: 100%; }
-.sub-content .prose { padding: 0.75rem var(--inset); }
-
+.sub-content .prose { padding: 0.875rem var(--inset) 1rem; }
 .prose > :first-child { margin-top: 0; }
 .prose > :last-child { margin-bottom: 0; }
+.prose img { border-radius: 6px; }
+.prose blockquote { margin: 1rem 0; padding-left: 1rem; border-left: 3px solid var(--separator); color: var(--secondary); }
 
+.tag-cloud { display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0.75rem var(--inset); }
+.tag { display: inline-block; padding: 0.25rem 0.75rem; border-radius: 999px; background: var(--background); text-decoration: none; }
+.tag:hover, .tag:focus-visible { text-decoration: underline; }
+
+.restaurant { scroll-margin-top: 1rem; }
+
+/* The action bar slides away while the reader scrolls down and comes back when they
+   scroll up; the page keeps room for it so it never covers the last lines. */
+body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-inset-bottom)); }
+.action-bar {
+  position: fixed;
+  left: 0;
+  right: 0;
+  bottom: 0;
+  z-index: 5;
+  display: flex;
+  justify-content: center;
+  align-items: center;
+  gap: 2rem;
+  min-height: var(--bar-height);
+  padding: 0.25rem var(--inset) env(safe-area-inset-bottom);
+  background: var(--bar);
+  border-top: 1px solid var(--separator);
+  -webkit-backdrop-filter: saturate(180%) blur(20px);
+  backdrop-filter: saturate(180%) blur(20px);
+}
+@media (prefers-reduced-motion: no-preference) {
+  .action-bar { transition: transform 0.25s ease; }
+}
+.action-bar.is-hidden { transform: translateY(110%); }
+.action {
+  display: inline-flex;
+  align-items: center;
+  gap: 0.375rem;
+  min-height: 44px;
+  padding: 0 0.5rem;
+  border: 0;
+  background: none;
+  color: var(--accent);
+  font: inherit;
+  text-decoration: none;
+  cursor: pointer;
+}
+.action[hidden] { display: none; }
+.action-icon { width: 1.375rem; height: 1.375rem; fill: none; stroke: currentColor; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
+.action-status {
+  position: absolute;
+  bottom: calc(100% + 0.5rem);
+  left: 50%;
+  transform: translateX(-50%);
+  margin: 0;
+  padding: 0.375rem 0.875rem;
+  border-radius: 999px;
+  background: var(--text);
+  color: var(--background);
+  font-size: 0.9375rem;
+  white-space: nowrap;
+}
+.action-status:empty { display: none; }
+
+/* Lists of pages */
+.pagination { display: flex; justify-content: space-between; align-items: center; gap: 1rem; margin: 1rem 0; }
+.pagination-status { color: var(--secondary); margin: 0 auto; }
+.pagination-link { min-height: 44px; display: inline-flex; align-items: center; }
+
+.map { height: min(70vh, 36rem); border-radius: var(--radius); margin: 0 0 1rem; background: var(--card-pressed); }
+.map-popup-title { font-weight: 600; margin: 0 0 0.25rem; }
+.map-popup-list { margin: 0.25rem 0 0; padding-left: 1.1rem; }
+
+.empty-state { padding: 1.25rem var(--inset); }
+.empty-state h2 { font-size: 1.0625rem; margin: 0 0 0.25rem; }
+.empty-state p { margin: 0; color: var(--secondary); }
+
+/* Homework */
 .assignment p { margin: 0; }
 .assignment-subject { font-weight: 600; }
 .assignment details { margin-top: 0.25rem; }
 
-.empty-state h2 { font-size: 1.0625rem; margin: 0 0 0.25rem; }
-.empty-state p { margin: 0; color: var(--secondary); }
+@media print {
+  .skip-link, .site-nav, .footer-nav, .action-bar, .pagination { display: none !important; }
+  body { background: #fff; color: #000; padding: 0 !important; }
+  .group, .card { border: 1px solid #999; }
+}
 
 """#,
         "assignment.digest.mustache": #"""
@@ -238,6 +581,14 @@ img { max-width: 100%; height: auto; }
 """#,
         "footer.mustache": #"""
 <footer class="site-footer">
+  <nav aria-label="Browse">
+    <ul class="footer-nav">
+      <li><a href="{{site.root}}meals/">Meals</a></li>
+      <li><a href="{{site.root}}tags/">Tags</a></li>
+      <li><a href="{{site.root}}restaurants/">Restaurants</a></li>
+      <li><a href="{{site.root}}map/">Map</a></li>
+    </ul>
+  </nav>
   <p>{{site.title}}{{#site.description}} · {{site.description}}{{/site.description}}</p>
 </footer>
 
@@ -268,12 +619,39 @@ img { max-width: 100%; height: auto; }
 {{/layout}}
 
 """#,
+        "group.row.mustache": #"""
+<a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{count}} article{{^one}}s{{/one}}</span></a>
+
+"""#,
+        "groups.mustache": #"""
+{{<layout}}
+{{$title}}{{#isMeals}}Meals{{/isMeals}}{{#isTags}}Tags{{/isTags}} – {{site.title}}{{/title}}
+{{$content}}
+<h1 class="page-title">{{#isMeals}}Meals{{/isMeals}}{{#isTags}}Tags{{/isTags}}</h1>
+{{#groups.0}}
+<ul class="group">
+  {{#groups}}
+  <li class="row">{{>*view}}</li>
+  {{/groups}}
+</ul>
+{{/groups.0}}
+{{^groups}}
+<section class="group empty-state" aria-labelledby="empty-title">
+  <h2 id="empty-title">{{#isMeals}}No meals yet{{/isMeals}}{{#isTags}}No tags yet{{/isTags}}</h2>
+  <p>{{#isMeals}}Give an article a meal in its front matter, such as <code>meal: Breakfast</code>, and it is listed here.{{/isMeals}}{{#isTags}}Give an article tags in its front matter, such as <code>tags: [toast, milk tea]</code>, and they are listed here.{{/isTags}}</p>
+</section>
+{{/groups}}
+{{/content}}
+{{/layout}}
+
+"""#,
         "header.mustache": #"""
-<header class="site-header">
+<header class="site-header" id="top">
   <a class="site-title" href="{{site.root}}">{{site.title}}</a>
   <nav aria-label="Sections">
     <ul class="site-nav">
       <li><a href="{{site.root}}">Articles</a></li>
+      <li><a href="{{site.root}}map/">Map</a></li>
       {{#site.hasHomework}}
       <li><a href="{{site.root}}homework/">{{site.homeworkTitle}}</a></li>
       {{/site.hasHomework}}
@@ -287,37 +665,49 @@ img { max-width: 100%; height: auto; }
 """#,
         "home.mustache": #"""
 {{<layout}}
+{{$title}}{{site.title}}{{#pagination.hasMany}} – page {{pagination.number}}{{/pagination.hasMany}}{{/title}}
+{{$head}}
+{{>pagination.head}}
+{{/head}}
+{{$pageClass}} page-wide{{/pageClass}}
 {{$content}}
 <h1 class="page-title">{{site.title}}</h1>
 {{#site.description}}
 <p class="page-lead">{{site.description}}</p>
 {{/site.description}}
+{{#grades.0}}
+<section aria-labelledby="homework-title">
+  <h2 id="homework-title" class="section-header">{{site.homeworkTitle}}</h2>
+  <ul class="group">
+    {{#grades}}
+    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{count}} assignment{{^one}}s{{/one}}</span></a></li>
+    {{/grades}}
+  </ul>
+</section>
+{{/grades.0}}
 {{#articles.0}}
-<section aria-labelledby="latest">
-  <h2 id="latest" class="section-header">Latest articles</h2>
+<section aria-labelledby="articles-title">
+  <h2 id="articles-title" class="section-header">{{#pagination.hasMany}}Articles, page {{pagination.number}} of {{pagination.count}}{{/pagination.hasMany}}{{^pagination.hasMany}}Latest articles{{/pagination.hasMany}}</h2>
   <ul class="card-grid">
     {{#articles}}
     <li>{{>*view}}</li>
     {{/articles}}
   </ul>
 </section>
+{{>pagination}}
 {{/articles.0}}
 {{^articles}}
-<section class="group empty-state">
-  <h2>No articles yet</h2>
-  <p>Add a Markdown file to <code>Content/articles/</code> and build again.</p>
+<section class="group empty-state" aria-labelledby="empty-title">
+  {{#hasDrafts}}
+  <h2 id="empty-title">Nothing published yet</h2>
+  <p>Every article of this site is a draft. Drafts appear once their <code>draft: true</code> is removed; <code>sitegen build --drafts</code> shows them meanwhile.</p>
+  {{/hasDrafts}}
+  {{^hasDrafts}}
+  <h2 id="empty-title">No articles yet</h2>
+  <p>Write your first one: add a Markdown file such as <code>Content/articles/lovely-breakfast.md</code> with a <code>title</code> and a <code>date</code> in its front matter, then build again.</p>
+  {{/hasDrafts}}
 </section>
 {{/articles}}
-{{#grades.0}}
-<section aria-labelledby="homework">
-  <h2 id="homework" class="section-header">{{site.homeworkTitle}}</h2>
-  <ul class="group">
-    {{#grades}}
-    <li class="row"><a class="row-link" href="{{url}}">{{name}}</a></li>
-    {{/grades}}
-  </ul>
-</section>
-{{/grades.0}}
 {{/content}}
 {{/layout}}
 
@@ -345,24 +735,104 @@ img { max-width: 100%; height: auto; }
 <html lang="{{site.language}}">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>{{$title}}{{site.title}}{{/title}}</title>
 <meta name="description" content="{{$description}}{{site.description}}{{/description}}">
 <meta name="color-scheme" content="light dark">
+<link rel="icon" href="{{site.root}}assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{{site.root}}assets/style.css">
 {{$head}}{{/head}}
+<script src="{{site.root}}assets/site.js" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
 {{>header}}
-<main id="content" class="page">
+<main id="content" class="page{{$pageClass}}{{/pageClass}}">
 {{$content}}{{/content}}
 </main>
 {{>footer}}
+{{$afterFooter}}{{/afterFooter}}
 </body>
 </html>
 
 """##,
+        "list.mustache": #"""
+{{<layout}}
+{{$title}}{{group.name}} – {{site.title}}{{/title}}
+{{$description}}{{#group.isMeal}}Articles about {{group.name}}{{/group.isMeal}}{{#group.isTag}}Articles tagged {{group.name}}{{/group.isTag}} on {{site.title}}{{/description}}
+{{$head}}
+{{>pagination.head}}
+{{/head}}
+{{$pageClass}} page-wide{{/pageClass}}
+{{$content}}
+<p class="breadcrumb"><a href="{{site.root}}{{#group.isMeal}}meals/{{/group.isMeal}}{{#group.isTag}}tags/{{/group.isTag}}">{{#group.isMeal}}Meals{{/group.isMeal}}{{#group.isTag}}Tags{{/group.isTag}}</a></p>
+<h1 class="page-title">{{group.name}}</h1>
+{{#articles.0}}
+<p class="page-lead">{{group.count}} article{{^group.one}}s{{/group.one}}</p>
+<ul class="card-grid">
+  {{#articles}}
+  <li>{{>*view}}</li>
+  {{/articles}}
+</ul>
+{{>pagination}}
+{{/articles.0}}
+{{^articles}}
+<section class="group empty-state" aria-labelledby="empty-title">
+  <h2 id="empty-title">Nothing published here yet</h2>
+  <p>{{#group.oneDraft}}The one article{{/group.oneDraft}}{{^group.oneDraft}}All {{group.draftCount}} articles{{/group.oneDraft}} {{#group.isMeal}}about {{group.name}}{{/group.isMeal}}{{#group.isTag}}tagged “{{group.name}}”{{/group.isTag}} {{#group.oneDraft}}is a draft{{/group.oneDraft}}{{^group.oneDraft}}are drafts{{/group.oneDraft}}. {{#group.oneDraft}}It appears{{/group.oneDraft}}{{^group.oneDraft}}They appear{{/group.oneDraft}} here once published.</p>
+</section>
+{{/articles}}
+{{/content}}
+{{/layout}}
+
+"""#,
+        "map.mustache": #"""
+{{<layout}}
+{{$title}}Map – {{site.title}}{{/title}}
+{{$description}}Every restaurant of {{site.title}} on one map{{/description}}
+{{$head}}
+{{#hasLeaflet}}
+<link rel="stylesheet" href="{{site.root}}assets/leaflet/leaflet.css">
+{{#hasMarkerClusters}}
+<link rel="stylesheet" href="{{site.root}}assets/leaflet/MarkerCluster.css">
+<link rel="stylesheet" href="{{site.root}}assets/leaflet/MarkerCluster.Default.css">
+{{/hasMarkerClusters}}
+<script src="{{site.root}}assets/leaflet/leaflet.js" defer></script>
+{{#hasMarkerClusters}}
+<script src="{{site.root}}assets/leaflet/leaflet.markercluster.js" defer></script>
+{{/hasMarkerClusters}}
+<script src="{{site.root}}assets/map.js" defer></script>
+{{/hasLeaflet}}
+{{/head}}
+{{$pageClass}} page-wide{{/pageClass}}
+{{$content}}
+<h1 class="page-title">Map</h1>
+{{#restaurants.0}}
+{{#hasLeaflet}}
+<div class="map" data-map data-images="{{site.root}}assets/leaflet/images/" role="region" aria-label="Map of every restaurant" hidden></div>
+<script type="application/json" id="map-data">{{{mapData}}}</script>
+{{/hasLeaflet}}
+<h2 class="section-header">Restaurants on the map</h2>
+<ul class="group">
+  {{#restaurants}}
+  <li class="row row-stacked">
+    <span class="row-label">{{name}}</span>
+    {{#address}}<address class="row-text secondary">{{address}}</address>{{/address}}
+    <span class="row-links">{{#articles}}<a href="{{url}}">{{title}}</a> · {{/articles}}<a href="{{largerMapURL}}">OpenStreetMap</a></span>
+  </li>
+  {{/restaurants}}
+</ul>
+{{/restaurants.0}}
+{{^restaurants}}
+<section class="group empty-state" aria-labelledby="empty-title">
+  <h2 id="empty-title">No restaurant on the map yet</h2>
+  <p>{{#hasUnpinned}}{{unpinnedCount}} {{#unpinnedOne}}restaurant has{{/unpinnedOne}}{{^unpinnedOne}}restaurants have{{/unpinnedOne}} no coordinates. {{/hasUnpinned}}Add <code>lat</code> and <code>lon</code> to an article's <code>restaurant</code> to pin it here.</p>
+</section>
+{{/restaurants}}
+{{/content}}
+{{/layout}}
+
+"""#,
         "page.mustache": #"""
 {{<layout}}
 {{$title}}{{page.title}} – {{site.title}}{{/title}}
@@ -376,6 +846,53 @@ img { max-width: 100%; height: auto; }
   </div>
 </article>
 {{/page}}
+{{/content}}
+{{/layout}}
+
+"""#,
+        "pagination.head.mustache": #"""
+{{#pagination.prev}}
+<link rel="prev" href="{{pagination.prev}}">
+{{/pagination.prev}}
+{{#pagination.next}}
+<link rel="next" href="{{pagination.next}}">
+{{/pagination.next}}
+
+"""#,
+        "pagination.mustache": #"""
+{{#pagination.hasMany}}
+<nav class="pagination" aria-label="Pages">
+  {{#pagination.prev}}<a class="pagination-link" rel="prev" href="{{pagination.prev}}">← Newer</a>{{/pagination.prev}}
+  <span class="pagination-status">Page {{pagination.number}} of {{pagination.count}}</span>
+  {{#pagination.next}}<a class="pagination-link" rel="next" href="{{pagination.next}}">Older →</a>{{/pagination.next}}
+</nav>
+{{/pagination.hasMany}}
+
+"""#,
+        "restaurants.mustache": #"""
+{{<layout}}
+{{$title}}Restaurants – {{site.title}}{{/title}}
+{{$content}}
+<h1 class="page-title">Restaurants</h1>
+{{#restaurants.0}}
+{{#restaurants}}
+<section class="restaurant" id="{{anchor}}" aria-labelledby="{{anchor}}-title">
+  <h2 id="{{anchor}}-title" class="section-header">{{name}}</h2>
+  <ul class="group">
+    {{#address}}<li class="row"><address class="row-text">{{address}}</address>{{#largerMapURL}}<a class="row-value" href="{{largerMapURL}}">Map</a>{{/largerMapURL}}</li>{{/address}}
+    {{#articles}}
+    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    {{/articles}}
+  </ul>
+</section>
+{{/restaurants}}
+{{/restaurants.0}}
+{{^restaurants}}
+<section class="group empty-state" aria-labelledby="empty-title">
+  <h2 id="empty-title">No restaurants yet</h2>
+  <p>Name the restaurant of an article in its front matter, such as <code>restaurant: {name: Toast Box, address: …}</code>, and it is listed here.</p>
+</section>
+{{/restaurants}}
 {{/content}}
 {{/layout}}
 

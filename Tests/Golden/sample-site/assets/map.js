@@ -1,0 +1,50 @@
+// Puts every restaurant of /map/ on a Leaflet map. Without JavaScript or Leaflet the
+// page still lists the restaurants with links to OpenStreetMap.
+(function () {
+  "use strict";
+  var element = document.querySelector("[data-map]");
+  var data = document.getElementById("map-data");
+  if (!element || !data || !window.L) return;
+
+  var places = JSON.parse(data.textContent);
+  if (!places.length) return;
+  element.hidden = false;
+  L.Icon.Default.imagePath = element.getAttribute("data-images");
+
+  var map = L.map(element, { scrollWheelZoom: false });
+  L.tileLayer("https://tile.openstreetmap.org/{z}/{x}/{y}.png", {
+    maxZoom: 19,
+    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+  }).addTo(map);
+
+  var layer = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false }) : L.featureGroup();
+  places.forEach(function (place) {
+    var popup = document.createElement("div");
+    var title = document.createElement("p");
+    title.className = "map-popup-title";
+    title.textContent = place.name;
+    popup.appendChild(title);
+    if (place.address) {
+      var address = document.createElement("p");
+      address.textContent = place.address;
+      popup.appendChild(address);
+    }
+    var list = document.createElement("ul");
+    list.className = "map-popup-list";
+    place.articles.forEach(function (article) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = article.url;
+      link.textContent = article.title;
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    popup.appendChild(list);
+    var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
+    marker.bindPopup(popup);
+    layer.addLayer(marker);
+  });
+  map.addLayer(layer);
+  var bounds = L.latLngBounds(places.map(function (place) { return [place.lat, place.lon]; }));
+  map.fitBounds(bounds, { padding: [32, 32], maxZoom: 16 });
+})();

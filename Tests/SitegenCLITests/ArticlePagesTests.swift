@@ -1,0 +1,125 @@
+import Foundation
+import SitegenCore
+import Testing
+
+/// Small sites built in a scratch folder, to see the pages of Step 3 say the right thing.
+private struct ScratchSite {
+    let folder = TemporaryFolder()
+    var root: URL { folder.url.appendingPathComponent("site") }
+
+    init(site: String = "title: Bites\ntimezone: Asia/Hong_Kong\ncurrency: HKD\n", files: [String: String] = [:]) throws {
+        try folder.write(site, to: "site/Content/site.yaml")
+        for (path, text) in files { try folder.write(text, to: "site/\(path)") }
+    }
+
+    func build(_ options: (inout BuildOptions) -> Void = { _ in }) -> BuildReport {
+        var buildOptions = BuildOptions(source: root.path, today: "2026-11-25T15:00")
+        options(&buildOptions)
+        return SiteBuilder.build(buildOptions)
+    }
+
+    func page(_ path: String) -> String {
+        (try? String(contentsOf: root.appendingPathComponent("Output/\(path)"), encoding: .utf8)) ?? ""
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("Output/\(path)").path)
+    }
+}
+
+private func article(_ title: String, date: String, extra: String = "") -> String {
+    "---\ntitle: \(title)\ndate: \(date)\n\(extra)---\nAbout \(title).\n"
+}
+
+@Suite("Article pages")
+struct ArticlePagesTests {
+    @Test func paginatesTheHomePageNewestFirstWithRelPrevAndNext() throws {
+        var files: [String: String] = [:]
+        for day in 1...5 { files["Content/articles/a\(day).md"] = article("Day \(day)", date: "2026-10-0\(day)") }
+        let site = try ScratchSite(site: "title: Bites\narticles_per_page: 2\n", files: files)
+        #expect(site.build().succeeded)
+        let first = site.page("index.html")
+        #expect(first.contains("Day 5") && first.contains("Day 4") && !first.contains("Day 3"))
+        #expect(first.contains("<link rel=\"next\" href=\"/page/2/\">") && !first.contains("rel=\"prev\""))
+        let second = site.page("page/2/index.html")
+        #expect(second.contains("Day 3") && second.contains("Day 2"))
+        #expect(second.contains("<link rel=\"prev\" href=\"/\">") && second.contains("<link rel=\"next\" href=\"/page/3/\">"))
+        #expect(second.contains("Page 2 of 3"))
+        #expect(site.page("page/3/index.html").contains("Day 1"))
+        #expect(!site.exists("page/4/index.html"))
+    }
+
+    @Test func groupsArticlesByMealAndTagWithCountedIndexes() throws {
+        let site = try ScratchSite(files: [
+            "Content/articles/a.md": article("Toast", date: "2026-10-01", extra: "meal: Breakfast\ntags: [toast, Milk Tea]\n"),
+            "Content/articles/b.md": article("Tea", date: "2026-10-02", extra: "meal: breakfast\ntags: [milk tea]\n"),
+        ])
+        #expect(site.build().succeeded)
+        let meal = site.page("meals/breakfast/index.html")
+        #expect(meal.contains("Toast") && meal.contains("Tea") && meal.contains("2 articles"))
+        let meals = site.page("meals/index.html")
+        #expect(meals.contains("<span class=\"row-label\">breakfast</span><span class=\"row-value\">2 articles</span>"))
+        let tags = site.page("tags/index.html")
+        #expect(tags.contains("<span class=\"row-label\">milk tea</span><span class=\"row-value\">2 articles</span>"))
+        #expect(tags.contains("<span class=\"row-label\">toast</span><span class=\"row-value\">1 article</span>"))
+    }
+
+    @Test func embedsTheOpenStreetMapPinAndLinks() throws {
+        let site = try ScratchSite(files: [
+            "Content/articles/a.md": article("Toast", date: "2026-10-01", extra: "restaurant: {name: Toast Box, address: Nathan Rd, lat: 22.30486488298268, lon: 114.1713863611221}\n"),
+        ])
+        #expect(site.build().succeeded)
+        let page = site.page("articles/a/index.html")
+        #expect(page.contains("https://www.openstreetmap.org/export/embed.html?bbox=114.167953%2C22.303277%2C114.174820%2C22.306453&amp;layer=mapnik&amp;marker=22.304865%2C114.171386"))
+        #expect(page.contains("title=\"Map of Toast Box\""))
+        #expect(page.contains("href=\"https://www.openstreetmap.org/?mlat=22.304865&amp;mlon=114.171386#map=17/22.304865/114.171386\""))
+        #expect(page.contains("href=\"https://www.openstreetmap.org/directions?route=%3B22.304865%2C114.171386\""))
+    }
+
+    @Test func putsEveryRestaurantOnTheMapWithEscapedData() throws {
+        let site = try ScratchSite(files: [
+            "Content/articles/a.md": article("</script><b>x", date: "2026-10-01", extra: "restaurant: {name: \"Bar </script>\", lat: 22.3, lon: 114.1}\n"),
+        ])
+        #expect(site.build().succeeded)
+        let map = site.page("map/index.html")
+        #expect(map.contains("\"name\":\"Bar \\u003c/script\\u003e\""))
+        #expect(map.components(separatedBy: "</script>").count == map.components(separatedBy: "<script").count)
+        #expect(site.exists("assets/leaflet/leaflet.js"))
+        #expect(map.contains("assets/leaflet/leaflet.js"))
+    }
+
+    @Test func warnsOnceAndListsRestaurantsWhenLeafletIsMissing() throws {
+        let site = try ScratchSite(files: [
+            "Content/articles/a.md": article("Toast", date: "2026-10-01", extra: "restaurant: {name: Toast Box, lat: 22.3, lon: 114.1}\n"),
+        ])
+        let report = site.build { $0.leafletFolder = "/nonexistent/leaflet" }
+        #expect(report.succeeded)
+        #expect(report.diagnostics.map(\.description) == ["Content/site.yaml:1:1: warning: Leaflet is not installed (no /nonexistent/leaflet/leaflet.js): /map/ lists the restaurants without a map; install Debian's libjs-leaflet or set map.leaflet"])
+        let map = site.page("map/index.html")
+        #expect(!map.contains("leaflet.js") && map.contains("Toast Box") && map.contains("OpenStreetMap</a>"))
+        #expect(!site.exists("assets/leaflet/leaflet.js"))
+    }
+
+    @Test func explainsAnEmptySiteAndASiteOfDrafts() throws {
+        let empty = try ScratchSite()
+        #expect(empty.build().succeeded)
+        #expect(empty.page("index.html").contains("No articles yet"))
+        #expect(empty.page("map/index.html").contains("No restaurant on the map yet"))
+        #expect(empty.page("tags/index.html").contains("No tags yet"))
+
+        let drafts = try ScratchSite(files: ["Content/articles/a.md": article("Soon", date: "2026-10-01", extra: "draft: true\ntags: [soon]\n")])
+        #expect(drafts.build().succeeded)
+        #expect(drafts.page("index.html").contains("Every article of this site is a draft"))
+        #expect(drafts.page("tags/soon/index.html").contains("The one article tagged “soon” is a draft"))
+    }
+
+    @Test func letsASiteOverrideOneTemplate() throws {
+        let site = try ScratchSite(files: [
+            "Content/articles/a.md": article("Toast", date: "2026-10-01"),
+            "Themes/default/article.card.mustache": "<p class=\"my-card\">{{title}}</p>\n",
+        ])
+        #expect(site.build().succeeded)
+        #expect(site.page("index.html").contains("<p class=\"my-card\">Toast</p>"))
+        #expect(site.page("articles/a/index.html").contains("<h1 id=\"article-title\" class=\"article-title\">Toast</h1>"))
+    }
+}

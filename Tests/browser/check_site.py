@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Opens a built site in a real headless Chromium and checks it as a reader would see it.
+
+Usage: check_site.py OUTPUT_DIR SCREENSHOT_DIR PATH [PATH ...]
+
+For every path, at 390 and 1280 CSS pixels wide, in the light and the dark scheme:
+no horizontal overflow, no console error (requests to outside hosts are blocked here
+and do not count), every content image with width and height, the action bar never
+covering the end of the page, and no serious or critical axe-core violation.
+A full-page screenshot of each is written to SCREENSHOT_DIR. Ends with
+'browser: N passed, N failed'.
+"""
+import functools
+import http.server
+import json
+import pathlib
+import sys
+import threading
+import urllib.parse
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+WIDTHS = [390, 1280]
+SCHEMES = ["light", "dark"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(root):
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def is_outside_request(message, port):
+    """Requests to hosts other than this server fail here (no network) and are allowed."""
+    for word in message.replace('"', " ").split():
+        if word.startswith(("http://", "https://")):
+            host = urllib.parse.urlsplit(word).hostname
+            if host not in ("127.0.0.1", "localhost"):
+                return True
+    return "ERR_NAME_NOT_RESOLVED" in message or "ERR_INTERNET_DISCONNECTED" in message
+
+
+def check_page(driver, base, port, path, width, scheme, shots):
+    problems = []
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    driver.get_log("browser")
+    driver.get(base + path)
+    driver.execute_script("return document.fonts ? document.fonts.ready : null")
+
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    if overflow > 0:
+        problems.append(f"scrolls sideways by {overflow}px")
+
+    unsized = driver.execute_script("""
+        return Array.from(document.images)
+          .filter(img => !img.closest('.leaflet-container'))
+          .filter(img => !img.getAttribute('width') || !img.getAttribute('height'))
+          .map(img => img.getAttribute('src'));""")
+    if unsized:
+        problems.append(f"images without width and height: {unsized}")
+
+    covered = driver.execute_script("""
+        const bar = document.querySelector('.action-bar');
+        if (!bar) return null;
+        window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'});
+        const last = document.querySelector('.site-footer');
+        return last.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;""")
+    if covered is not None and covered > 1:
+        problems.append(f"the action bar covers the last {covered:.0f}px of the page")
+
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE" and not is_outside_request(entry["message"], port):
+            problems.append(f"console: {entry['message']}")
+
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run(options={"resultTypes": ["violations"]})
+    for violation in results["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            problems.append(f"axe {violation['impact']}: {violation['id']} ({violation['help']}) at {targets}")
+
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": min(height, 12000), "deviceScaleFactor": 1, "mobile": width < 600})
+    driver.execute_script("window.scrollTo({top: 0, behavior: 'instant'})")
+    name = (path.strip("/").replace("/", "_") or "home") + f"-{width}-{scheme}.png"
+    driver.save_screenshot(str(shots / name))
+    return problems
+
+
+def check_share(driver, base):
+    """Share falls back to copying the link with a visible confirmation."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(base + "articles/lovely-breakfast/")
+    button = driver.find_element(By.CSS_SELECTOR, "[data-share]")
+    if not button.is_displayed():
+        return ["the Share button stays hidden with JavaScript on"]
+    driver.execute_script("Object.defineProperty(navigator, 'share', {value: undefined})")
+    button.click()
+    try:
+        WebDriverWait(driver, 3).until(
+            lambda d: d.execute_script("return document.querySelector('[data-share-status]').textContent"))
+    except TimeoutException:
+        return ["Share gave no visible confirmation"]
+    return []
+
+
+def main():
+    root, shots, paths = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+    shots.mkdir(parents=True, exist_ok=True)
+    server = serve(root)
+    port = server.server_address[1]
+    base = f"http://127.0.0.1:{port}/"
+    driver = browser()
+    passed = failed = 0
+    try:
+        for path in paths:
+            for width in WIDTHS:
+                for scheme in SCHEMES:
+                    problems = check_page(driver, base, port, path, width, scheme, shots)
+                    label = f"/{path} at {width}px, {scheme}"
+                    if problems:
+                        failed += 1
+                        print(f"FAIL {label}")
+                        for problem in problems:
+                            print(f"     {problem}")
+                    else:
+                        passed += 1
+                        print(f"ok   {label}")
+        if "articles/lovely-breakfast/" in paths:
+            problems = check_share(driver, base)
+            if problems:
+                failed += 1
+                print("FAIL share:", "; ".join(problems))
+            else:
+                passed += 1
+                print("ok   share falls back to copying the link")
+    finally:
+        driver.quit()
+        server.shutdown()
+    print(f"screenshots: {shots}")
+    print(f"browser: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
