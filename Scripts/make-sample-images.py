@@ -106,10 +106,14 @@ def pineapple_bun():
     table(draw, "#35506f", 8)
     plate(draw, 480, 380, 360)
     draw.ellipse([250, 200, 710, 560], fill="#d38b2c")
-    draw.ellipse([270, 215, 690, 540], fill="#f0b54e")
-    for i in range(-4, 5):
-        draw.line([(480 + i * 55 - 160, 220), (480 + i * 55 + 160, 540)], fill="#d9962f", width=5)
-        draw.line([(480 + i * 55 + 160, 220), (480 + i * 55 - 160, 540)], fill="#d9962f", width=5)
+    crust = Image.new("RGB", (W, H), "#f0b54e")
+    crust_draw = ImageDraw.Draw(crust)
+    for i in range(-6, 7):
+        crust_draw.line([(480 + i * 55 - 160, 215), (480 + i * 55 + 160, 540)], fill="#d9962f", width=5)
+        crust_draw.line([(480 + i * 55 + 160, 215), (480 + i * 55 - 160, 540)], fill="#d9962f", width=5)
+    mask = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(mask).ellipse([270, 215, 690, 540], fill=255)
+    image.paste(crust, (0, 0), mask)
     draw.rectangle([300, 360, 660, 395], fill="#fff4d6")
     return image
 
