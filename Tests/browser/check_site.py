@@ -130,8 +130,36 @@ def check_share(driver, base):
     return []
 
 
+def check_print(driver, base, path, prints):
+    """Printing a homework page gives an agenda of one or two pages."""
+    import base64
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    driver.get(base + path)
+    pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True})["data"])
+    name = (path.strip("/").replace("/", "_") or "home") + ".pdf"
+    (prints / name).write_bytes(pdf)
+    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+    if pages == 0:
+        pages = pdf.count(b"/Type/Page") - pdf.count(b"/Type/Pages")
+    problems = []
+    if not 1 <= pages <= 2:
+        problems.append(f"prints on {pages} pages")
+    text = driver.execute_script("""
+        const hidden = ['.site-header', '.action-bar', '.site-footer'].map(s => document.querySelector(s)).filter(Boolean);
+        const header = document.querySelector('.print-header');
+        return {header: header ? header.textContent : '', boxes: document.querySelectorAll('.print-box').length,
+                rows: document.querySelectorAll('.agenda .assignment').length};""")
+    if not text["header"]:
+        problems.append("no print header with the school, grade and day")
+    if text["boxes"] != text["rows"]:
+        problems.append("an assignment has no box to tick")
+    return problems, pages
+
+
 def main():
     root, shots, paths = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+    prints = shots.parent / "print"
+    prints.mkdir(parents=True, exist_ok=True)
     shots.mkdir(parents=True, exist_ok=True)
     server = serve(root)
     port = server.server_address[1]
@@ -152,6 +180,14 @@ def main():
                     else:
                         passed += 1
                         print(f"ok   {label}")
+        for path in [p for p in paths if p.startswith("homework/grade-")]:
+            problems, pages = check_print(driver, base, path, prints)
+            if problems:
+                failed += 1
+                print(f"FAIL print /{path}: " + "; ".join(problems))
+            else:
+                passed += 1
+                print(f"ok   print /{path}: {pages} page(s)")
         if "articles/lovely-breakfast/" in paths:
             problems = check_share(driver, base)
             if problems:

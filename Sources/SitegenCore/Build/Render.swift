@@ -16,20 +16,42 @@ struct OutputFile: Sendable {
 /// The **render** stage: every planned page through its template, on every core.
 enum Render {
     struct Job: Sendable {
+        enum Kind: Sendable {
+            case template(String, MustacheValue)
+            case feed(AtomFeed)
+            case calendar(ICalendar)
+        }
+
         var path: String
-        var template: String
-        var context: MustacheValue
+        var kind: Kind
+
+        init(path: String, template: String, context: MustacheValue) {
+            self.path = path
+            self.kind = .template(template, context)
+        }
+
+        init(path: String, _ kind: Kind) {
+            self.path = path
+            self.kind = kind
+        }
     }
 
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?) throws(MustacheError) -> [OutputFile] {
         let jobs = jobs(for: index, leaflet: leaflet)
         let library = theme.library
         let outcomes = parallelMap(jobs) { job -> Result<OutputFile, MustacheError> in
-            do throws(MustacheError) {
-                let bytes = try library.renderBytes(library[job.template]!, with: job.context, sizeHint: 16 * 1024)
-                return .success(OutputFile(path: job.path, contents: .bytes(bytes)))
-            } catch {
-                return .failure(error)
+            switch job.kind {
+            case .template(let name, let context):
+                do throws(MustacheError) {
+                    let bytes = try library.renderBytes(library[name]!, with: context, sizeHint: 16 * 1024)
+                    return .success(OutputFile(path: job.path, contents: .bytes(bytes)))
+                } catch {
+                    return .failure(error)
+                }
+            case .feed(let feed):
+                return .success(OutputFile(path: job.path, contents: .bytes(feed.render())))
+            case .calendar(let calendar):
+                return .success(OutputFile(path: job.path, contents: .bytes(calendar.render())))
             }
         }
         var files: [OutputFile] = []
@@ -52,14 +74,7 @@ enum Render {
         func cards(_ articles: [Article]) -> MustacheValue {
             .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
         }
-        let gradeLinks: [MustacheValue] = index.grades.map { grade, assignments in
-            .dictionary([
-                "name": .string(GradeNames.name(of: grade)),
-                "url": .string(context.url("homework/grade-\(grade.slug)/")),
-                "count": .int(assignments.count),
-                "one": .bool(assignments.count == 1),
-            ])
-        }
+        let homework = HomeworkViews(index: index, context: context)
         let restaurants = index.restaurants.map { restaurant(context, $0) }
 
         return index.plan.map { planned -> Job in
@@ -69,7 +84,7 @@ enum Render {
                     "articles": cards(list.articles),
                     "pagination": pagination(context, list),
                     "hasDrafts": .bool(index.draftCount > 0),
-                    "grades": .array(gradeLinks),
+                    "homework": homework.summary,
                 ]))
             case .article(let article):
                 return Job(path: planned.path, template: "article", context: page([
@@ -121,15 +136,17 @@ enum Render {
                     "hasUnpinned": .bool(index.restaurants.count > pinned.count),
                 ]))
             case .homework:
-                return Job(path: planned.path, template: "homework", context: page(["grades": .array(gradeLinks)]))
-            case .grade(let grade, let assignments):
-                return Job(path: planned.path, template: "grade", context: page([
-                    "grade": .dictionary([
-                        "id": .string(grade.text),
-                        "name": .string(GradeNames.name(of: grade)),
-                        "assignments": .array(assignments.map { .object(AssignmentView(assignment: $0, variant: "assignment.row", context: context)) }),
-                    ]),
-                ]))
+                return Job(path: planned.path, template: "homework", context: page(["homework": homework.summary]))
+            case .grade(let grade):
+                return Job(path: planned.path, template: "grade", context: page(homework.gradePage(grade)))
+            case .day(let grade, let day):
+                return Job(path: planned.path, template: "day", context: page(homework.dayPage(grade, day)))
+            case .teachers:
+                return Job(path: planned.path, template: "teachers", context: page(homework.teachersPage))
+            case .gradeFeed(let grade):
+                return Job(path: planned.path, .feed(homework.feed(grade)))
+            case .gradeCalendar(let grade):
+                return Job(path: planned.path, .calendar(homework.calendar(grade)))
             }
         }
     }

@@ -90,7 +90,10 @@ public enum SiteBuilder {
 
         progress("Validating")
         var site = Site(node: parsed.site, isReadable: parsed.siteIsReadable, log: log)
-        if let baseURLOverride { site.baseURL = baseURLOverride }
+        if let baseURLOverride {
+            site.baseURL = baseURLOverride
+            site.lacksBaseURL = false
+        }
         let content = Validate.run(parsed, site: site, tree: tree, log: log)
         let themeLog = DiagnosticLog()
         let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)

@@ -62,7 +62,11 @@ enum PlannedPage: Sendable {
     case restaurants
     case map
     case homework
-    case grade(GradeID, [Assignment])
+    case grade(GradeID)
+    case day(GradeID, CalendarDate)
+    case teachers
+    case gradeFeed(GradeID)
+    case gradeCalendar(GradeID)
 
     /// Where the page is written, relative to the output folder.
     var path: String {
@@ -75,7 +79,11 @@ enum PlannedPage: Sendable {
         case .restaurants: "restaurants/index.html"
         case .map: "map/index.html"
         case .homework: "homework/index.html"
-        case .grade(let grade, _): "homework/grade-\(grade.slug)/index.html"
+        case .grade(let grade): "homework/grade-\(grade.slug)/index.html"
+        case .day(let grade, let day): "homework/grade-\(grade.slug)/\(day)/index.html"
+        case .teachers: "homework/teachers/index.html"
+        case .gradeFeed(let grade): "homework/grade-\(grade.slug)/feed.xml"
+        case .gradeCalendar(let grade): "homework/grade-\(grade.slug)/calendar.ics"
         }
     }
 }
@@ -94,8 +102,9 @@ struct SiteIndex: Sendable {
     var restaurants: [RestaurantEntry]
     var pages: [Page]
     var teachers: [Teacher]
-    /// Published assignments of each grade, in the order of `site.homework.grades`.
-    var grades: [(grade: GradeID, assignments: [Assignment])]
+    var homework: HomeworkSchedule
+    /// Feeds and calendars need absolute URLs: they are written when `base_url` is known.
+    var hasFeeds: Bool
     /// Every page to render, in a fixed order.
     var plan: [PlannedPage] = []
 
@@ -148,17 +157,11 @@ struct SiteIndex: Sendable {
         tags = SiteIndex.groups(.tag, of: allArticles, published: self.articles) { $0.tags }
         restaurants = SiteIndex.restaurants(of: self.articles)
 
-        // A day's assignments appear at the site's release time, not before.
-        let released = { (assignment: Assignment) -> Bool in
-            assignment.assigned < moment.date
-                || (assignment.assigned == moment.date && (moment.time ?? site.homework.releaseTime) >= site.homework.releaseTime)
-        }
-        let published = content.assignments.filter { (includeDrafts || !$0.draft) && released($0) }
-        grades = site.homework.grades.map { grade in
-            let assignments = published.filter { $0.grades.contains(grade) }.sorted {
-                ($1.assigned, $0.subject, $0.title, $0.id) < ($0.assigned, $1.subject, $1.title, $1.id)
-            }
-            return (grade, assignments)
+        homework = HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
+        hasFeeds = site.baseURL != nil
+        if site.lacksBaseURL, !site.homework.grades.isEmpty {
+            log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
+                        "'base_url' is not set: the homework feeds and calendars need absolute URLs and are left out; set it or pass --base-url")
         }
 
         var plan: [PlannedPage] = ListPage.split(self.articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
@@ -169,8 +172,12 @@ struct SiteIndex: Sendable {
         }
         plan += [.groupIndex(.meal), .groupIndex(.tag), .restaurants, .map]
         if !site.homework.grades.isEmpty {
-            plan.append(.homework)
-            plan += grades.map { PlannedPage.grade($0.grade, $0.assignments) }
+            plan += [.homework, .teachers]
+            for grade in site.homework.grades {
+                plan.append(.grade(grade))
+                plan += homework.schoolDays.map { PlannedPage.day(grade, $0) }
+                if hasFeeds { plan += [.gradeFeed(grade), .gradeCalendar(grade)] }
+            }
         }
         for page in plan {
             switch page {

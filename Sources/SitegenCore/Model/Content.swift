@@ -237,6 +237,8 @@ struct Assignment: Sendable {
     var link: WebURL?
     var draft: Bool
     var detailsHTML: String
+    /// The details without markup, for calendars.
+    var detailsText: String
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -290,13 +292,16 @@ struct Assignment: Sendable {
         }
         fields.reportUnknownKeys(what: "assignment front matter")
 
-        detailsHTML = ContentBody.render(file, context: context, log: log).html
+        let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
+        detailsHTML = details.html
+        detailsText = details.plainText ?? ""
 
         guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
             throw InvalidContent()
         }
         self.sourcePath = file.path
-        self.id = Slug(making: String(file.contentPath.dropLast(3)))?.text ?? "assignment"
+        let relative = file.contentPath.hasPrefix("homework/") ? file.contentPath.dropFirst("homework/".count) : Substring(file.contentPath)
+        self.id = Slug(making: String(relative.dropLast(3)))?.text ?? "assignment"
         self.title = title
         self.assigned = assigned
         self.due = due
@@ -339,13 +344,14 @@ enum ContentBody {
     struct Rendered {
         var sections: [(image: ResolvedImage?, html: String)]
         var firstParagraph: String?
+        var plainText: String?
         var html: String { sections.map(\.html).joined() }
     }
 
-    static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog) -> Rendered {
+    static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
-        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML)) { image in
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML), includePlainText: includePlainText) { image in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
             guard let source = ImageSource(image.source) else {
                 log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
@@ -368,7 +374,7 @@ enum ContentBody {
         let sections = markdown.sections.map { section -> (ResolvedImage?, String) in
             (section.imageIndex.flatMap { resolved[$0] }, section.html)
         }
-        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph)
+        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText)
     }
 
     static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {

@@ -17,11 +17,15 @@ struct Site: Sendable {
         var school: String
         var grades: [GradeID]
         var releaseTime: TimeOfDay
+        /// The order sentences name subjects in; teachers.yaml's order fills in the rest.
+        var subjects: [String]
     }
 
     var title: String
     var description: String
     var baseURL: WebURL?
+    /// True when site.yaml names no `base_url` at all (a wrong one is an error of its own).
+    var lacksBaseURL: Bool
     var language: LanguageTag
     var timeZone: TimeZone
     var timeZoneName: String
@@ -55,6 +59,7 @@ struct Site: Sendable {
         let title = isReadable ? fields.required("title", String.self) : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
+        lacksBaseURL = !fields.has("base_url")
         language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
         let zone = fields.optional("timezone", TimeZoneName.self)
         timeZone = zone?.zone ?? TimeZone(identifier: "UTC")!
@@ -107,12 +112,13 @@ struct Site: Sendable {
         }
         allowsRawHTML = unsafe
 
-        var homework = Homework(title: "Homework", school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0))
+        var homework = Homework(title: "Homework", school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
         var gradesLocation = fields.mappingLocation
         if let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") {
             homework.title = section.optional("title", String.self) ?? homework.title
             homework.school = section.optional("school", String.self) ?? ""
             homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
+            homework.subjects = section.list("subjects", String.self) ?? []
             gradesLocation = section.node("grades")?.location ?? section.mappingLocation
             let grades = section.list("grades", GradeID.self) ?? []
             var seen: Set<GradeID> = []
@@ -135,6 +141,20 @@ struct Site: Sendable {
         !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
         }
+    }
+
+    /// `base_url` without its path: "https://example.org".
+    var origin: String? {
+        guard let baseURL else { return nil }
+        let parts = baseURL.text.split(separator: "://", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let host = parts[1].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return "\(parts[0].lowercased())://\(host)"
+    }
+
+    /// The host of `base_url`, for ids in feeds and calendars.
+    var host: String? {
+        origin.map { String($0.split(separator: "://").last ?? "").split(separator: ":").first.map(String.init) ?? "" }
     }
 
     /// The path the site is served under, from `base_url`: "/" or "/food/".

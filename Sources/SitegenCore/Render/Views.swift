@@ -27,12 +27,14 @@ struct Formats: Sendable {
     var locale: Locale
     var dateStyle: Date.FormatStyle
     var weekdayStyle: Date.FormatStyle
+    var timeStyle: Date.FormatStyle
 
     init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
         let utc = TimeZone(identifier: "UTC")!
         dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
         weekdayStyle = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day()
+        timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
     }
 
     func date(_ date: CalendarDate) -> String {
@@ -41,6 +43,27 @@ struct Formats: Sendable {
 
     func weekdayDate(_ date: CalendarDate) -> String {
         Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(weekdayStyle)
+    }
+
+    /// "3:00 PM" in the site's language.
+    func time(_ time: TimeOfDay) -> String {
+        Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(timeStyle)
+    }
+
+    /// "today", "tomorrow" or "Friday, Dec 4".
+    func relativeDay(_ day: CalendarDate, from today: CalendarDate) -> String {
+        switch day.dayNumber - today.dayNumber {
+        case 0: "today"
+        case 1: "tomorrow"
+        default: weekdayDate(day)
+        }
+    }
+
+    /// "tomorrow", "Friday, Dec 4, 8:15 AM".
+    func dueText(_ due: DateTimeValue, from today: CalendarDate) -> String {
+        let day = relativeDay(due.date, from: today)
+        guard let time = due.time else { return day }
+        return "\(day), \(self.time(time))"
     }
 
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
@@ -144,6 +167,10 @@ struct AssignmentView: MustacheObject {
     var assignment: Assignment
     var variant: String
     var context: ViewContext
+    /// The build's day: due dates read "tomorrow" from it.
+    var today: CalendarDate
+    /// The archive page of the day it was given, for the grade the page is about.
+    var dayURL: String
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
@@ -152,18 +179,39 @@ struct AssignmentView: MustacheObject {
         case "title": .string(assignment.title)
         case "subject": .string(assignment.subject)
         case "icon": .string(assignment.icon.rawValue)
+        case "iconView": .string("icon.\(assignment.icon.rawValue)")
+        case "iconLabel": .string(assignment.icon.label)
         case "teacher":
             assignment.teacher.map { teacher in
                 .dictionary(["id": .string(teacher.id), "name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null])
             } ?? .null
         case "assigned": .string(assignment.assigned.description)
         case "displayAssigned": .string(context.formats.weekdayDate(assignment.assigned))
+        case "dayURL": .string(dayURL)
         case "due": assignment.due.map { .string($0.description) } ?? .null
-        case "displayDue": assignment.due.map { .string(context.formats.weekdayDate($0.date)) } ?? .null
+        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
         case "link": assignment.link.map { .string($0.text) } ?? .null
         case "details": assignment.detailsHTML.isEmpty ? .null : .string(assignment.detailsHTML)
         case "grades": .array(assignment.grades.map { .string($0.text) })
         default: nil
+        }
+    }
+}
+
+extension AssignmentIcon {
+    /// What the icon says to a screen reader.
+    var label: String {
+        switch self {
+        case .reading: "Reading"
+        case .writing: "Writing"
+        case .worksheet: "Worksheet"
+        case .project: "Project"
+        case .quiz: "Quiz"
+        case .test: "Test"
+        case .study: "Study"
+        case .lab: "Lab"
+        case .practice: "Practice"
+        case .other: "Homework"
         }
     }
 }

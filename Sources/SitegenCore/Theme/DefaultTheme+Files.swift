@@ -551,32 +551,118 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 .empty-state p { margin: 0; color: var(--secondary); }
 
 /* Homework */
+.updated { color: var(--secondary); font-size: 0.875rem; margin: -0.5rem 0 1rem; }
+.homework-sentence { display: block; }
+.row-stack { display: flex; flex-direction: column; gap: 0.125rem; }
+.row-stack .homework-sentence { color: var(--secondary); font-size: 0.9375rem; }
+.group-title { margin: 1rem var(--inset) 0.35rem; font-size: 0.9375rem; font-weight: 600; }
+.assignment { display: flex; align-items: flex-start; gap: 0.75rem; width: 100%; }
 .assignment p { margin: 0; }
+.assignment-body { flex: 1; min-width: 0; }
 .assignment-subject { font-weight: 600; }
-.assignment details { margin-top: 0.25rem; }
+.assignment-subject::after { content: " ·"; font-weight: 400; color: var(--secondary); }
+.assignment-meta { color: var(--secondary); font-size: 0.9375rem; }
+.assignment-details { margin-top: 0.25rem; }
+.assignment-details summary { color: var(--accent); cursor: pointer; min-height: 32px; display: inline-flex; align-items: center; }
+.assignment-details .prose { padding: 0.25rem 0; }
+.assignment-icon {
+  flex: none;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 1.875rem;
+  height: 1.875rem;
+  margin-top: 0.125rem;
+  border-radius: 7px;
+  background: #5e5ce6;
+  color: #ffffff;
+}
+.assignment-icon svg { width: 1.25rem; height: 1.25rem; fill: none; stroke: currentColor; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
+.icon-reading { background: #c2410c; }
+.icon-writing { background: #0058b8; }
+.icon-worksheet { background: #1f7a3a; }
+.icon-project { background: #7c3aed; }
+.icon-quiz { background: #b45309; }
+.icon-test { background: #c81e4b; }
+.icon-study { background: #0f766e; }
+.icon-lab { background: #2563eb; }
+.icon-practice { background: #be185d; }
+.icon-other { background: #52525b; }
+.print-header, .print-box { display: none; }
+.agenda .row + .row::before { left: calc(var(--inset) + 2.625rem); }
 
+/* Printing a grade's page or a day gives a clean agenda: black on white, a box to
+   tick before every assignment, the school, the grade and the day at the top. */
 @media print {
-  .skip-link, .site-nav, .footer-nav, .action-bar, .pagination { display: none !important; }
-  body { background: #fff; color: #000; padding: 0 !important; }
-  .group, .card { border: 1px solid #999; }
+  @page { margin: 1.5cm; }
+  :root { --background: #ffffff; --card: #ffffff; --text: #000000; --secondary: #000000; --accent: #000000; --separator: #000000; }
+  body { background: #ffffff; color: #000000; font-size: 11pt; line-height: 1.35; padding: 0 !important; }
+  .skip-link, .site-header, .site-footer, .action-bar, .pagination, .breadcrumb, .screen-only, .assignment-details summary { display: none !important; }
+  .page, .page-wide { max-width: none; padding: 0; }
+  .print-header { display: block; font-size: 10pt; margin: 0 0 0.25rem; border-bottom: 1pt solid #000; padding-bottom: 0.25rem; }
+  .page-title { font-size: 18pt; margin: 0.25rem 0; }
+  .updated { margin: 0 0 0.5rem; }
+  .section-header { margin: 0.75rem 0 0.25rem; color: #000; font-weight: 700; }
+  .group { border: 0; border-radius: 0; margin-bottom: 0.5rem; overflow: visible; }
+  .row { padding: 0.3rem 0; min-height: 0; break-inside: avoid; }
+  .row + .row::before, .agenda .row + .row::before { left: 0; border-top: 0.5pt solid #999; }
+  .assignment-icon { display: none; }
+  .assignment-details[open] .prose, .assignment-details .prose { display: none; }
+  .print-box { display: inline-block; width: 0.9em; height: 0.9em; border: 1pt solid #000; margin-right: 0.5em; vertical-align: -0.1em; }
+  a { color: #000; text-decoration: none; }
+  .card, .cover, .sub-content img, .map, .row-map { display: none; }
 }
 
 """#,
         "assignment.digest.mustache": #"""
-<p class="digest-line"><span class="assignment-subject">{{subject}}</span>: {{title}}{{#due}} (due {{displayDue}}){{/due}}</p>
+<p class="digest-line"><span class="assignment-subject">{{subject}}</span> {{title}}{{#due}} · due {{displayDue}}{{/due}}</p>
 
 """#,
         "assignment.row.mustache": #"""
 <div class="assignment">
-  <p class="assignment-title"><span class="assignment-subject">{{subject}}</span> {{title}}</p>
-  <p class="secondary">Assigned <time datetime="{{assigned}}">{{displayAssigned}}</time>{{#due}} · due <time datetime="{{due}}">{{displayDue}}</time>{{/due}}{{#teacher}} · {{name}}{{/teacher}}</p>
-  {{#details}}
-  <details>
-    <summary>Details</summary>
-    <div class="prose">{{{details}}}</div>
-  </details>
-  {{/details}}
+  <span class="assignment-icon icon-{{icon}}" role="img" aria-label="{{iconLabel}}">{{>*iconView}}</span>
+  <div class="assignment-body">
+    <p class="assignment-line"><span class="print-box" aria-hidden="true"></span><span class="assignment-subject">{{subject}}</span> <span class="assignment-title">{{title}}</span></p>
+    <p class="assignment-meta">{{#teacher}}{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}{{/teacher}}{{#teacher}}{{#due}} · {{/due}}{{/teacher}}{{#due}}Due <time datetime="{{due}}">{{displayDue}}</time>{{/due}}</p>
+    {{#details}}
+    <details class="assignment-details">
+      <summary>Details</summary>
+      <div class="prose">{{{details}}}</div>
+      {{#link}}<p><a href="{{link}}">Open the assignment’s link</a></p>{{/link}}
+    </details>
+    {{/details}}
+    {{^details}}{{#link}}<p class="assignment-meta"><a href="{{link}}">Open the assignment’s link</a></p>{{/link}}{{/details}}
+  </div>
 </div>
+
+"""#,
+        "day.mustache": #"""
+{{<layout}}
+{{$title}}{{grade.name}}, {{day.label}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
+{{$description}}{{day.sentence}}{{/description}}
+{{$content}}
+{{#day}}
+<p class="print-header">{{site.school}} · {{grade.name}} · {{label}}</p>
+<p class="breadcrumb"><a href="{{grade.url}}">{{grade.name}}</a></p>
+<h1 class="page-title"><time datetime="{{date}}">{{label}}</time></h1>
+<p class="page-lead homework-sentence">{{sentence}}</p>
+{{#assignments.0}}
+<ul class="group agenda">
+  {{#assignments}}
+  <li class="row">{{>*view}}</li>
+  {{/assignments}}
+</ul>
+{{/assignments.0}}
+{{^assignments}}
+<div class="group empty-state"><p>{{sentence}} Other grades did.</p></div>
+{{/assignments}}
+<nav class="pagination screen-only" aria-label="School days">
+  {{#previous}}<a class="pagination-link" rel="prev" href="{{url}}">← {{label}}</a>{{/previous}}
+  {{#next}}<a class="pagination-link" rel="next" href="{{url}}">{{label}} →</a>{{/next}}
+</nav>
+{{/day}}
+{{/content}}
+{{/layout}}
 
 """#,
         "footer.mustache": #"""
@@ -596,25 +682,78 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "grade.mustache": #"""
 {{<layout}}
 {{$title}}{{grade.name}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
-{{$description}}Homework for {{grade.name}}{{/description}}
+{{$description}}{{sentence}}{{/description}}
+{{$head}}
+{{#grade.hasFeeds}}
+<link rel="alternate" type="application/atom+xml" title="{{grade.name}}: homework" href="{{grade.feedURL}}">
+<link rel="alternate" type="text/calendar" title="{{grade.name}}: due dates" href="{{grade.calendarURL}}">
+{{/grade.hasFeeds}}
+{{/head}}
 {{$content}}
-{{#grade}}
-<h1 class="page-title">{{name}}</h1>
-{{#site.school}}<p class="page-lead">{{site.school}}</p>{{/site.school}}
-{{#assignments.0}}
-<ul class="group">
-  {{#assignments}}
-  <li class="row">{{>*view}}</li>
-  {{/assignments}}
-</ul>
-{{/assignments.0}}
-{{^assignments}}
-<section class="group empty-state">
-  <h2>No homework yet</h2>
-  <p>Assignments for {{name}} will appear here.</p>
+<p class="print-header">{{site.school}} · {{grade.name}} · {{digest.label}}{{#digest.day}}, {{digest.day}}{{/digest.day}}</p>
+<p class="breadcrumb"><a href="{{site.root}}homework/">{{site.homeworkTitle}}</a></p>
+<h1 class="page-title">{{grade.name}}</h1>
+<p class="page-lead homework-sentence">{{sentence}}</p>
+<p class="updated"><time datetime="{{updatedISO}}">{{updated}}</time></p>
+
+<section aria-labelledby="digest-title">
+  <h2 id="digest-title" class="section-header">{{digest.label}}{{#digest.day}} · {{digest.day}}{{/digest.day}}</h2>
+  {{#digest.assignments.0}}
+  <ul class="group agenda">
+    {{#digest.assignments}}
+    <li class="row">{{>*view}}</li>
+    {{/digest.assignments}}
+  </ul>
+  {{/digest.assignments.0}}
+  {{^digest.assignments}}
+  <div class="group empty-state">
+    {{^hasAssignments}}<p>No homework has been posted yet. It appears here once teachers post it.</p>{{/hasAssignments}}
+    {{#hasAssignments}}
+    {{#onlyDrafts}}<p>Every assignment of {{grade.name}} is still a draft; they appear here once published.</p>{{/onlyDrafts}}
+    {{^onlyDrafts}}<p>{{sentence}}</p>{{/onlyDrafts}}
+    {{/hasAssignments}}
+  </div>
+  {{/digest.assignments}}
 </section>
-{{/assignments}}
-{{/grade}}
+
+<section aria-labelledby="upcoming-title">
+  <h2 id="upcoming-title" class="section-header">Upcoming</h2>
+  {{#upcoming.0}}
+  {{#upcoming}}
+  <h3 class="group-title"><time datetime="{{date}}">{{label}}</time></h3>
+  <ul class="group agenda">
+    {{#assignments}}
+    <li class="row">{{>*view}}</li>
+    {{/assignments}}
+  </ul>
+  {{/upcoming}}
+  {{/upcoming.0}}
+  {{^upcoming}}
+  <div class="group empty-state"><p>Nothing else is due in the coming days.</p></div>
+  {{/upcoming}}
+</section>
+
+{{#recentDays.0}}
+<section class="screen-only" aria-labelledby="days-title">
+  <h2 id="days-title" class="section-header">Past school days</h2>
+  <ul class="group">
+    {{#recentDays}}
+    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label"><time datetime="{{date}}">{{label}}</time></span><span class="row-value">{{#count}}{{count}} assignment{{^one}}s{{/one}}{{/count}}{{^count}}none{{/count}}</span></a></li>
+    {{/recentDays}}
+  </ul>
+</section>
+{{/recentDays.0}}
+
+<section class="screen-only" aria-labelledby="subscribe-title">
+  <h2 id="subscribe-title" class="section-header">Subscribe</h2>
+  <ul class="group">
+    {{#grade.hasFeeds}}
+    <li class="row"><a class="row-link" href="{{grade.webcalURL}}"><span class="row-label">Subscribe to the calendar of due dates</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{grade.feedURL}}"><span class="row-label">Subscribe to the feed of assignments</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    {{/grade.hasFeeds}}
+    <li class="row"><a class="row-link" href="{{site.root}}homework/teachers/"><span class="row-label">Teachers and their blogs</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  </ul>
+</section>
 {{/content}}
 {{/layout}}
 
@@ -675,16 +814,16 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{#site.description}}
 <p class="page-lead">{{site.description}}</p>
 {{/site.description}}
-{{#grades.0}}
+{{#homework.hasGrades}}
 <section aria-labelledby="homework-title">
-  <h2 id="homework-title" class="section-header">{{site.homeworkTitle}}</h2>
+  <h2 id="homework-title" class="section-header">{{site.homeworkTitle}} · <time datetime="{{homework.updatedISO}}">{{homework.updated}}</time></h2>
   <ul class="group">
-    {{#grades}}
-    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{count}} assignment{{^one}}s{{/one}}</span></a></li>
-    {{/grades}}
+    {{#homework.grades}}
+    <li class="row"><a class="row-link" href="{{url}}"><span class="homework-sentence">{{sentence}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    {{/homework.grades}}
   </ul>
 </section>
-{{/grades.0}}
+{{/homework.hasGrades}}
 {{#articles.0}}
 <section aria-labelledby="articles-title">
   <h2 id="articles-title" class="section-header">{{#pagination.hasMany}}Articles, page {{pagination.number}} of {{pagination.count}}{{/pagination.hasMany}}{{^pagination.hasMany}}Latest articles{{/pagination.hasMany}}</h2>
@@ -715,19 +854,76 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "homework.mustache": #"""
 {{<layout}}
 {{$title}}{{site.homeworkTitle}} – {{site.title}}{{/title}}
-{{$description}}{{site.homeworkTitle}} of {{site.school}}{{/description}}
+{{$description}}{{site.homeworkTitle}} of {{site.school}}: what each grade has tonight{{/description}}
 {{$content}}
+{{#homework}}
 <h1 class="page-title">{{site.homeworkTitle}}</h1>
 {{#site.school}}<p class="page-lead">{{site.school}}</p>{{/site.school}}
-{{#grades.0}}
+<p class="updated"><time datetime="{{updatedISO}}">{{updated}}</time></p>
+{{#hasAssignments}}
 <ul class="group">
   {{#grades}}
-  <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{count}} assignment{{^one}}s{{/one}}</span></a></li>
+  <li class="row"><a class="row-link" href="{{url}}"><span class="row-stack"><span class="row-label">{{name}}</span><span class="homework-sentence">{{sentence}}</span></span><span class="row-chevron" aria-hidden="true">›</span></a></li>
   {{/grades}}
 </ul>
-{{/grades.0}}
+{{/hasAssignments}}
+{{^hasAssignments}}
+<section class="group empty-state" aria-labelledby="empty-title">
+  <h2 id="empty-title">No homework posted yet</h2>
+  <p>Once teachers post assignments, each grade's homework for tonight appears here. Assignments are Markdown files in <code>Content/homework/</code>.</p>
+</section>
+<ul class="group">
+  {{#grades}}
+  <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  {{/grades}}
+</ul>
+{{/hasAssignments}}
+<ul class="group">
+  <li class="row"><a class="row-link" href="{{teachersURL}}"><span class="row-label">Teachers</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+</ul>
+{{/homework}}
 {{/content}}
 {{/layout}}
+
+"""#,
+        "icon.lab.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 3h6"/><path d="M10 3v6L5 19a1.5 1.5 0 0 0 1.3 2h11.4a1.5 1.5 0 0 0 1.3-2L14 9V3"/><path d="M7.5 15h9"/></svg>
+
+"""#,
+        "icon.other.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 3h12v18l-6-4-6 4z"/></svg>
+
+"""#,
+        "icon.practice.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="9"/><circle cx="12" cy="12" r="5"/><circle cx="12" cy="12" r="1"/></svg>
+
+"""#,
+        "icon.project.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M5 21V4"/><path d="M5 4h11l-2 4 2 4H5"/></svg>
+
+"""#,
+        "icon.quiz.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="9"/><path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.7.3-1 .9-1 1.7"/><path d="M12 17h.01"/></svg>
+
+"""#,
+        "icon.reading.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M3 5.5C5.5 4.5 9 4.5 12 6.5c3-2 6.5-2 9-1v13c-2.5-1-6-1-9 1-3-2-6.5-2-9-1z"/><path d="M12 6.5v13"/></svg>
+
+"""#,
+        "icon.study.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M2 9l10-5 10 5-10 5z"/><path d="M6 11v5c3 2.5 9 2.5 12 0v-5"/><path d="M22 9v6"/></svg>
+
+"""#,
+        "icon.test.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 4h6v3H9z"/><path d="M9 5.5H6v15.5h12V5.5h-3"/><path d="M9 14l2 2 4-4"/></svg>
+
+"""#,
+        "icon.worksheet.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 3h9l4 4v14H6z"/><path d="M15 3v4h4"/><path d="M9 11h7M9 14h7M9 17h5"/></svg>
+
+"""#,
+        "icon.writing.mustache": #"""
+<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M4 20l1-4L16 5l3 3L8 19z"/><path d="M14 7l3 3"/><path d="M13 20h7"/></svg>
 
 """#,
         "layout.mustache": ##"""
@@ -893,6 +1089,31 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   <p>Name the restaurant of an article in its front matter, such as <code>restaurant: {name: Toast Box, address: …}</code>, and it is listed here.</p>
 </section>
 {{/restaurants}}
+{{/content}}
+{{/layout}}
+
+"""#,
+        "teachers.mustache": #"""
+{{<layout}}
+{{$title}}Teachers – {{site.homeworkTitle}} – {{site.title}}{{/title}}
+{{$content}}
+<p class="breadcrumb"><a href="{{site.root}}homework/">{{site.homeworkTitle}}</a></p>
+<h1 class="page-title">Teachers</h1>
+{{#site.school}}<p class="page-lead">{{site.school}}</p>{{/site.school}}
+{{#teachers.0}}
+<ul class="group">
+  {{#teachers}}
+  <li class="row row-stacked">
+    <span class="row-label">{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}</span>
+    <span class="secondary">{{subject}} · {{grades}}</span>
+    {{#email}}<a class="row-links" href="mailto:{{email}}">{{email}}</a>{{/email}}
+  </li>
+  {{/teachers}}
+</ul>
+{{/teachers.0}}
+{{^teachers}}
+<div class="group empty-state"><p>No teachers are listed yet. They are listed in <code>Content/teachers.yaml</code>.</p></div>
+{{/teachers}}
 {{/content}}
 {{/layout}}
 

@@ -1,0 +1,129 @@
+import Foundation
+
+/// What the homework pages show at the build's moment: which day's work is "tonight"
+/// (or still "last night", before the release time), what is coming up, and the archive
+/// of school days.
+struct HomeworkSchedule: Sendable {
+    var site: Site
+    var moment: BuildMoment
+    /// Published assignments that are released at the moment (drafts only with `--drafts`).
+    var assignments: [Assignment]
+    /// Days on which any grade got homework, oldest first: the school days of the archive.
+    var schoolDays: [CalendarDate]
+    /// The day whose work the pages lead with, and whether it is tonight's or last night's.
+    var digestDay: CalendarDate?
+    var isTonight: Bool
+    /// Subjects in the order sentences and lists name them.
+    var subjectOrder: [String: Int]
+    /// Assignments of each grade left out as drafts: a page whose grade has only drafts says so.
+    var draftCounts: [GradeID: Int]
+
+    init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
+        self.site = site
+        self.moment = moment
+        let releaseTime = site.homework.releaseTime
+        let now = moment.time ?? releaseTime
+        isTonight = now >= releaseTime
+        let released = { (assignment: Assignment) in
+            assignment.assigned < moment.date || (assignment.assigned == moment.date && now >= releaseTime)
+        }
+        assignments = all.filter { (includeDrafts || !$0.draft) && released($0) }
+        var drafts: [GradeID: Int] = [:]
+        for assignment in all where assignment.draft && !includeDrafts {
+            for grade in assignment.grades { drafts[grade, default: 0] += 1 }
+        }
+        draftCounts = drafts
+        schoolDays = Set(assignments.map(\.assigned)).sorted()
+        digestDay = isTonight ? moment.date : schoolDays.last { $0 < moment.date }
+
+        var order: [String: Int] = [:]
+        for subject in site.homework.subjects + teachers.map(\.subject) where order[subject] == nil {
+            order[subject] = order.count
+        }
+        let rest = Set(all.map(\.subject)).subtracting(order.keys).sorted()
+        for subject in rest { order[subject] = order.count }
+        subjectOrder = order
+    }
+
+    /// A grade's assignments of one day, in subject order.
+    func assignments(of grade: GradeID, on day: CalendarDate) -> [Assignment] {
+        sorted(assignments.filter { $0.assigned == day && $0.grades.contains(grade) })
+    }
+
+    /// Subjects of a list of assignments, each once, in subject order.
+    func subjects(of list: [Assignment]) -> [String] {
+        var seen: Set<String> = []
+        return sorted(list).map(\.subject).filter { seen.insert($0).inserted }
+    }
+
+    /// Work of a grade still to hand in, by due date: everything due after today (and,
+    /// before the release time, what is due today), other than the digest day's work.
+    func upcoming(of grade: GradeID) -> [(day: CalendarDate, assignments: [Assignment])] {
+        let pending = assignments.filter { assignment in
+            guard assignment.grades.contains(grade), let due = assignment.due, assignment.assigned != digestDay else { return false }
+            return isTonight ? due.date > moment.date : due.date >= moment.date
+        }
+        let byDay = Dictionary(grouping: pending) { $0.due!.date }
+        return byDay.keys.sorted().map { day in
+            (day, byDay[day]!.sorted { ($0.due!.time ?? TimeOfDay(hour: 23, minute: 59), rank($0.subject), $0.title, $0.id) < ($1.due!.time ?? TimeOfDay(hour: 23, minute: 59), rank($1.subject), $1.title, $1.id) })
+        }
+    }
+
+    /// All of a grade's assignments, newest first: for its feed and calendar.
+    func assignments(of grade: GradeID) -> [Assignment] {
+        assignments.filter { $0.grades.contains(grade) }.sorted {
+            ($1.assigned, rank($0.subject), $0.title, $0.id) < ($0.assigned, rank($1.subject), $1.title, $1.id)
+        }
+    }
+
+    func sorted(_ list: [Assignment]) -> [Assignment] {
+        list.sorted { (rank($0.subject), $0.title, $0.id) < (rank($1.subject), $1.title, $1.id) }
+    }
+
+    private func rank(_ subject: String) -> Int {
+        subjectOrder[subject] ?? Int.max
+    }
+
+    /// The school day before and after `day`, for the archive's links.
+    func neighbours(of day: CalendarDate) -> (previous: CalendarDate?, next: CalendarDate?) {
+        guard let index = schoolDays.firstIndex(of: day) else { return (nil, nil) }
+        return (index > 0 ? schoolDays[index - 1] : nil, index + 1 < schoolDays.count ? schoolDays[index + 1] : nil)
+    }
+
+    /// The instant an assignment's day was released, as seconds since 1970.
+    func releaseInstant(of day: CalendarDate) -> Int {
+        DateTimeValue(date: day, time: site.homework.releaseTime).instant(in: site.timeZone)
+    }
+
+    /// The moment as an instant, for "Updated …" and the feeds.
+    var momentInstant: Int {
+        DateTimeValue(date: moment.date, time: moment.time ?? site.homework.releaseTime).instant(in: site.timeZone)
+    }
+}
+
+/// The sentences of the homework pages: "8th grade has homework in Math and History tonight."
+enum HomeworkSentence {
+    static func make(grade: GradeID, subjects: [String], tonight: Bool) -> String {
+        let who = GradeNames.name(of: grade)
+        let verb = tonight ? "has" : "had"
+        let when = tonight ? "tonight" : "last night"
+        guard !subjects.isEmpty else { return "\(who) \(verb) no homework \(when)." }
+        return "\(who) \(verb) homework in \(naturalList(subjects)) \(when)."
+    }
+
+    /// The same for a day of the archive: "6th grade had no homework on Wednesday, Nov 25."
+    static func make(grade: GradeID, subjects: [String], day: String) -> String {
+        let who = GradeNames.name(of: grade)
+        guard !subjects.isEmpty else { return "\(who) had no homework on \(day)." }
+        return "\(who) had homework in \(naturalList(subjects)) on \(day)."
+    }
+
+    /// "Math", "Math and History", "Math, Science and History".
+    static func naturalList(_ items: [String]) -> String {
+        switch items.count {
+        case 0: ""
+        case 1: items[0]
+        default: items.dropLast().joined(separator: ", ") + " and " + items.last!
+        }
+    }
+}

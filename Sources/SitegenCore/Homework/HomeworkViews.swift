@@ -1,0 +1,218 @@
+import Foundation
+import SitegenMustache
+
+/// What the homework templates, feeds and calendars are made of.
+struct HomeworkViews: Sendable {
+    var index: SiteIndex
+    var context: ViewContext
+
+    var schedule: HomeworkSchedule { index.homework }
+    var site: Site { index.site }
+
+    /// How many school days a grade page links to.
+    static let recentDayCount = 10
+    /// The newest assignments a feed carries.
+    static let feedLength = 100
+    /// How far back a calendar goes, in days before the build's day.
+    static let calendarHistory = 120
+
+    // MARK: Pages
+
+    /// `/homework/` and the home page: a sentence per grade.
+    var summary: MustacheValue {
+        let grades: [MustacheValue] = site.homework.grades.map { grade in
+            let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
+            return .dictionary([
+                "name": .string(GradeNames.name(of: grade)),
+                "url": .string(context.url(gradePath(grade))),
+                "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), tonight: schedule.isTonight)),
+                "count": .int(work.count),
+            ])
+        }
+        return .dictionary([
+            "grades": .array(grades),
+            "hasGrades": .bool(!grades.isEmpty),
+            "hasAssignments": .bool(!schedule.assignments.isEmpty),
+            "updated": .string(updatedText),
+            "updatedISO": .string(RFC3339.format(schedule.momentInstant, in: site.timeZone)),
+            "teachersURL": .string(context.url("homework/teachers/")),
+        ])
+    }
+
+    func gradePage(_ grade: GradeID) -> [String: MustacheValue] {
+        let digestWork = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
+        let upcoming: [MustacheValue] = schedule.upcoming(of: grade).map { day, work in
+            .dictionary([
+                "label": .string("Due " + relativeDay(day)),
+                "date": .string(day.description),
+                "assignments": .array(work.map { row($0, grade: grade) }),
+            ])
+        }
+        let recent: [MustacheValue] = schedule.schoolDays.reversed().prefix(Self.recentDayCount).map { day in
+            let count = schedule.assignments(of: grade, on: day).count
+            return .dictionary([
+                "label": .string(context.formats.weekdayDate(day)),
+                "date": .string(day.description),
+                "url": .string(context.url(dayPath(grade, day))),
+                "count": .int(count),
+                "one": .bool(count == 1),
+            ])
+        }
+        let published = schedule.assignments.contains { $0.grades.contains(grade) }
+        var fields = common(grade)
+        fields["sentence"] = .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: digestWork), tonight: schedule.isTonight))
+        fields["digest"] = .dictionary([
+            "label": .string(schedule.isTonight ? "Tonight" : "Last night"),
+            "day": schedule.digestDay.map { .string(context.formats.weekdayDate($0)) } ?? .null,
+            "date": schedule.digestDay.map { .string($0.description) } ?? .null,
+            "url": schedule.digestDay.flatMap { day in schedule.schoolDays.contains(day) ? .string(context.url(dayPath(grade, day))) : nil } ?? .null,
+            "assignments": .array(digestWork.map { row($0, grade: grade) }),
+        ])
+        fields["upcoming"] = .array(upcoming)
+        fields["recentDays"] = .array(recent)
+        fields["hasAssignments"] = .bool(!schedule.assignments.isEmpty)
+        fields["onlyDrafts"] = .bool(!published && schedule.draftCounts[grade, default: 0] > 0)
+        fields["draftCount"] = .int(schedule.draftCounts[grade, default: 0])
+        return fields
+    }
+
+    func dayPage(_ grade: GradeID, _ day: CalendarDate) -> [String: MustacheValue] {
+        let work = schedule.assignments(of: grade, on: day)
+        let label = context.formats.weekdayDate(day)
+        let (previous, next) = schedule.neighbours(of: day)
+        func link(_ other: CalendarDate?) -> MustacheValue {
+            other.map { .dictionary(["url": .string(context.url(dayPath(grade, $0))), "label": .string(context.formats.weekdayDate($0))]) } ?? .null
+        }
+        var fields = common(grade)
+        fields["day"] = .dictionary([
+            "label": .string(label),
+            "date": .string(day.description),
+            "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), day: label)),
+            "assignments": .array(work.map { row($0, grade: grade) }),
+            "previous": link(previous),
+            "next": link(next),
+        ])
+        return fields
+    }
+
+    var teachersPage: [String: MustacheValue] {
+        let teachers: [MustacheValue] = index.teachers.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.map { teacher in
+            .dictionary([
+                "name": .string(teacher.name),
+                "subject": .string(teacher.subject),
+                "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(GradeNames.name(of:)))),
+                "blog": teacher.blog.map { .string($0.text) } ?? .null,
+                "email": teacher.email.map(MustacheValue.string) ?? .null,
+            ])
+        }
+        return ["teachers": .array(teachers), "homework": summary]
+    }
+
+    private func common(_ grade: GradeID) -> [String: MustacheValue] {
+        var gradeFields: [String: MustacheValue] = [
+            "id": .string(grade.text),
+            "name": .string(GradeNames.name(of: grade)),
+            "url": .string(context.url(gradePath(grade))),
+            "hasFeeds": .bool(index.hasFeeds),
+        ]
+        if index.hasFeeds, let origin = site.origin {
+            gradeFields["feedURL"] = .string(context.url(gradePath(grade) + "feed.xml"))
+            gradeFields["calendarURL"] = .string(context.url(gradePath(grade) + "calendar.ics"))
+            let withoutScheme = origin.split(separator: "://", maxSplits: 1).last.map(String.init) ?? origin
+            gradeFields["webcalURL"] = .string("webcal://" + withoutScheme + context.url(gradePath(grade) + "calendar.ics"))
+        }
+        return [
+            "grade": .dictionary(gradeFields),
+            "updated": .string(updatedText),
+            "updatedISO": .string(RFC3339.format(schedule.momentInstant, in: site.timeZone)),
+            "homework": summary,
+        ]
+    }
+
+    private func row(_ assignment: Assignment, grade: GradeID) -> MustacheValue {
+        .object(AssignmentView(assignment: assignment, variant: "assignment.row", context: context, today: schedule.moment.date,
+                               dayURL: context.url(dayPath(grade, assignment.assigned))))
+    }
+
+    /// "Updated Wednesday, Nov 25, 3:00 PM".
+    var updatedText: String {
+        let time = schedule.moment.time ?? site.homework.releaseTime
+        return "Updated \(context.formats.weekdayDate(schedule.moment.date)), \(context.formats.time(time))"
+    }
+
+    /// "today", "tomorrow" or "Friday, Dec 4", from the build's day.
+    func relativeDay(_ day: CalendarDate) -> String {
+        context.formats.relativeDay(day, from: schedule.moment.date)
+    }
+
+    func gradePath(_ grade: GradeID) -> String { "homework/grade-\(grade.slug)/" }
+    func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
+
+    // MARK: Subscriptions
+
+    private func absolute(_ path: String) -> String {
+        (site.origin ?? "") + context.url(path)
+    }
+
+    private var author: String {
+        site.homework.school.isEmpty ? site.title : site.homework.school
+    }
+
+    func feed(_ grade: GradeID) -> AtomFeed {
+        let host = site.host ?? "localhost"
+        let work = schedule.assignments(of: grade).prefix(Self.feedLength)
+        let entries = work.map { assignment -> AtomFeed.Entry in
+            let released = schedule.releaseInstant(of: assignment.assigned)
+            return AtomFeed.Entry(
+                id: "tag:\(host),\(assignment.assigned):homework/\(assignment.id)",
+                title: "\(assignment.subject): \(assignment.title)",
+                link: absolute(dayPath(grade, assignment.assigned)),
+                published: released,
+                updated: released,
+                authorName: assignment.teacher?.name,
+                category: assignment.subject,
+                summary: assignment.due.map { due in "Due " + context.formats.weekdayDate(due.date) + (due.time.map { ", " + context.formats.time($0) } ?? "") },
+                contentHTML: assignment.detailsHTML,
+                contentBase: absolute("")
+            )
+        }
+        let name = GradeNames.name(of: grade)
+        return AtomFeed(
+            id: absolute(gradePath(grade)),
+            title: "\(name) – \(site.homework.title) – \(author)",
+            subtitle: "Assignments for \(name) at \(author), newest first",
+            link: absolute(gradePath(grade)),
+            selfLink: absolute(gradePath(grade) + "feed.xml"),
+            updated: entries.map(\.updated).max() ?? schedule.momentInstant,
+            authorName: author,
+            entries: Array(entries),
+            timeZone: site.timeZone
+        )
+    }
+
+    func calendar(_ grade: GradeID) -> ICalendar {
+        let host = site.host ?? "localhost"
+        let earliest = schedule.moment.date.dayNumber - Self.calendarHistory
+        let events = schedule.assignments(of: grade)
+            .filter { ($0.due?.date.dayNumber ?? Int.min) >= earliest }
+            .sorted { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) < ($1.due!.date, $1.due!.time ?? TimeOfDay(hour: 0, minute: 0), $1.id) }
+            .map { assignment in
+                var description = assignment.detailsText
+                if let teacher = assignment.teacher { description += (description.isEmpty ? "" : "\n\n") + "Teacher: \(teacher.name)" }
+                if let link = assignment.link { description += (description.isEmpty ? "" : "\n") + "Link: \(link.text)" }
+                return ICalendar.Event(
+                    uid: "\(assignment.id)@\(host)",
+                    stamp: schedule.releaseInstant(of: assignment.assigned),
+                    due: assignment.due!,
+                    summary: "\(assignment.subject): \(assignment.title)",
+                    description: description,
+                    url: absolute(dayPath(grade, assignment.assigned)),
+                    categories: assignment.subject
+                )
+            }
+        let name = GradeNames.name(of: grade)
+        return ICalendar(name: "\(name) – \(site.homework.title) – \(author)",
+                         description: "Due dates of \(name) at \(author)",
+                         timeZone: site.timeZone, events: events)
+    }
+}

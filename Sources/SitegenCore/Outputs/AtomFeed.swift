@@ -1,0 +1,94 @@
+import Foundation
+
+/// An Atom 1.0 feed (RFC 4287). Every value is escaped for XML; times are RFC 3339 with
+/// the site's offset; nothing depends on when the build runs but the moment it is given.
+struct AtomFeed {
+    struct Entry {
+        var id: String
+        var title: String
+        var link: String
+        var published: Int
+        var updated: Int
+        var authorName: String?
+        var category: String?
+        var summary: String?
+        /// HTML, escaped into the feed; relative URLs in it resolve against `contentBase`.
+        var contentHTML: String?
+        var contentBase: String?
+    }
+
+    var id: String
+    var title: String
+    var subtitle: String?
+    var link: String
+    var selfLink: String
+    var updated: Int
+    var authorName: String
+    var entries: [Entry]
+    var timeZone: TimeZone
+
+    func render() -> [UInt8] {
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+        xml += "  <id>\(XML.escape(id))</id>\n"
+        xml += "  <title>\(XML.escape(title))</title>\n"
+        if let subtitle, !subtitle.isEmpty { xml += "  <subtitle>\(XML.escape(subtitle))</subtitle>\n" }
+        xml += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(link))\"/>\n"
+        xml += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XML.escape(selfLink))\"/>\n"
+        xml += "  <updated>\(RFC3339.format(updated, in: timeZone))</updated>\n"
+        xml += "  <author><name>\(XML.escape(authorName))</name></author>\n"
+        xml += "  <generator>sitegen</generator>\n"
+        for entry in entries {
+            xml += "  <entry>\n"
+            xml += "    <id>\(XML.escape(entry.id))</id>\n"
+            xml += "    <title>\(XML.escape(entry.title))</title>\n"
+            xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link))\"/>\n"
+            xml += "    <published>\(RFC3339.format(entry.published, in: timeZone))</published>\n"
+            xml += "    <updated>\(RFC3339.format(entry.updated, in: timeZone))</updated>\n"
+            if let name = entry.authorName { xml += "    <author><name>\(XML.escape(name))</name></author>\n" }
+            if let category = entry.category { xml += "    <category term=\"\(XML.escape(category))\"/>\n" }
+            if let summary = entry.summary, !summary.isEmpty { xml += "    <summary>\(XML.escape(summary))</summary>\n" }
+            if let html = entry.contentHTML, !html.isEmpty {
+                let base = entry.contentBase.map { " xml:base=\"\(XML.escape($0))\"" } ?? ""
+                xml += "    <content type=\"html\"\(base)>\(XML.escape(html))</content>\n"
+            }
+            xml += "  </entry>\n"
+        }
+        xml += "</feed>\n"
+        return Array(xml.utf8)
+    }
+}
+
+enum XML {
+    /// Escapes text and attribute values, and drops the characters XML 1.0 forbids.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+enum RFC3339 {
+    /// `2026-11-25T14:00:00+08:00`: the instant in the site's offset at that instant.
+    static func format(_ instant: Int, in zone: TimeZone) -> String {
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+        let local = instant + offset
+        let day = local.floorDivided(by: 86_400)
+        let second = local - day * 86_400
+        let date = CalendarDate(dayNumber: day)
+        let sign = offset < 0 ? "-" : "+"
+        let zoneText = offset == 0 ? "Z" : String(format: "%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
+        return String(format: "%@T%02d:%02d:%02d%@", date.description, second / 3600, second % 3600 / 60, second % 60, zoneText)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// An iCalendar file (RFC 5545) of due dates: all-day events, or timed ones with the
+/// site's time zone described in a VTIMEZONE. Text is escaped, lines end in CRLF and are
+/// folded at 75 octets without splitting a character.
+struct ICalendar {
+    struct Event {
+        var uid: String
+        var stamp: Int
+        var due: DateTimeValue
+        var summary: String
+        var description: String
+        var url: String?
+        var categories: String?
+    }
+
+    var name: String
+    var description: String
+    var timeZone: TimeZone
+    var events: [Event]
+
+    func render() -> [UInt8] {
+        var lines = [
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//sitegen//Homework//EN",
+            "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH",
+            "X-WR-CALNAME:" + ICalendar.escape(name),
+            "X-WR-CALDESC:" + ICalendar.escape(description),
+            "X-WR-TIMEZONE:" + timeZone.identifier,
+            "REFRESH-INTERVAL;VALUE=DURATION:PT6H",
+            "X-PUBLISHED-TTL:PT6H",
+        ]
+        let localTimes = events.filter { $0.due.time != nil && $0.due.offsetSeconds == nil }
+        if !localTimes.isEmpty {
+            let years = localTimes.map(\.due.date.year)
+            lines += ICalendar.timeZoneComponent(timeZone, from: years.min()!, through: years.max()!)
+        }
+        for event in events {
+            lines.append("BEGIN:VEVENT")
+            lines.append("UID:" + ICalendar.escape(event.uid))
+            lines.append("DTSTAMP:" + ICalendar.utc(event.stamp))
+            if let time = event.due.time {
+                if let offset = event.due.offsetSeconds {
+                    let instant = event.due.date.dayNumber * 86_400 + time.secondsIntoDay - offset
+                    lines.append("DTSTART:" + ICalendar.utc(instant))
+                } else {
+                    lines.append("DTSTART;TZID=\(timeZone.identifier):" + ICalendar.local(event.due.date, time))
+                }
+            } else {
+                lines.append("DTSTART;VALUE=DATE:" + ICalendar.date(event.due.date))
+                lines.append("DTEND;VALUE=DATE:" + ICalendar.date(CalendarDate(dayNumber: event.due.date.dayNumber + 1)))
+                lines.append("TRANSP:TRANSPARENT")
+            }
+            lines.append("SUMMARY:" + ICalendar.escape(event.summary))
+            if !event.description.isEmpty { lines.append("DESCRIPTION:" + ICalendar.escape(event.description)) }
+            if let url = event.url { lines.append("URL:" + url) }
+            if let categories = event.categories { lines.append("CATEGORIES:" + ICalendar.escape(categories)) }
+            lines.append("END:VEVENT")
+        }
+        lines.append("END:VCALENDAR")
+        var output: [UInt8] = []
+        for line in lines { output += ICalendar.fold(line) }
+        return output
+    }
+
+    /// TEXT values escape backslash, semicolon, comma and newlines (RFC 5545, 3.3.11).
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\r": continue
+            case "\n": result += "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A content line folded at 75 octets: CRLF and a space start each continuation, and
+    /// no UTF-8 character is cut in two.
+    static func fold(_ line: String) -> [UInt8] {
+        let bytes = Array(line.utf8)
+        var output: [UInt8] = []
+        var start = 0
+        var limit = 75
+        while bytes.count - start > limit {
+            var end = start + limit
+            while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            output += bytes[start..<end]
+            output += [13, 10, 32]
+            start = end
+            limit = 74
+        }
+        output += bytes[start...]
+        output += [13, 10]
+        return output
+    }
+
+    static func date(_ date: CalendarDate) -> String {
+        String(format: "%04d%02d%02d", date.year, date.month, date.day)
+    }
+
+    static func local(_ date: CalendarDate, _ time: TimeOfDay) -> String {
+        self.date(date) + String(format: "T%02d%02d%02d", time.hour, time.minute, time.second)
+    }
+
+    static func utc(_ instant: Int) -> String {
+        let day = instant.floorDivided(by: 86_400)
+        let second = instant - day * 86_400
+        return local(CalendarDate(dayNumber: day), TimeOfDay(hour: second / 3600, minute: second % 3600 / 60, second: second % 60)) + "Z"
+    }
+
+    /// A VTIMEZONE with every offset change of the years used, so any calendar reads the
+    /// times the same way as the site.
+    static func timeZoneComponent(_ zone: TimeZone, from firstYear: Int, through lastYear: Int) -> [String] {
+        let start = Date(timeIntervalSince1970: TimeInterval(CalendarDate(year: firstYear, month: 1, day: 1).dayNumber * 86_400))
+        let end = Date(timeIntervalSince1970: TimeInterval(CalendarDate(year: lastYear + 1, month: 1, day: 1).dayNumber * 86_400))
+        var lines = ["BEGIN:VTIMEZONE", "TZID:" + zone.identifier]
+        func component(at instant: Date, from oldOffset: Int, to newOffset: Int) {
+            let kind = zone.isDaylightSavingTime(for: instant) ? "DAYLIGHT" : "STANDARD"
+            let localStart = Int(instant.timeIntervalSince1970) + oldOffset
+            let day = localStart.floorDivided(by: 86_400)
+            let second = localStart - day * 86_400
+            lines.append("BEGIN:\(kind)")
+            lines.append("DTSTART:" + local(CalendarDate(dayNumber: day), TimeOfDay(hour: second / 3600, minute: second % 3600 / 60, second: second % 60)))
+            lines.append("TZOFFSETFROM:" + offset(oldOffset))
+            lines.append("TZOFFSETTO:" + offset(newOffset))
+            if let name = zone.abbreviation(for: instant) { lines.append("TZNAME:" + escape(name)) }
+            lines.append("END:\(kind)")
+        }
+        let initial = zone.secondsFromGMT(for: start)
+        component(at: start, from: initial, to: initial)
+        var cursor = start
+        while let transition = zone.nextDaylightSavingTimeTransition(after: cursor), transition < end {
+            let before = zone.secondsFromGMT(for: transition.addingTimeInterval(-1))
+            let after = zone.secondsFromGMT(for: transition)
+            if before != after { component(at: transition, from: before, to: after) }
+            cursor = transition
+        }
+        lines.append("END:VTIMEZONE")
+        return lines
+    }
+
+    static func offset(_ seconds: Int) -> String {
+        String(format: "%@%02d%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+}

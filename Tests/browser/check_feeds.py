@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Reads every Atom feed and iCalendar file of a built site with independent parsers
+(feedparser, icalendar) and checks what subscribers rely on.
+
+Usage: check_feeds.py OUTPUT_DIR
+Ends with 'feeds: N passed, N failed'.
+"""
+import pathlib
+import sys
+
+import feedparser
+import icalendar
+
+
+def check_feed(path):
+    problems = []
+    feed = feedparser.parse(path.read_bytes())
+    if feed.bozo:
+        problems.append(f"not well-formed: {feed.bozo_exception}")
+    if feed.version != "atom10":
+        problems.append(f"expected Atom 1.0, found {feed.version!r}")
+    for key in ("id", "title", "updated"):
+        if not feed.feed.get(key):
+            problems.append(f"the feed has no {key}")
+    ids = [entry.get("id") for entry in feed.entries]
+    if len(set(ids)) != len(ids) or not all(ids):
+        problems.append("entry ids are missing or repeated")
+    updated = [entry.get("updated_parsed") for entry in feed.entries]
+    if not all(updated):
+        problems.append("an entry has no parsable updated time")
+    elif updated != sorted(updated, reverse=True):
+        problems.append("entries are not newest first")
+    for entry in feed.entries:
+        if not entry.get("link", "").startswith(("http://", "https://")):
+            problems.append(f"entry {entry.get('id')} has no absolute link")
+            break
+    return problems, len(feed.entries)
+
+
+def check_calendar(path):
+    problems = []
+    raw = path.read_bytes()
+    lines = raw.split(b"\r\n")
+    if lines[-1] != b"":
+        problems.append("the file does not end with CRLF")
+    if any(b"\n" in line for line in lines):
+        problems.append("a line ends with LF alone")
+    long_lines = [line for line in lines if len(line) > 75]
+    if long_lines:
+        problems.append(f"{len(long_lines)} lines are longer than 75 octets")
+    calendar = icalendar.Calendar.from_ical(raw)
+    events = list(calendar.walk("VEVENT"))
+    uids = [str(event.get("UID")) for event in events]
+    if len(set(uids)) != len(uids):
+        problems.append("event UIDs are repeated")
+    for event in events:
+        for key in ("UID", "DTSTAMP", "DTSTART", "SUMMARY"):
+            if event.get(key) is None:
+                problems.append(f"event {event.get('UID')} has no {key}")
+        start = event.decoded("DTSTART")
+        if hasattr(start, "hour") and start.tzinfo is None:
+            problems.append(f"event {event.get('UID')} has a floating time")
+    if any(hasattr(event.decoded("DTSTART"), "hour") for event in events) and not list(calendar.walk("VTIMEZONE")) \
+            and not all(str(event.get("DTSTART").to_ical()).endswith("Z'") for event in events if hasattr(event.decoded("DTSTART"), "hour")):
+        problems.append("timed events but no VTIMEZONE")
+    return problems, len(events)
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    passed = failed = 0
+    for path in sorted(root.rglob("*.xml")):
+        if path.name == "sitemap.xml":
+            continue
+        problems, count = check_feed(path)
+        label = path.relative_to(root)
+        if problems:
+            failed += 1
+            print(f"FAIL {label}: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"ok   {label}: {count} entries")
+    for path in sorted(root.rglob("*.ics")):
+        problems, count = check_calendar(path)
+        label = path.relative_to(root)
+        if problems:
+            failed += 1
+            print(f"FAIL {label}: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"ok   {label}: {count} events")
+    print(f"feeds: {passed} passed, {failed} failed")
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
