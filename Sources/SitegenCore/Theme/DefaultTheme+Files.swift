@@ -422,6 +422,7 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
   .row + .row::before { border-top-width: 0.5px; border-top-color: color-mix(in srgb, var(--separator), var(--text) 10%); }
 }
 .row-stacked { flex-direction: column; align-items: flex-start; gap: 0.125rem; }
+.row-stacked .secondary { text-align: start; }
 
 .row:has(> .row-link) { padding: 0; }
 .row-link {
@@ -654,7 +655,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 </ul>
 {{/assignments.0}}
 {{^assignments}}
-<div class="group empty-state"><p>{{sentence}} Other grades did.</p></div>
+<div class="group empty-state"><p>No assignments for {{grade.name}} that day; other grades had some.</p></div>
 {{/assignments}}
 <nav class="pagination screen-only" aria-label="School days">
   {{#previous}}<a class="pagination-link" rel="prev" href="{{url}}">← {{label}}</a>{{/previous}}
