@@ -28,11 +28,26 @@ public struct MarkdownSection: Sendable {
     public var html: String
 }
 
+/// A link written in Markdown, with where it was written.
+public struct MarkdownLink: Sendable, Hashable {
+    public var destination: String
+    public var line: Int
+    public var column: Int
+
+    public init(destination: String, line: Int, column: Int) {
+        self.destination = destination
+        self.line = line
+        self.column = column
+    }
+}
+
 public struct RenderedMarkdown: Sendable {
     /// The main content first, then one section per standalone image.
     public var sections: [MarkdownSection]
     /// Every image of the text, standalone or inline, in reading order.
     public var images: [MarkdownImage]
+    /// Every link of the text, as written, in reading order.
+    public var links: [MarkdownLink] = []
     /// The first paragraph that is not a standalone image, as plain text.
     public var firstParagraph: String?
     /// The whole text without markup, when asked for: for calendars and other plain-text
@@ -73,6 +88,7 @@ public enum Markdown {
         _ source: [UInt8],
         options: Options = Options(),
         includePlainText: Bool = false,
+        resolveLink: (MarkdownLink) -> String = { $0.destination },
         resolveImage: (MarkdownImage) -> String = { $0.source }
     ) -> RenderedMarkdown {
         let document = source.withUnsafeBufferPointer { buffer in
@@ -82,7 +98,16 @@ public enum Markdown {
         defer { cmark_node_free(document) }
 
         var images: [MarkdownImage] = []
+        var links: [MarkdownLink] = []
         forEachNode(under: document) { node in
+            if cmark_node_get_type(node) == CMARK_NODE_LINK {
+                let (line, column) = position(of: node)
+                let link = MarkdownLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "", line: line, column: column)
+                links.append(link)
+                let resolved = resolveLink(link)
+                if resolved != link.destination { _ = resolved.withCString { cmark_node_set_url(node, $0) } }
+                return
+            }
             guard cmark_node_get_type(node) == CMARK_NODE_IMAGE else { return }
             let image = describeImage(node)
             images.append(image)
@@ -95,6 +120,7 @@ public enum Markdown {
         var sections = [MarkdownSection(image: nil, imageIndex: nil, html: "")]
         var firstParagraph: String?
         var imageIndex = 0
+        var headingIDs = HeadingIDs()
         var block = cmark_node_first_child(document)
         while let current = block {
             block = cmark_node_next(current)
@@ -108,15 +134,25 @@ public enum Markdown {
                 firstParagraph = plainText(of: current)
             }
             if let html = cmark_render_html(current, options.cmarkValue) {
-                sections[sections.count - 1].html += String(cString: html)
+                var rendered = String(cString: html)
                 free(html)
+                if cmark_node_get_type(current) == CMARK_NODE_HEADING {
+                    let level = cmark_node_get_heading_level(current)
+                    let opening = "<h\(level)>"
+                    if rendered.hasPrefix(opening) {
+                        rendered = "<h\(level) id=\"\(headingIDs.next(for: plainText(of: current)))\">" + rendered.dropFirst(opening.count)
+                    }
+                }
+                sections[sections.count - 1].html += rendered
             }
         }
         var plainText: String?
         if includePlainText {
             plainText = readableText(of: document)
         }
-        return RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
+        var rendered = RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
+        rendered.links = links
+        return rendered
     }
 
     private static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
@@ -141,19 +177,25 @@ public enum Markdown {
     }
 
     private static func describeImage(_ node: OpaquePointer) -> MarkdownImage {
-        var line = Int(cmark_node_get_start_line(node))
-        var column = Int(cmark_node_get_start_column(node))
-        if line == 0, let parent = cmark_node_parent(node) {
-            line = Int(cmark_node_get_start_line(parent))
-            column = Int(cmark_node_get_start_column(parent))
-        }
+        let (line, column) = position(of: node)
         return MarkdownImage(
             source: cmark_node_get_url(node).map { String(cString: $0) } ?? "",
             alt: plainText(of: node),
             title: cmark_node_get_title(node).map { String(cString: $0) } ?? "",
-            line: max(line, 1),
-            column: max(column, 1)
+            line: line,
+            column: column
         )
+    }
+
+    /// Where a node starts; an inline without a position of its own takes its block's.
+    private static func position(of node: OpaquePointer) -> (line: Int, column: Int) {
+        var current: OpaquePointer? = node
+        while let candidate = current {
+            let line = Int(cmark_node_get_start_line(candidate))
+            if line > 0 { return (line, max(Int(cmark_node_get_start_column(candidate)), 1)) }
+            current = cmark_node_parent(candidate)
+        }
+        return (1, 1)
     }
 
     /// The whole document as plain text: paragraphs apart by a blank line, list items on
@@ -232,6 +274,30 @@ public enum Markdown {
             }
         }
         return text
+    }
+}
+
+/// `id`s for headings, made from their text and unique within one document, so that
+/// `#fragment` links can point at them.
+struct HeadingIDs {
+    private var used: [String: Int] = [:]
+
+    mutating func next(for text: String) -> String {
+        var id = ""
+        var pendingHyphen = false
+        for character in text.lowercased() {
+            if character.isLetter || character.isNumber {
+                if pendingHyphen, !id.isEmpty { id += "-" }
+                pendingHyphen = false
+                id.append(character)
+            } else if character != "'" && character != "’" {
+                pendingHyphen = true
+            }
+        }
+        if id.isEmpty { id = "section" }
+        let count = used[id, default: 0]
+        used[id] = count + 1
+        return count == 0 ? id : "\(id)-\(count)"
     }
 }
 

@@ -29,7 +29,7 @@ struct MarkdownTests {
     }
 
     @Test func keepsInlineImagesInTheTextAndRewritesTheirURLs() {
-        let rendered = Markdown.render(Array("Look ![a dot](dot.png) here.\n".utf8)) { "/articles/x/" + $0.source }
+        let rendered = Markdown.render(Array("Look ![a dot](dot.png) here.\n".utf8), resolveImage: { "/articles/x/" + $0.source })
         #expect(rendered.sections.count == 1)
         #expect(rendered.html == "<p>Look <img src=\"/articles/x/dot.png\" alt=\"a dot\" /> here.</p>\n")
         #expect(rendered.images.map(\.source) == ["dot.png"])
@@ -63,5 +63,21 @@ struct PlainTextTests {
     @Test func isEmptyForAnEmptyBody() {
         #expect(text("") == "")
         #expect(Markdown.render(Array("x".utf8)).plainText == nil)
+    }
+}
+
+@Suite("Links and headings")
+struct LinkAndHeadingTests {
+    @Test func reportsEveryLinkWithItsPositionAndRewritesIt() {
+        let source = "Intro.\n\nSee [the menu](/meals/brunch/) and\n[a friend](https://example.org/).\n"
+        let rendered = Markdown.render(Array(source.utf8), resolveLink: { $0.destination.hasPrefix("/") ? "/food" + $0.destination : $0.destination })
+        #expect(rendered.links.map(\.destination) == ["/meals/brunch/", "https://example.org/"])
+        #expect(rendered.links.map(\.line) == [3, 4])
+        #expect(rendered.html.contains("<a href=\"/food/meals/brunch/\">the menu</a>"))
+    }
+
+    @Test func givesHeadingsUniqueIDs() {
+        let rendered = Markdown.render(Array("# Toast & Tea\n\n## Toast & Tea\n\n## Where?\n".utf8))
+        #expect(rendered.html == "<h1 id=\"toast-tea\">Toast &amp; Tea</h1>\n<h2 id=\"toast-tea-1\">Toast &amp; Tea</h2>\n<h2 id=\"where\">Where?</h2>\n")
     }
 }

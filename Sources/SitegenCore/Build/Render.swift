@@ -20,6 +20,7 @@ enum Render {
             case template(String, MustacheValue)
             case feed(AtomFeed)
             case calendar(ICalendar)
+            case bytes([UInt8])
         }
 
         var path: String
@@ -36,8 +37,8 @@ enum Render {
         }
     }
 
-    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?) throws(MustacheError) -> [OutputFile] {
-        let jobs = jobs(for: index, leaflet: leaflet)
+    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) throws(MustacheError) -> [OutputFile] {
+        let jobs = jobs(for: index, leaflet: leaflet, assets: assets)
         let library = theme.library
         let outcomes = parallelMap(jobs) { job -> Result<OutputFile, MustacheError> in
             switch job.kind {
@@ -52,6 +53,8 @@ enum Render {
                 return .success(OutputFile(path: job.path, contents: .bytes(feed.render())))
             case .calendar(let calendar):
                 return .success(OutputFile(path: job.path, contents: .bytes(calendar.render())))
+            case .bytes(let bytes):
+                return .success(OutputFile(path: job.path, contents: .bytes(bytes)))
             }
         }
         var files: [OutputFile] = []
@@ -64,36 +67,38 @@ enum Render {
         return files
     }
 
-    static func jobs(for index: SiteIndex, leaflet: [String: [UInt8]]?) -> [Job] {
+    static func jobs(for index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
         let context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
         let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
-        let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks))
-        func page(_ fields: [String: MustacheValue]) -> MustacheValue {
-            .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description)]) { own, _ in own })
+        let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
+        let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
+        let homework = HomeworkViews(index: index, context: context)
+        func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
+            let meta = PageMeta(index: index, context: context, homework: homework).make(for: planned)
+            return .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description), "meta": meta]) { own, _ in own })
         }
         func cards(_ articles: [Article]) -> MustacheValue {
             .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
         }
-        let homework = HomeworkViews(index: index, context: context)
         let restaurants = index.restaurants.map { restaurant(context, $0) }
 
         return index.plan.map { planned -> Job in
             switch planned {
             case .home(let list):
-                return Job(path: planned.path, template: "home", context: page([
+                return Job(path: planned.path, template: "home", context: page(planned, [
                     "articles": cards(list.articles),
                     "pagination": pagination(context, list),
                     "hasDrafts": .bool(index.draftCount > 0),
                     "homework": homework.summary,
                 ]))
             case .article(let article):
-                return Job(path: planned.path, template: "article", context: page([
+                return Job(path: planned.path, template: "article", context: page(planned, [
                     "article": .object(ArticleView(article: article, variant: "article", context: context)),
                 ]))
             case .page(let item):
-                return Job(path: planned.path, template: "page", context: page(["page": .object(PageView(page: item, context: context))]))
+                return Job(path: planned.path, template: "page", context: page(planned, ["page": .object(PageView(page: item, context: context))]))
             case .group(let group, let list):
-                return Job(path: planned.path, template: "list", context: page([
+                return Job(path: planned.path, template: "list", context: page(planned, [
                     "group": .dictionary([
                         "name": .string(group.label.name),
                         "isMeal": .bool(group.kind == .meal),
@@ -109,7 +114,7 @@ enum Render {
                 ]))
             case .groupIndex(let kind):
                 let groups = kind == .meal ? index.meals : index.tags
-                return Job(path: planned.path, template: "groups", context: page([
+                return Job(path: planned.path, template: "groups", context: page(planned, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),
                     "groups": .array(groups.map { group in
@@ -123,10 +128,10 @@ enum Render {
                     }),
                 ]))
             case .restaurants:
-                return Job(path: planned.path, template: "restaurants", context: page(["restaurants": .array(restaurants)]))
+                return Job(path: planned.path, template: "restaurants", context: page(planned, ["restaurants": .array(restaurants)]))
             case .map:
                 let pinned = index.restaurants.filter(\.hasCoordinates)
-                return Job(path: planned.path, template: "map", context: page([
+                return Job(path: planned.path, template: "map", context: page(planned, [
                     "restaurants": .array(pinned.map { restaurant(context, $0) }),
                     "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
                     "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
@@ -136,17 +141,25 @@ enum Render {
                     "hasUnpinned": .bool(index.restaurants.count > pinned.count),
                 ]))
             case .homework:
-                return Job(path: planned.path, template: "homework", context: page(["homework": homework.summary]))
+                return Job(path: planned.path, template: "homework", context: page(planned, ["homework": homework.summary]))
             case .grade(let grade):
-                return Job(path: planned.path, template: "grade", context: page(homework.gradePage(grade)))
+                return Job(path: planned.path, template: "grade", context: page(planned, homework.gradePage(grade)))
             case .day(let grade, let day):
-                return Job(path: planned.path, template: "day", context: page(homework.dayPage(grade, day)))
+                return Job(path: planned.path, template: "day", context: page(planned, homework.dayPage(grade, day)))
             case .teachers:
-                return Job(path: planned.path, template: "teachers", context: page(homework.teachersPage))
+                return Job(path: planned.path, template: "teachers", context: page(planned, homework.teachersPage))
             case .gradeFeed(let grade):
                 return Job(path: planned.path, .feed(homework.feed(grade)))
             case .gradeCalendar(let grade):
                 return Job(path: planned.path, .calendar(homework.calendar(grade)))
+            case .notFound:
+                return Job(path: planned.path, template: "404", context: page(planned, [:]))
+            case .siteFeed:
+                return Job(path: planned.path, .feed(Publishing.feed(index, context: context)))
+            case .sitemap:
+                return Job(path: planned.path, .bytes(Publishing.sitemap(index, context: context)))
+            case .robots:
+                return Job(path: planned.path, .bytes(Publishing.robots(context: context)))
             }
         }
     }

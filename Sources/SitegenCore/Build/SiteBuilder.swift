@@ -51,19 +51,42 @@ public struct BuildReport: Sendable {
 /// so a failed build leaves the output folder as it was.
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
+        let prepared = prepare(options, progress: progress)
+        var report = prepared.report
+        guard report.succeeded, let files = prepared.files, let outputURL = prepared.outputURL else { return report }
+        progress("Writing")
+        do {
+            report.byteCount = try OutputWriter.write(files, to: outputURL)
+        } catch {
+            report.commandError = "cannot write \(outputURL.path): \(error)"
+            return report
+        }
+        report.fileCount = files.count
+        return report
+    }
+
+    /// Everything a build does but writing: what `sitegen check` looks at.
+    struct Prepared {
+        var report: BuildReport
+        var outputURL: URL?
+        var files: [OutputFile]?
+        var index: SiteIndex?
+    }
+
+    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void) -> Prepared {
         var report = BuildReport()
         let sourceURL = URL(fileURLWithPath: options.source).standardizedFileURL
         let outputURL = URL(fileURLWithPath: options.output ?? sourceURL.appendingPathComponent("Output").path).standardizedFileURL
         report.outputPath = options.output ?? (options.source == "." ? "Output/" : sourceURL.appendingPathComponent("Output").path + "/")
         if let problem = OutputWriter.refusal(output: outputURL, source: sourceURL) {
             report.commandError = problem
-            return report
+            return Prepared(report: report)
         }
         var baseURLOverride: WebURL?
         if let text = options.baseURL {
             guard let url = WebURL(text) else {
                 report.commandError = "--base-url must be an http or https URL like https://example.com/food/, found '\(text)'"
-                return report
+                return Prepared(report: report)
             }
             baseURLOverride = url
         }
@@ -71,13 +94,13 @@ public enum SiteBuilder {
         if let text = options.today {
             guard let moment = BuildMoment(parsing: text) else {
                 report.commandError = "--today must be a date like 2026-03-10 or a date and time like 2026-03-10T13:30, found '\(text)'"
-                return report
+                return Prepared(report: report)
             }
             requestedMoment = moment
         }
         guard FileManager.default.fileExists(atPath: sourceURL.appendingPathComponent("Content/site.yaml").path) else {
             report.commandError = "no site at \(options.source): expected Content/site.yaml (run 'sitegen init' to start one)"
-            return report
+            return Prepared(report: report)
         }
 
         progress("Reading")
@@ -107,45 +130,38 @@ public enum SiteBuilder {
         if leaflet == nil, site.leafletFolder != nil {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
-        var assets = theme?.assets ?? [:]
-        for (path, bytes) in leaflet ?? [:] { assets[Leaflet.outputFolder + path] = bytes }
+        var themeAssets = theme?.assets ?? [:]
+        for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
+        let assets = PublishedAssets(theme: themeAssets, minify: true)
 
         let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
-        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.keys), log: log)
+        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         if leaflet == nil, site.leafletFolder == nil, index.restaurants.contains(where: \.hasCoordinates) {
             log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
                         "Leaflet is not installed (no \(options.leafletFolder)/leaflet.js): /map/ lists the restaurants without a map; install Debian's libjs-leaflet or set map.leaflet")
         }
 
         report.diagnostics = finish(log, strict: options.strict)
-        guard report.succeeded, let theme else { return report }
+        guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
         let rendered: [OutputFile]
         do {
-            rendered = try Render.run(index, theme: theme, leaflet: leaflet)
+            rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths)
         } catch {
             report.diagnostics.append(Diagnostic(error))
-            return report
+            return Prepared(report: report)
         }
 
-        progress("Writing")
         var files = rendered
         for path in tree.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
         }
-        for (path, bytes) in assets.sorted(by: { $0.key < $1.key }) {
+        for (path, bytes) in assets.files.sorted(by: { $0.key < $1.key }) {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
-        do {
-            report.byteCount = try OutputWriter.write(files, to: outputURL)
-        } catch {
-            report.commandError = "cannot write \(outputURL.path): \(error)"
-            return report
-        }
         report.pageCount = rendered.count
-        report.fileCount = files.count
-        return report
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index)
     }
 
     private static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {

@@ -67,6 +67,10 @@ enum PlannedPage: Sendable {
     case teachers
     case gradeFeed(GradeID)
     case gradeCalendar(GradeID)
+    case notFound
+    case siteFeed
+    case sitemap
+    case robots
 
     /// Where the page is written, relative to the output folder.
     var path: String {
@@ -84,6 +88,10 @@ enum PlannedPage: Sendable {
         case .teachers: "homework/teachers/index.html"
         case .gradeFeed(let grade): "homework/grade-\(grade.slug)/feed.xml"
         case .gradeCalendar(let grade): "homework/grade-\(grade.slug)/calendar.ics"
+        case .notFound: "404.html"
+        case .siteFeed: "feed.xml"
+        case .sitemap: "sitemap.xml"
+        case .robots: "robots.txt"
         }
     }
 }
@@ -159,9 +167,9 @@ struct SiteIndex: Sendable {
 
         homework = HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
         hasFeeds = site.baseURL != nil
-        if site.lacksBaseURL, !site.homework.grades.isEmpty {
+        if site.lacksBaseURL {
             log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
-                        "'base_url' is not set: the homework feeds and calendars need absolute URLs and are left out; set it or pass --base-url")
+                        "'base_url' is not set: the feeds, calendars, sitemap and canonical links need absolute URLs and are left out; set it or pass --base-url")
         }
 
         var plan: [PlannedPage] = ListPage.split(self.articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
@@ -179,6 +187,8 @@ struct SiteIndex: Sendable {
                 if hasFeeds { plan += [.gradeFeed(grade), .gradeCalendar(grade)] }
             }
         }
+        plan += [.notFound, .robots]
+        if hasFeeds { plan += [.siteFeed, .sitemap] }
         for page in plan {
             switch page {
             case .article, .page: continue

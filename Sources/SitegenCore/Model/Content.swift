@@ -45,6 +45,13 @@ struct ContentFile: Sendable {
     }
 }
 
+/// A link an author wrote in Markdown: as written, as published, and where.
+struct ContentLink: Sendable, Hashable {
+    var written: String
+    var resolved: String
+    var location: SourceLocation
+}
+
 /// What every model needs from its surroundings while it is built.
 struct ModelContext: Sendable {
     var site: Site
@@ -85,11 +92,15 @@ struct Article: Sendable {
     var price: Price?
     var author: Site.Author?
     var restaurant: Restaurant?
+    /// Where `restaurant:` is written, for `sitegen check`'s advice.
+    var restaurantLocation: SourceLocation?
     var tags: [Label]
     var draft: Bool
     /// The blocks before the first standalone image.
     var mainHTML: String
     var subContents: [SubContent]
+    /// Links of the body, for `sitegen check`.
+    var links: [ContentLink]
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -124,11 +135,13 @@ struct Article: Sendable {
 
         if let restaurantFields = fields.mapping("restaurant", expectation: "a mapping like {name: Toast Box, address: ..., lat: 22.3, lon: 114.2}") {
             restaurant = Article.readRestaurant(restaurantFields)
+            restaurantLocation = fields.keyLocation("restaurant")
             restaurantFields.reportUnknownKeys(what: "article front matter")
         }
         fields.reportUnknownKeys(what: "article front matter")
 
         let body = ContentBody.render(file, context: context, log: log)
+        links = body.links
         mainHTML = body.sections.first?.html ?? ""
         subContents = body.sections.dropFirst().compactMap { section in
             guard let image = section.image else { return nil }
@@ -239,6 +252,7 @@ struct Assignment: Sendable {
     var detailsHTML: String
     /// The details without markup, for calendars.
     var detailsText: String
+    var links: [ContentLink]
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -295,6 +309,7 @@ struct Assignment: Sendable {
         let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
         detailsHTML = details.html
         detailsText = details.plainText ?? ""
+        links = details.links
 
         guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
             throw InvalidContent()
@@ -318,6 +333,7 @@ struct Page: Sendable {
     var summary: String
     var draft: Bool
     var html: String
+    var links: [ContentLink]
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -329,6 +345,7 @@ struct Page: Sendable {
         fields.reportUnknownKeys(what: "page front matter")
         let body = ContentBody.render(file, context: context, log: log)
         html = body.html
+        links = body.links
         self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
         guard let title, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
             throw InvalidContent()
@@ -345,13 +362,22 @@ enum ContentBody {
         var sections: [(image: ResolvedImage?, html: String)]
         var firstParagraph: String?
         var plainText: String?
+        var links: [ContentLink]
         var html: String { sections.map(\.html).joined() }
     }
 
     static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
-        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML), includePlainText: includePlainText) { image in
+        var links: [ContentLink] = []
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML), includePlainText: includePlainText, resolveLink: { link in
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
+            // A root-relative link means the site's root, which is the base path when the
+            // site is served under one.
+            let resolved = link.destination.hasPrefix("/") && !link.destination.hasPrefix("//") ? basePath + link.destination.dropFirst() : link.destination
+            links.append(ContentLink(written: link.destination, resolved: resolved, location: location))
+            return resolved
+        }, resolveImage: { image in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
             guard let source = ImageSource(image.source) else {
                 log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
@@ -370,11 +396,11 @@ enum ContentBody {
                 resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height))
                 return basePath + found.path.urlPathEncoded
             }
-        }
+        })
         let sections = markdown.sections.map { section -> (ResolvedImage?, String) in
             (section.imageIndex.flatMap { resolved[$0] }, section.html)
         }
-        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText)
+        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
     }
 
     static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {

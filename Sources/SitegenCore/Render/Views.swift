@@ -5,6 +5,8 @@ import SitegenMustache
 struct SiteView: MustacheObject {
     var site: Site
     var pages: [MustacheValue]
+    /// Fingerprinted asset URLs by extension and name: `{{site.assets.css.style}}`.
+    var assets: MustacheValue
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
@@ -17,6 +19,9 @@ struct SiteView: MustacheObject {
         case "hasHomework": .bool(!site.homework.grades.isEmpty)
         case "pages": .array(pages)
         case "timezone": .string(site.timeZoneName)
+        case "assets": assets
+        case "locale": .string(site.language.text.replacingOccurrences(of: "-", with: "_"))
+        case "feedURL": site.origin == nil ? .null : .string(site.basePath + "feed.xml")
         default: nil
         }
     }

@@ -3,6 +3,23 @@
 extension DefaultTheme {
     /// The text files of the default theme, by path inside the theme.
     static let textFiles: [String: String] = [
+        "404.mustache": #"""
+{{<layout}}
+{{$title}}Page not found – {{site.title}}{{/title}}
+{{$content}}
+<h1 class="page-title">Page not found</h1>
+<div class="group empty-state">
+  <p>There is no page at this address. It may have moved, or the link that led here has a typo.</p>
+</div>
+<ul class="group">
+  <li class="row"><a class="row-link" href="{{site.root}}"><span class="row-label">Latest articles</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  <li class="row"><a class="row-link" href="{{site.root}}map/"><span class="row-label">Map of the restaurants</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  {{#site.hasHomework}}<li class="row"><a class="row-link" href="{{site.root}}homework/"><span class="row-label">{{site.homeworkTitle}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/site.hasHomework}}
+</ul>
+{{/content}}
+{{/layout}}
+
+"""#,
         "actions.mustache": ##"""
 <nav class="action-bar" aria-label="Article actions" data-action-bar>
   <button type="button" class="action" data-share hidden>
@@ -38,7 +55,6 @@ extension DefaultTheme {
         "article.mustache": #"""
 {{<layout}}
 {{$title}}{{article.title}} – {{site.title}}{{/title}}
-{{$description}}{{article.summary}}{{/description}}
 {{$content}}
 {{#article}}
 <article class="article" aria-labelledby="article-title">
@@ -640,7 +656,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "day.mustache": #"""
 {{<layout}}
 {{$title}}{{grade.name}}, {{day.label}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
-{{$description}}{{day.sentence}}{{/description}}
 {{$content}}
 {{#day}}
 <p class="print-header">{{site.school}} · {{grade.name}} · {{label}}</p>
@@ -683,7 +698,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "grade.mustache": #"""
 {{<layout}}
 {{$title}}{{grade.name}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
-{{$description}}{{sentence}}{{/description}}
 {{$head}}
 {{#grade.hasFeeds}}
 <link rel="alternate" type="application/atom+xml" title="{{grade.name}}: homework" href="{{grade.feedURL}}">
@@ -855,7 +869,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "homework.mustache": #"""
 {{<layout}}
 {{$title}}{{site.homeworkTitle}} – {{site.title}}{{/title}}
-{{$description}}{{site.homeworkTitle}} of {{site.school}}: what each grade has tonight{{/description}}
 {{$content}}
 {{#homework}}
 <h1 class="page-title">{{site.homeworkTitle}}</h1>
@@ -934,12 +947,41 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>{{$title}}{{site.title}}{{/title}}</title>
-<meta name="description" content="{{$description}}{{site.description}}{{/description}}">
+<meta name="description" content="{{meta.description}}">
+{{#meta.canonical}}
+<link rel="canonical" href="{{meta.canonical}}">
+<meta property="og:url" content="{{meta.canonical}}">
+{{/meta.canonical}}
+<meta property="og:site_name" content="{{site.title}}">
+<meta property="og:title" content="{{meta.title}}">
+<meta property="og:description" content="{{meta.description}}">
+<meta property="og:type" content="{{meta.type}}">
+<meta property="og:locale" content="{{site.locale}}">
+{{#meta.image}}
+<meta property="og:image" content="{{url}}">
+{{#width}}<meta property="og:image:width" content="{{width}}">{{/width}}
+{{#height}}<meta property="og:image:height" content="{{height}}">{{/height}}
+<meta property="og:image:alt" content="{{alt}}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:image" content="{{url}}">
+<meta name="twitter:image:alt" content="{{alt}}">
+{{/meta.image}}
+{{^meta.image}}
+<meta name="twitter:card" content="summary">
+{{/meta.image}}
+<meta name="twitter:title" content="{{meta.title}}">
+<meta name="twitter:description" content="{{meta.description}}">
+{{#site.feedURL}}
+<link rel="alternate" type="application/atom+xml" title="{{site.title}}" href="{{site.feedURL}}">
+{{/site.feedURL}}
+{{#meta.jsonLD}}
+<script type="application/ld+json">{{{meta.jsonLD}}}</script>
+{{/meta.jsonLD}}
 <meta name="color-scheme" content="light dark">
-<link rel="icon" href="{{site.root}}assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="{{site.root}}assets/style.css">
+<link rel="icon" href="{{site.assets.svg.favicon}}" type="image/svg+xml">
+<link rel="stylesheet" href="{{site.assets.css.style}}">
 {{$head}}{{/head}}
-<script src="{{site.root}}assets/site.js" defer></script>
+<script src="{{site.assets.js.site}}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
@@ -956,7 +998,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "list.mustache": #"""
 {{<layout}}
 {{$title}}{{group.name}} – {{site.title}}{{/title}}
-{{$description}}{{#group.isMeal}}Articles about {{group.name}}{{/group.isMeal}}{{#group.isTag}}Articles tagged {{group.name}}{{/group.isTag}} on {{site.title}}{{/description}}
 {{$head}}
 {{>pagination.head}}
 {{/head}}
@@ -986,7 +1027,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "map.mustache": #"""
 {{<layout}}
 {{$title}}Map – {{site.title}}{{/title}}
-{{$description}}Every restaurant of {{site.title}} on one map{{/description}}
 {{$head}}
 {{#hasLeaflet}}
 <link rel="stylesheet" href="{{site.root}}assets/leaflet/leaflet.css">
@@ -998,7 +1038,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{#hasMarkerClusters}}
 <script src="{{site.root}}assets/leaflet/leaflet.markercluster.js" defer></script>
 {{/hasMarkerClusters}}
-<script src="{{site.root}}assets/map.js" defer></script>
+<script src="{{site.assets.js.map}}" defer></script>
 {{/hasLeaflet}}
 {{/head}}
 {{$pageClass}} page-wide{{/pageClass}}
@@ -1033,7 +1073,6 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "page.mustache": #"""
 {{<layout}}
 {{$title}}{{page.title}} – {{site.title}}{{/title}}
-{{$description}}{{page.summary}}{{/description}}
 {{$content}}
 {{#page}}
 <article>

@@ -22,7 +22,7 @@ struct Theme: Sendable {
     var assets: [String: [UInt8]]
 
     /// The templates every site needs.
-    static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "map", "homework", "grade", "day", "teachers"]
+    static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "map", "homework", "grade", "day", "teachers", "404"]
 
     static func load(from files: [String: [UInt8]], name: String, log: DiagnosticLog) -> Theme? {
         var merged: [String: (bytes: [UInt8], path: String)] = [:]

@@ -1,0 +1,103 @@
+/// The theme's stylesheets, scripts and icons as they are published: minified where that
+/// is safe, and named after a hash of their content (`style.3f9a1c2e.css`), so that hosts
+/// may cache them forever and a changed file gets a new name.
+struct PublishedAssets: Sendable {
+    /// Files by their output path.
+    var files: [String: [UInt8]]
+    /// The URL path of each fingerprinted asset, by extension and name: `css` → `style` →
+    /// `assets/style.3f9a1c2e.css`.
+    var paths: [String: [String: String]]
+
+    /// Only files directly in `assets/` are fingerprinted: files in its folders (Leaflet's
+    /// images) are referred to by relative paths that must not change.
+    static let fingerprinted: Set<String> = ["css", "js", "svg", "png", "jpg", "jpeg", "webp", "gif", "ico", "woff", "woff2"]
+
+    init(theme assets: [String: [UInt8]], minify: Bool) {
+        var files: [String: [UInt8]] = [:]
+        var paths: [String: [String: String]] = [:]
+        for (path, original) in assets {
+            let parts = path.split(separator: "/")
+            guard parts.count == 2, parts[0] == "assets", let dot = parts[1].lastIndex(of: "."),
+                  PublishedAssets.fingerprinted.contains(String(parts[1][parts[1].index(after: dot)...]).lowercased())
+            else {
+                files[path] = original
+                continue
+            }
+            let stem = String(parts[1][..<dot])
+            let ext = String(parts[1][parts[1].index(after: dot)...])
+            let bytes = minify && ext.lowercased() == "css" ? CSSMinifier.minify(original) : original
+            let name = "assets/\(stem).\(ContentHash.hex(bytes)).\(ext)"
+            files[name] = bytes
+            paths[ext.lowercased(), default: [:]][stem] = name
+        }
+        self.files = files
+        self.paths = paths
+    }
+}
+
+/// FNV-1a, 64 bits: stable on every machine and fast; eight hex digits name a version.
+enum ContentHash {
+    static func value(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let text = String(value(bytes), radix: 16)
+        let padded = String(repeating: "0", count: max(0, 16 - text.count)) + text
+        return String(padded.prefix(8))
+    }
+}
+
+/// Removes comments and the whitespace CSS does not need, leaving strings alone. Spaces
+/// between words stay (one of them): `a :hover` and `a:hover` mean different things.
+enum CSSMinifier {
+    static func minify(_ css: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(css.count)
+        var index = 0
+        var pendingSpace = false
+        let tight: Set<UInt8> = Set("{};,>".utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C }
+        while index < css.count {
+            let byte = css[index]
+            if byte == UInt8(ascii: "/"), index + 1 < css.count, css[index + 1] == UInt8(ascii: "*") {
+                var end = index + 2
+                while end + 1 < css.count, !(css[end] == UInt8(ascii: "*") && css[end + 1] == UInt8(ascii: "/")) { end += 1 }
+                index = min(end + 2, css.count)
+                pendingSpace = pendingSpace || !output.isEmpty
+                continue
+            }
+            if isSpace(byte) {
+                pendingSpace = !output.isEmpty
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                if pendingSpace, let last = output.last, !tight.contains(last) { output.append(0x20) }
+                pendingSpace = false
+                var end = index + 1
+                while end < css.count, css[end] != byte {
+                    if css[end] == UInt8(ascii: "\\") { end += 1 }
+                    end += 1
+                }
+                output.append(contentsOf: css[index..<min(end + 1, css.count)])
+                index = end + 1
+                continue
+            }
+            if byte == UInt8(ascii: "}"), output.last == UInt8(ascii: ";") { output.removeLast() }
+            if pendingSpace, let last = output.last, !tight.contains(last), !tight.contains(byte) {
+                output.append(0x20)
+            }
+            pendingSpace = false
+            output.append(byte)
+            index += 1
+        }
+        if !output.isEmpty { output.append(0x0A) }
+        return output
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// What a published site needs besides its pages: the feed of articles, the sitemap and
+/// robots.txt.
+enum Publishing {
+    /// Articles the site feed carries, newest first.
+    static let feedLength = 50
+
+    static func feed(_ index: SiteIndex, context: ViewContext) -> AtomFeed {
+        let site = index.site
+        let entries = index.articles.prefix(feedLength).map { article -> AtomFeed.Entry in
+            let url = context.absoluteURL("articles/\(article.slug.text)/") ?? ""
+            return AtomFeed.Entry(
+                id: url,
+                title: article.title,
+                link: url,
+                published: article.instant,
+                updated: article.instant,
+                authorName: article.author?.name,
+                category: article.meal?.name,
+                summary: article.summary,
+                contentHTML: absolutized(content(of: article, context: context), context: context),
+                contentBase: context.absoluteURL("articles/\(article.slug.text)/")
+            )
+        }
+        return AtomFeed(
+            id: context.absoluteURL("") ?? "",
+            title: site.title,
+            subtitle: site.description,
+            link: context.absoluteURL("") ?? "",
+            selfLink: context.absoluteURL("feed.xml") ?? "",
+            updated: entries.map(\.updated).max() ?? index.homework.momentInstant,
+            authorName: site.author?.name ?? site.title,
+            entries: Array(entries),
+            timeZone: site.timeZone
+        )
+    }
+
+    /// The whole article: its cover, the story and every photo with its text.
+    static func content(of article: Article, context: ViewContext) -> String {
+        func image(_ image: ResolvedImage) -> String {
+            guard case .string(let url)? = context.image(image).member("url") else { return "" }
+            var tag = "<p><img src=\"\(HTMLText.escape(url))\" alt=\"\(HTMLText.escape(image.alt))\""
+            if let width = image.width, let height = image.height { tag += " width=\"\(width)\" height=\"\(height)\"" }
+            return tag + "></p>\n"
+        }
+        var html = article.cover.map(image) ?? ""
+        html += article.mainHTML
+        for sub in article.subContents { html += image(sub.image) + sub.html }
+        return html
+    }
+
+    /// Root-relative URLs made absolute, so feed readers that ignore `xml:base` still find
+    /// every link and image. The HTML is sitegen's own (cmark's and the lines above), whose
+    /// attributes are always double-quoted.
+    static func absolutized(_ html: String, context: ViewContext) -> String {
+        guard let origin = context.site.origin else { return html }
+        return html.replacingOccurrences(of: "src=\"/", with: "src=\"\(origin)/")
+            .replacingOccurrences(of: "href=\"/", with: "href=\"\(origin)/")
+            .replacingOccurrences(of: "src=\"\(origin)//", with: "src=\"//")
+            .replacingOccurrences(of: "href=\"\(origin)//", with: "href=\"//")
+    }
+
+    static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for page in index.plan where page.path.hasSuffix(".html") {
+            if case .notFound = page { continue }
+            guard let url = context.absoluteURL(page.urlPath) else { continue }
+            xml += "  <url><loc>\(XML.escape(url))</loc>"
+            if case .article(let article) = page { xml += "<lastmod>\(article.date.date)</lastmod>" }
+            xml += "</url>\n"
+        }
+        xml += "</urlset>\n"
+        return Array(xml.utf8)
+    }
+
+    static func robots(context: ViewContext) -> [UInt8] {
+        var text = "User-agent: *\nAllow: /\n"
+        if let sitemap = context.absoluteURL("sitemap.xml") { text += "\nSitemap: \(sitemap)\n" }
+        return Array(text.utf8)
+    }
+}
+
+enum HTMLText {
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}
