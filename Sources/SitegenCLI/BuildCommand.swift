@@ -19,53 +19,42 @@ enum BuildCommand {
           --source DIR      the site folder, holding Content/ and Themes/ (default: .)
           --output DIR      where the site is written (default: <source>/Output)
           --base-url URL    publish under this URL instead of site.yaml's base_url
-          --today DATE      build as if it were DATE (2026-03-10) or DATE and time
-                            (2026-03-10T13:30) in the site's time zone (default: now)
-          --drafts          include drafts
-          --strict          treat warnings as errors
-          --quiet           print problems only, no summary
+          --today DATE      build as if it were DATE (2026-03-10, after the homework release
+                            time) or DATE and time (2026-03-10T13:30), in the site's time
+                            zone (default: now)
+          --drafts          include drafts (default: drafts are left out)
+          --strict          treat warnings as errors (default: warnings do not fail)
+          --quiet, -q       print problems only, no summary
           -h, --help        show this help
         """
 
-    static let flags = ["--source", "--output", "--base-url", "--today", "--drafts", "--strict", "--quiet", "--help"]
+    static let options = ["--source", "--output", "--base-url", "--today"]
+    static let flags = ["--drafts", "--strict", "--quiet"]
+
+    /// The options `build` and `check` share, or nil after printing the problem.
+    static func buildOptions(_ arguments: Arguments, console: Console) -> BuildOptions? {
+        if let extra = arguments.positional.first {
+            console.printError("sitegen \(arguments.command): error: unexpected argument '\(extra)'; the site folder is given with --source")
+            return nil
+        }
+        var options = BuildOptions()
+        options.source = arguments["--source"] ?? "."
+        options.output = arguments["--output"]
+        options.baseURL = arguments["--base-url"]
+        options.today = arguments["--today"]
+        options.drafts = arguments.has("--drafts")
+        options.strict = arguments.has("--strict")
+        return options
+    }
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        var options = BuildOptions()
-        var quiet = false
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            let (name, inlineValue) = splitOption(argument)
-            func value() -> String? {
-                if let inlineValue { return inlineValue }
-                return remaining.popFirst()
-            }
-            switch name {
-            case "--source", "--output", "--base-url", "--today":
-                guard let given = value() else {
-                    console.printError("sitegen build: error: \(name) needs a value")
-                    return 2
-                }
-                switch name {
-                case "--source": options.source = given
-                case "--output": options.output = given
-                case "--base-url": options.baseURL = given
-                default: options.today = given
-                }
-            case "--drafts": options.drafts = true
-            case "--strict": options.strict = true
-            case "--quiet", "-q": quiet = true
-            case "--help", "-h":
-                console.print(help)
-                return 0
-            default:
-                var message = "sitegen build: error: unknown option '\(argument)'"
-                if let suggestion = Suggestion.closest(to: name, among: flags) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                console.printError(message)
-                return 2
-            }
+        guard let parsed = Arguments(arguments, command: "build", options: options, flags: flags, console: console) else { return 2 }
+        if parsed.has("--help") {
+            console.print(help)
+            return 0
         }
+        guard let options = buildOptions(parsed, console: console) else { return 2 }
+        let quiet = parsed.has("--quiet")
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -95,11 +84,6 @@ enum BuildCommand {
         return 0
     }
 
-    static func splitOption(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
     static func grouped(_ number: Int) -> String {
         let digits = String(number)
         var result = ""
@@ -108,5 +92,53 @@ enum BuildCommand {
             result.append(digit)
         }
         return result
+    }
+}
+
+/// `sitegen check`: the build in memory, then every internal link and what authors forget.
+enum CheckCommand {
+    static let help = """
+        Usage: sitegen check [options]
+
+        Builds the site in memory (nothing is written) and checks it: every internal link,
+        image and #fragment of the built pages must lead somewhere; a broken one is reported
+        at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to
+        /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article
+        without a cover or a summary, a restaurant without coordinates. Links to other
+        hosts are not followed: check reads no network. The exit status is 1 when there is
+        an error.
+
+        Options:
+          --source DIR      the site folder (default: .)
+          --base-url URL    check as if published under this URL
+          --today DATE      check as if it were DATE or DATE and time (default: now)
+          --drafts          include drafts
+          --strict          treat warnings as errors
+          --quiet, -q       print problems only, no summary
+          -h, --help        show this help
+        """
+
+    static func run(arguments: [String], console: Console) -> Int32 {
+        guard let parsed = Arguments(arguments, command: "check", options: ["--source", "--base-url", "--today"],
+                                     flags: ["--drafts", "--strict", "--quiet"], console: console)
+        else { return 2 }
+        if parsed.has("--help") {
+            console.print(help)
+            return 0
+        }
+        guard let options = BuildCommand.buildOptions(parsed, console: console) else { return 2 }
+        let (report, summary) = SiteChecker.check(options)
+        for diagnostic in report.diagnostics { console.printError(diagnostic.description) }
+        if let problem = report.commandError {
+            console.printError("sitegen check: error: \(problem)")
+            return 2
+        }
+        let errors = report.diagnostics.filter { $0.severity == .error }.count
+        let warnings = report.diagnostics.count - errors
+        if !parsed.has("--quiet") {
+            let found = errors + warnings == 0 ? "no problems" : "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            console.print("Checked \(BuildCommand.grouped(summary.pages)) pages and \(BuildCommand.grouped(summary.links)) links: \(found)")
+        }
+        return errors == 0 ? 0 : 1
     }
 }

@@ -6,6 +6,9 @@ public enum CommandLineTool {
 
     static let commands: [(name: String, summary: String)] = [
         ("build", "build the site into its output folder"),
+        ("check", "build in memory and check every link, image and #fragment"),
+        ("new", "start a new article, assignment or page"),
+        ("init", "write a working starter site into a new folder"),
         ("render-template", "render a Mustache template given as JSON on standard input"),
         ("help", "show help for sitegen or for one command"),
     ]
@@ -26,6 +29,12 @@ public enum CommandLineTool {
             return help(topic: arguments.dropFirst().first, console: console)
         case "build":
             return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+        case "check":
+            return CheckCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+        case "new":
+            return NewCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+        case "init":
+            return InitCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "render-template":
             return RenderTemplateCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         default:
@@ -64,6 +73,12 @@ public enum CommandLineTool {
             console.print(usage)
         case "build":
             console.print(BuildCommand.help)
+        case "check":
+            console.print(CheckCommand.help)
+        case "new":
+            console.print(NewCommand.help)
+        case "init":
+            console.print(InitCommand.help)
         case "render-template":
             console.print(RenderTemplateCommand.help)
         case "help":

@@ -7,7 +7,7 @@ private struct ScratchSite {
     let folder = TemporaryFolder()
     var root: URL { folder.url.appendingPathComponent("site") }
 
-    init(site: String = "title: Bites\ntimezone: Asia/Hong_Kong\ncurrency: HKD\n", files: [String: String] = [:]) throws {
+    init(site: String = "title: Bites\nbase_url: https://example.org/\ntimezone: Asia/Hong_Kong\ncurrency: HKD\n", files: [String: String] = [:]) throws {
         try folder.write(site, to: "site/Content/site.yaml")
         for (path, text) in files { try folder.write(text, to: "site/\(path)") }
     }
@@ -36,7 +36,7 @@ struct ArticlePagesTests {
     @Test func paginatesTheHomePageNewestFirstWithRelPrevAndNext() throws {
         var files: [String: String] = [:]
         for day in 1...5 { files["Content/articles/a\(day).md"] = article("Day \(day)", date: "2026-10-0\(day)") }
-        let site = try ScratchSite(site: "title: Bites\narticles_per_page: 2\n", files: files)
+        let site = try ScratchSite(site: "title: Bites\nbase_url: https://example.org/\narticles_per_page: 2\n", files: files)
         #expect(site.build().succeeded)
         let first = site.page("index.html")
         #expect(first.contains("Day 5") && first.contains("Day 4") && !first.contains("Day 3"))

@@ -92,7 +92,7 @@ struct BrokenSiteTests {
 struct HostileFileSystemTests {
     @Test func skipsAFIFOInsteadOfHangingOnIt() throws {
         let scratch = TemporaryFolder()
-        try scratch.write("title: Pipes\n", to: "site/Content/site.yaml")
+        try scratch.write("title: Pipes\nbase_url: https://example.org/\n", to: "site/Content/site.yaml")
         let fifo = scratch.url.appendingPathComponent("site/Content/articles/pipe.md").path
         try FileManager.default.createDirectory(atPath: (fifo as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(mkfifo(fifo, 0o644) == 0)
@@ -103,7 +103,7 @@ struct HostileFileSystemTests {
 
     @Test func followsALinkCircleOnlyOnce() throws {
         let scratch = TemporaryFolder()
-        try scratch.write("title: Circles\n", to: "site/Content/site.yaml")
+        try scratch.write("title: Circles\nbase_url: https://example.org/\n", to: "site/Content/site.yaml")
         try scratch.write("x\n", to: "site/Content/files/a.txt")
         try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("site/Content/files/again").path,
                                                    withDestinationPath: scratch.url.appendingPathComponent("site/Content/files").path)

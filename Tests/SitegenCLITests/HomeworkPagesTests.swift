@@ -79,7 +79,7 @@ struct HomeworkPagesTests {
         try folder.write("title: School\nhomework:\n  grades: [6]\n", to: "site/Content/site.yaml")
         let report = SiteBuilder.build(BuildOptions(source: folder.url.appendingPathComponent("site").path, today: "2026-11-25"))
         #expect(report.succeeded)
-        #expect(report.diagnostics.map(\.description) == ["Content/site.yaml:1:1: warning: 'base_url' is not set: the homework feeds and calendars need absolute URLs and are left out; set it or pass --base-url"])
+        #expect(report.diagnostics.map(\.description) == ["Content/site.yaml:1:1: warning: 'base_url' is not set: the feeds, calendars, sitemap and canonical links need absolute URLs and are left out; set it or pass --base-url"])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("site/Output/homework/grade-6/feed.xml").path))
     }
 }

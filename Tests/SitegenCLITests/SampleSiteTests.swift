@@ -92,7 +92,7 @@ struct SampleSiteTests {
         let console = CapturedConsole()
         let output = scratch.url.appendingPathComponent("Output")
         #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--output", output.path, "--today", Self.today], console: console.console) == 0)
-        #expect(console.output.hasPrefix("Built 52 pages in "))
+        #expect(console.output.hasPrefix("Built 56 pages in "))
         #expect(console.output.hasSuffix(" s → \(output.path)\n"))
     }
 

@@ -14,9 +14,9 @@ struct DefaultThemeTests {
             if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             onDisk[path] = Array(try Data(contentsOf: url))
         }
-        #expect(Set(DefaultTheme.paths) == Set(onDisk.keys), "run Scripts/embed-theme.py")
+        #expect(Set(DefaultTheme.paths) == Set(onDisk.keys), "run Scripts/embed-files.py")
         for (path, bytes) in onDisk {
-            #expect(DefaultTheme.file(path) == bytes, "\(path) differs from the embedded copy: run Scripts/embed-theme.py")
+            #expect(DefaultTheme.file(path) == bytes, "\(path) differs from the embedded copy: run Scripts/embed-files.py")
         }
     }
 

@@ -26,17 +26,19 @@ public enum SiteChecker {
             for link in links {
                 fromContent.insert(link.resolved)
                 summary.links += 1
-                if let problem = output.problem(with: link.resolved, written: link.written, onPage: page, site: site) {
-                    diagnostics.append(.error(at: link.location, problem))
+                if let problem = output.problem(with: link.resolved, onPage: page, site: site, absoluteIsExternal: false) {
+                    diagnostics.append(.error(at: link.location, "link to \(link.written) \(problem)"))
                 }
             }
         }
         for page in output.pages.keys.sorted() {
             for url in output.links(onPage: page) where !fromContent.contains(url) {
                 summary.links += 1
-                if let problem = output.problem(with: url, written: url, onPage: page, site: site) {
+                // Absolute URLs in the theme's pages come from data such as a teacher's
+                // blog, which may live on the same host without being part of the site.
+                if let problem = output.problem(with: url, onPage: page, site: site, absoluteIsExternal: true) {
                     diagnostics.append(.error(at: SourceLocation(path: "Themes/\(site.theme)", line: 1, column: 1),
-                                              "the theme's page /\(page) has a \(problem)"))
+                                              "the page /\(page) has a link to \(url) that \(problem); the link comes from the theme's templates"))
                 }
             }
         }
@@ -93,13 +95,13 @@ private struct OutputSet {
         self.pages = pages
     }
 
-    /// Why `url`, linked from `page`, leads nowhere; nil when it leads somewhere or
-    /// somewhere outside the site.
-    func problem(with url: String, written: String, onPage page: String, site: Site) -> String? {
-        if url.isEmpty { return "link without an address" }
+    /// Why `url`, linked from `page`, leads nowhere ("leads nowhere"); nil when it leads
+    /// somewhere, or to another site.
+    func problem(with url: String, onPage page: String, site: Site, absoluteIsExternal: Bool) -> String? {
+        if url.isEmpty { return "has no address" }
         var target = url
         if let schemeEnd = target.firstIndex(of: ":"), !target[..<schemeEnd].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            guard let origin = site.origin, target.lowercased().hasPrefix(origin.lowercased() + "/") else { return nil }
+            guard !absoluteIsExternal, let origin = site.origin, target.lowercased().hasPrefix(origin.lowercased() + "/") else { return nil }
             target = String(target.dropFirst(origin.count))
         }
         if target.hasPrefix("//") { return nil }
@@ -111,19 +113,19 @@ private struct OutputSet {
             let absolute = path.hasPrefix("/") ? path : site.basePath + folder + path
             let base = site.basePath.split(separator: "/").joined(separator: "/")
             guard let normalized = ImageLookup.normalize(absolute), base.isEmpty || normalized == base || normalized.hasPrefix(base + "/") else {
-                return "link to \(written) leads outside the site, which is served under \(site.basePath)"
+                return "leads outside the site, which is served under \(site.basePath)"
             }
             let relative = String(normalized.dropFirst(base.count).drop { $0 == "/" }).removingPercentEncodingIfValid()
             let wantsFolder = absolute.hasSuffix("/") || relative.isEmpty
             let candidates = wantsFolder ? [relative.isEmpty ? "index.html" : relative + "/index.html"] : [relative, relative + "/index.html"]
             guard let found = candidates.first(where: paths.contains) else {
-                return "link to \(written) leads nowhere"
+                return "leads nowhere"
             }
             targetFile = found
         }
         guard !fragment.isEmpty, let html = pages[targetFile] else { return nil }
         let id = fragment.removingPercentEncodingIfValid()
-        return OutputSet.ids(in: html).contains(id) ? nil : "link to \(written) leads to a page with no element '#\(id)'"
+        return OutputSet.ids(in: html).contains(id) ? nil : "leads to a page with no element '#\(id)'"
     }
 
     /// Every `href` and `src` of a page, as written there.

@@ -59,7 +59,7 @@ struct Site: Sendable {
         let title = isReadable ? fields.required("title", String.self) : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
-        lacksBaseURL = !fields.has("base_url")
+        lacksBaseURL = isReadable && !fields.has("base_url")
         language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
         let zone = fields.optional("timezone", TimeZoneName.self)
         timeZone = zone?.zone ?? TimeZone(identifier: "UTC")!

@@ -1,0 +1,59 @@
+import SitegenSupport
+
+/// A tiny parser for `--flag`, `--option value` and `--option=value`, with "did you mean"
+/// for anything unknown.
+struct Arguments {
+    var command: String
+    var options: [String]
+    var flags: [String]
+    var values: [String: String] = [:]
+    var present: Set<String> = []
+    var positional: [String] = []
+
+    /// Parses `arguments`; on a problem prints it and returns nil (exit status 2).
+    init?(_ arguments: [String], command: String, options: [String], flags: [String], console: Console) {
+        self.command = command
+        self.options = options
+        self.flags = flags
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("-"), argument != "-" else {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                positional += remaining
+                break
+            }
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+            if name == "-q" { name = "--quiet" }
+            if options.contains(name) {
+                guard let value = inline ?? remaining.popFirst() else {
+                    console.printError("sitegen \(command): error: \(name) needs a value")
+                    return nil
+                }
+                values[name] = value
+            } else if flags.contains(name) || name == "--help" {
+                present.insert(name)
+            } else {
+                var message = "sitegen \(command): error: unknown option '\(argument)'"
+                if let suggestion = Suggestion.closest(to: name, among: options + flags + ["--help"]) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                console.printError(message)
+                console.printError("Run 'sitegen help \(command)' for its options.")
+                return nil
+            }
+        }
+    }
+
+    subscript(option: String) -> String? { values[option] }
+
+    func has(_ flag: String) -> Bool { present.contains(flag) }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import SitegenMustache
+import SitegenSupport
+import SitegenYAML
+
+/// The starter site `sitegen init` writes: `Starter/` of the repository, carried in the binary.
+enum StarterSite {
+    static func file(_ path: String) -> [UInt8]? {
+        if let text = textFiles[path] { return Array(text.utf8) }
+        if let encoded = binaryFiles[path], let data = Data(base64Encoded: encoded) { return Array(data) }
+        return nil
+    }
+
+    static var paths: [String] { (Array(textFiles.keys) + Array(binaryFiles.keys)).sorted() }
+}
+
+/// A problem with `sitegen init` or `sitegen new`, in words for the terminal.
+public struct ScaffoldError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// `sitegen init` and `sitegen new`: new sites and new content files, never overwriting one.
+public enum Scaffold {
+    /// Writes a working starter site into `folder`, which must be empty or not exist.
+    /// Returns the paths written, relative to the folder.
+    public static func initSite(at folder: URL, title: String, timeZone zoneName: String, currency: String, now: Date = Date()) throws(ScaffoldError) -> [String] {
+        let fileManager = FileManager.default
+        if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path), !existing.isEmpty {
+            throw ScaffoldError(description: "\(folder.path) is not empty; sitegen init writes a new site into an empty or new folder")
+        }
+        guard let zone = TimeZoneName.zone(named: zoneName) else {
+            let hint = Suggestion.closest(to: zoneName, among: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" } ?? ""
+            throw ScaffoldError(description: "--timezone must be an IANA time zone like Asia/Hong_Kong, found '\(zoneName)'\(hint)")
+        }
+        guard currency.count == 3, Locale.commonISOCurrencyCodes.contains(currency) else {
+            throw ScaffoldError(description: "--currency must be an ISO 4217 currency code like HKD, found '\(currency)'")
+        }
+        let today = Scaffold.today(in: zone, now: now)
+        let release = TimeOfDay(hour: 14, minute: 0)
+        let releaseUTC = (release.secondsIntoDay - zone.secondsFromGMT(for: now)).floorModulo(86_400)
+        let context: MustacheValue = [
+            "title": .string(YAMLText.scalar(title)),
+            "timezone": .string(zone.identifier),
+            "currency": .string(currency),
+            "today": .string(today.description),
+            "tomorrow": .string(CalendarDate(dayNumber: today.dayNumber + 1).description),
+            "releaseTime": .string(release.description),
+            "cron": .string("\(releaseUTC % 3600 / 60) \(releaseUTC / 3600) * * *"),
+            "cronTime": .string(TimeOfDay(hour: releaseUTC / 3600, minute: releaseUTC % 3600 / 60).description),
+        ]
+        var files: [(String, [UInt8])] = []
+        for path in StarterSite.paths {
+            guard let bytes = StarterSite.file(path) else { continue }
+            if path.hasSuffix(".mustache") {
+                do {
+                    let template = try MustacheTemplate(name: path, source: String(decoding: bytes, as: UTF8.self), path: "Starter/\(path)")
+                    let rendered = try MustacheLibrary(templates: [template], missingTemplates: .fail).renderBytes(template, with: context)
+                    files.append((String(path.dropLast(".mustache".count)), rendered))
+                } catch {
+                    throw ScaffoldError(description: "the starter file \(path) is broken: \(error)")
+                }
+            } else {
+                files.append((path, bytes))
+            }
+        }
+        do {
+            for (path, bytes) in files {
+                let target = folder.appendingPathComponent(path)
+                try fileManager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: target, options: .withoutOverwriting)
+            }
+        } catch {
+            throw ScaffoldError(description: "cannot write the starter site into \(folder.path): \(error.localizedDescription)")
+        }
+        return files.map(\.0)
+    }
+
+    public enum ContentKind: String, CaseIterable, Sendable {
+        case article, assignment, page
+    }
+
+    public struct NewContent: Sendable {
+        public var kind: ContentKind
+        public var title: String
+        public var grade: String?
+        public var teacher: String?
+        public var subject: String?
+        /// `YYYY-MM-DD`; today in the site's time zone when nil.
+        public var date: String?
+
+        public init(kind: ContentKind, title: String, grade: String? = nil, teacher: String? = nil, subject: String? = nil, date: String? = nil) {
+            self.kind = kind
+            self.title = title
+            self.grade = grade
+            self.teacher = teacher
+            self.subject = subject
+            self.date = date
+        }
+    }
+
+    /// Writes a new content file with every front-matter key, the optional ones commented
+    /// out, and returns its path relative to the site.
+    public static func newContent(_ request: NewContent, siteRoot: URL, now: Date = Date()) throws(ScaffoldError) -> String {
+        let siteFile = siteRoot.appendingPathComponent("Content/site.yaml")
+        guard let data = FileManager.default.contents(atPath: siteFile.path) else {
+            throw ScaffoldError(description: "no site at \(siteRoot.path): expected Content/site.yaml (run 'sitegen init' to start one)")
+        }
+        let log = DiagnosticLog()
+        let node = try? YAMLReader.read(Array(data), path: Site.path)
+        let site = Site(node: node, log: log)
+        let teachers = teacherList(siteRoot: siteRoot, site: site)
+
+        let title = request.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw ScaffoldError(description: "give the new \(request.kind.rawValue) a title, like: sitegen new \(request.kind.rawValue) \"Lovely Breakfast\"") }
+        guard let slug = Slug(making: title) else {
+            throw ScaffoldError(description: "the title '\(title)' has no letter or digit to make a file name from")
+        }
+        var date = Scaffold.today(in: site.timeZone, now: now)
+        if let text = request.date {
+            guard let given = CalendarDate(parsing: text[...]), (try? given.check()) != nil else {
+                throw ScaffoldError(description: "--date must be a date like 2026-12-01, found '\(text)'")
+            }
+            date = given
+        }
+
+        let path: String
+        let text: String
+        switch request.kind {
+        case .article:
+            path = "Content/articles/\(slug.text).md"
+            text = articleText(title: title, slug: slug, date: date, site: site)
+        case .page:
+            path = "Content/pages/\(slug.text).md"
+            text = "---\ntitle: \(YAMLText.scalar(title))\n# summary: One sentence for link previews.\n# slug: \(slug.text)\n# draft: true\n---\nWrite the page here.\n"
+        case .assignment:
+            path = "Content/homework/\(date)/\(slug.text).md"
+            text = try assignmentText(request, title: title, date: date, site: site, teachers: teachers)
+        }
+        let target = siteRoot.appendingPathComponent(path)
+        if FileManager.default.fileExists(atPath: target.path) {
+            throw ScaffoldError(description: "\(path) already exists; sitegen new never overwrites a file (give another title)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: target, options: .withoutOverwriting)
+        } catch {
+            throw ScaffoldError(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    private static func articleText(title: String, slug: Slug, date: CalendarDate, site: Site) -> String {
+        """
+        ---
+        title: \(YAMLText.scalar(title))
+        date: \(date)
+        # summary: One or two sentences for cards, feeds and link previews (else the first paragraph).
+        # cover: {src: cover.jpg, alt: What the photo shows}
+        # meal: Breakfast
+        # price: 34                      # in \(site.currency.code); or {amount: 34, currency: HKD}
+        # author: {name: \(site.author?.name ?? "Your Name"), username: \(site.author?.username ?? "you")}
+        # restaurant:
+        #   name: Toast Box
+        #   address: G/F, JD Mall, 233-239 Nathan Rd, Jordan
+        #   lat: 22.304865                # with lon, puts the restaurant on the map
+        #   lon: 114.171386
+        # tags: [toast, milk tea]
+        # slug: \(slug.text)
+        # draft: true
+        ---
+        The story starts here. A paragraph holding only a photo, written
+        `![What it shows](photo.jpg)` with the photo beside this file, starts a new section
+        with that photo and the paragraphs after it.
+
+        """
+    }
+
+    private static func assignmentText(_ request: NewContent, title: String, date: CalendarDate, site: Site, teachers: [String: Teacher]) throws(ScaffoldError) -> String {
+        var teacher: Teacher?
+        if let id = request.teacher {
+            guard let found = teachers[id] else {
+                let hint = Suggestion.closest(to: id, among: Array(teachers.keys)).map { "; did you mean '\($0)'?" } ?? ""
+                throw ScaffoldError(description: "no teacher '\(id)' in Content/teachers.yaml\(hint)")
+            }
+            teacher = found
+        }
+        if let grade = request.grade, !site.homework.grades.contains(GradeID(grade)) {
+            throw ScaffoldError(description: "grade '\(grade)' is not one of the grades in site.yaml (\(site.homework.grades.map(\.text).joined(separator: ", ")))")
+        }
+        guard teacher != nil || request.subject != nil else {
+            throw ScaffoldError(description: "give the assignment a --teacher (an id of teachers.yaml) or a --subject")
+        }
+        guard request.grade != nil || teacher != nil else {
+            throw ScaffoldError(description: "give the assignment a --grade")
+        }
+        var lines = ["---", "title: \(YAMLText.scalar(title))"]
+        lines.append(teacher.map { "teacher: \($0.id)" } ?? "# teacher: ms-lee")
+        lines.append(request.subject.map { "subject: \(YAMLText.scalar($0))" } ?? "# subject: \(teacher?.subject ?? "Math")              # the teacher's subject when not given")
+        lines.append(request.grade.map { "grade: \(YAMLText.scalar($0))" } ?? "# grade: \(teacher?.grades.first?.text ?? "8")                 # the teacher's grades when not given")
+        lines.append("assigned: \(date)")
+        lines.append("# due: \(CalendarDate(dayNumber: date.dayNumber + 1))             # or with a time: \(CalendarDate(dayNumber: date.dayNumber + 1))T08:15")
+        lines.append("# icon: worksheet               # \(AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", "))")
+        lines.append("# link: https://example.org/worksheet")
+        lines.append("# draft: true")
+        lines += ["---", "What to do, in Markdown.", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    private static func teacherList(siteRoot: URL, site: Site) -> [String: Teacher] {
+        guard let data = FileManager.default.contents(atPath: siteRoot.appendingPathComponent("Content/teachers.yaml").path),
+              let node = try? YAMLReader.read(Array(data), path: Teacher.path)
+        else { return [:] }
+        return Dictionary(Teacher.all(from: node, site: site, log: DiagnosticLog()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func today(in zone: TimeZone, now: Date) -> CalendarDate {
+        let seconds = Int(now.timeIntervalSince1970) + zone.secondsFromGMT(for: now)
+        return CalendarDate(dayNumber: seconds.floorDivided(by: 86_400))
+    }
+}
+
+/// YAML scalars written by sitegen: plain when that reads back the same, quoted otherwise.
+enum YAMLText {
+    static func scalar(_ text: String) -> String {
+        let plainSafe = !text.isEmpty && (text.first!.isLetter || text.first!.isNumber)
+            && !text.contains(": ") && !text.contains(" #") && !text.hasSuffix(":")
+            && !text.contains(where: { "\"'{}[],&*!|>%@`\\\n\t".contains($0) })
+            && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(text.lowercased())
+        if plainSafe { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"\(escaped)\""
+    }
+}
+
+extension Int {
+    func floorModulo(_ divisor: Int) -> Int {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+}

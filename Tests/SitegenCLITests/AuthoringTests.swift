@@ -1,0 +1,153 @@
+import Foundation
+import SitegenCLI
+import SitegenCore
+import Testing
+
+@Suite("sitegen check")
+struct CheckTests {
+    private func site(_ files: [String: String]) throws -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        try folder.write("title: Bites\nbase_url: https://example.org/food/\n", to: "site/Content/site.yaml")
+        for (path, text) in files { try folder.write(text, to: "site/\(path)") }
+        return folder
+    }
+
+    @Test func findsEachBrokenLinkAtTheLineThatWroteItAndNothingElse() throws {
+        let folder = try site([
+            "Content/articles/a.md": """
+                ---
+                title: A
+                date: 2026-10-01
+                summary: About A.
+                cover: {src: https://example.org/a.jpg, alt: A}
+                ---
+                Fine: [b](/articles/b/), [its menu](/articles/b/#menu), [home](/), [feed](/feed.xml),
+                [away](https://other.org/x), [mail](mailto:a@b.org), [b again](../b/).
+
+                Broken: [brunch](/meals/brunch/) and
+                [no such heading](/articles/b/#drinks) and [c](../c/).
+
+                ## Here
+
+                [up](#here) but [down](#nowhere) and [out](../../../../x/).
+                """,
+            "Content/articles/b.md": "---\ntitle: B\ndate: 2026-10-02\nsummary: About B.\ncover: {src: https://example.org/b.jpg, alt: B}\n---\n## Menu\n\nToast.\n",
+        ])
+        let console = CapturedConsole()
+        let status = CommandLineTool.run(arguments: ["check", "--source", folder.url.appendingPathComponent("site").path, "--today", "2026-11-25"], console: console.console)
+        #expect(status == 1)
+        #expect(console.error == """
+            Content/articles/a.md:10:9: error: link to /meals/brunch/ leads nowhere
+            Content/articles/a.md:11:1: error: link to /articles/b/#drinks leads to a page with no element '#drinks'
+            Content/articles/a.md:11:44: error: link to ../c/ leads nowhere
+            Content/articles/a.md:15:17: error: link to #nowhere leads to a page with no element '#nowhere'
+            Content/articles/a.md:15:38: error: link to ../../../../x/ leads outside the site, which is served under /food/
+
+            """)
+        #expect(console.output.hasPrefix("Checked "))
+        #expect(console.output.hasSuffix("5 errors, 0 warnings\n"))
+    }
+
+    @Test func pointsOutWhatAuthorsForget() throws {
+        let folder = try site([
+            "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nrestaurant:\n  name: Toast Box\n---\n",
+        ])
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["check", "--source", folder.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(console.error == """
+            Content/articles/a.md:1:1: warning: the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'
+            Content/articles/a.md:1:1: warning: the article has no summary and no first paragraph to make one from; add 'summary: …'
+            Content/articles/a.md:4:1: warning: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'
+
+            """)
+        #expect(console.output == "")
+    }
+
+    @Test func findsNothingWrongWithTheSampleSite() {
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["check", "--source", Repository.root.path, "--today", "2026-11-25T15:00"], console: console.console) == 0)
+        #expect(console.error == "")
+        #expect(console.output.hasSuffix("links: no problems\n"))
+    }
+}
+
+@Suite("sitegen new and init")
+struct ScaffoldTests {
+    @Test func initWritesASiteThatBuildsWithoutAWord() throws {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("my-site")
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["init", site.path, "--timezone", "Asia/Hong_Kong", "--currency", "HKD"], console: console.console) == 0)
+        #expect(console.output.hasPrefix("Wrote a new site of 10 files to "))
+        let workflow = try String(contentsOf: site.appendingPathComponent(".github/workflows/publish.yml"), encoding: .utf8)
+        #expect(workflow.contains("- cron: \"0 6 * * *\""))
+        #expect(workflow.contains("--base-url \"${{ steps.pages.outputs.base_url }}/\""))
+        #expect(workflow.contains("14:00 in Asia/Hong_Kong is 06:00 UTC"))
+        #expect(try String(contentsOf: site.appendingPathComponent("Content/site.yaml"), encoding: .utf8).contains("title: My Site\n"))
+
+        let build = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", site.path, "--quiet"], console: build.console) == 0)
+        #expect(build.error == "")
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("Output/articles/lovely-breakfast/toast.jpg").path))
+        let check = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["check", "--source", site.path, "--quiet"], console: check.console) == 0)
+        #expect(check.error == "")
+    }
+
+    @Test func initRefusesAFolderWithFiles() throws {
+        let folder = TemporaryFolder()
+        try folder.write("mine\n", to: "notes.txt")
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["init", folder.url.path], console: console.console) == 1)
+        #expect(console.error.contains("is not empty"))
+    }
+
+    @Test func newWritesEveryKeyAndNeverOverwrites() throws {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("site")
+        #expect(CommandLineTool.run(arguments: ["init", site.path], console: CapturedConsole().console) == 0)
+
+        let article = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path, "--date", "2026-12-01"], console: article.console) == 0)
+        #expect(article.output == "Wrote Content/articles/cafe-best-toast.md\n")
+        let text = try String(contentsOf: site.appendingPathComponent("Content/articles/cafe-best-toast.md"), encoding: .utf8)
+        #expect(text.hasPrefix("---\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
+        for key in ["summary", "cover", "meal", "price", "author", "restaurant", "tags", "slug", "draft"] {
+            #expect(text.contains("\n# \(key):"), "\(key)")
+        }
+        let again = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path], console: again.console) == 1)
+        #expect(again.error == "sitegen new: error: Content/articles/cafe-best-toast.md already exists; sitegen new never overwrites a file (give another title)\n")
+
+        let assignment = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "assignment", "--grade", "8", "--teacher", "ms-lee", "Fractions worksheet", "--source", site.path, "--date", "2026-12-01"], console: assignment.console) == 0)
+        #expect(assignment.output == "Wrote Content/homework/2026-12-01/fractions-worksheet.md\n")
+        let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01/fractions-worksheet.md"), encoding: .utf8)
+        #expect(homework.hasPrefix("---\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
+        #expect(homework.contains("\ngrade: 8\n") && homework.contains("\nassigned: 2026-12-01\n"))
+
+        let wrongTeacher = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "assignment", "--teacher", "ms-le", "X", "--source", site.path], console: wrongTeacher.console) == 1)
+        #expect(wrongTeacher.error == "sitegen new: error: no teacher 'ms-le' in Content/teachers.yaml; did you mean 'ms-lee'?\n")
+
+        let build = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--source", site.path, "--quiet", "--today", "2026-12-01T15:00"], console: build.console) == 0)
+        #expect(build.error == "")
+    }
+
+    @Test func helpAnswersForEveryCommandAndUnknownFlagsGetASuggestion() {
+        for command in ["build", "check", "new", "init", "render-template"] {
+            let viaHelp = CapturedConsole()
+            #expect(CommandLineTool.run(arguments: ["help", command], console: viaHelp.console) == 0)
+            let viaFlag = CapturedConsole()
+            #expect(CommandLineTool.run(arguments: [command, "--help"], console: viaFlag.console) == 0)
+            #expect(viaHelp.output == viaFlag.output && viaHelp.output.hasPrefix("Usage: sitegen \(command)"), "\(command)")
+        }
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--draft"], console: console.console) == 2)
+        #expect(console.error.hasPrefix("sitegen build: error: unknown option '--draft'; did you mean '--drafts'?\n"))
+        let unknown = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["buld"], console: unknown.console) == 2)
+        #expect(unknown.error.hasPrefix("sitegen: error: unknown command 'buld'; did you mean 'build'?"))
+    }
+}
