@@ -66,9 +66,41 @@ def check_calendar(path):
     return problems, len(events)
 
 
+def check_sitemap(root):
+    """Every page of the site is in the sitemap, and every entry is a page of the site."""
+    import xml.etree.ElementTree as tree
+    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locations = [element.text for element in tree.parse(root / "sitemap.xml").getroot().findall("s:url/s:loc", namespace)]
+    base = min(locations, key=len)
+    listed = set()
+    problems = []
+    for location in locations:
+        relative = location[len(base):]
+        path = root / relative / "index.html" if relative.endswith("/") or relative == "" else root / relative
+        listed.add(path.relative_to(root).as_posix())
+        if not path.exists():
+            problems.append(f"{location} is not a file of the site")
+    pages = {path.relative_to(root).as_posix() for path in root.rglob("*.html")} - {"404.html"}
+    missing = sorted(pages - listed)
+    if missing:
+        problems.append(f"pages missing from the sitemap: {missing[:5]}")
+    robots = (root / "robots.txt").read_text()
+    if f"Sitemap: {base}sitemap.xml" not in robots:
+        problems.append("robots.txt does not name the sitemap")
+    return problems, len(locations)
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     passed = failed = 0
+    if (root / "sitemap.xml").exists():
+        problems, count = check_sitemap(root)
+        if problems:
+            failed += 1
+            print("FAIL sitemap.xml: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"ok   sitemap.xml: {count} pages, every one a file, every page listed")
     for path in sorted(root.rglob("*.xml")):
         if path.name == "sitemap.xml":
             continue
