@@ -292,6 +292,7 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
 
     static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
 
+
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard Slug.isValid(scalar.text) else {
@@ -305,31 +306,38 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
         self.text = text
     }
 
-    /// A slug made from any text: accents dropped, everything else turned into hyphens.
+    /// A slug made from any text: letters and digits of every script kept in lowercase,
+    /// accents dropped from Latin letters (`Crème` → `creme`), anything else a hyphen.
     init?(making text: String) {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var result = ""
         var pendingHyphen = false
-        for scalar in folded.unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                if pendingHyphen, !result.isEmpty { result += "-" }
-                pendingHyphen = false
-                result.unicodeScalars.append(scalar)
-            } else if ("A"..."Z").contains(scalar) {
-                if pendingHyphen, !result.isEmpty { result += "-" }
-                pendingHyphen = false
-                result += String(scalar).lowercased()
-            } else if scalar != "'" && scalar != "’" {
-                pendingHyphen = true
+        for character in text {
+            let piece: String
+            if character.isASCII {
+                piece = character.isLetter || character.isNumber ? String(character).lowercased() : ""
+            } else if character.isLetter || character.isNumber {
+                let folded = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+                piece = folded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? folded.lowercased() : String(character).lowercased()
+            } else {
+                piece = ""
             }
+            if piece.isEmpty {
+                if character != "'" && character != "’" { pendingHyphen = true }
+                continue
+            }
+            if pendingHyphen, !result.isEmpty { result += "-" }
+            pendingHyphen = false
+            result += piece
         }
-        guard !result.isEmpty else { return nil }
+        guard !result.isEmpty, result.count <= 200 else { return nil }
         self.text = result
     }
 
+    /// Lowercase letters of any script, digits and single hyphens between them: nothing
+    /// that could make a path leave its folder.
     static func isValid(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 200 && !text.hasPrefix("-") && !text.hasSuffix("-")
-            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            && text.allSatisfy { $0 == "-" || (($0.isLetter || $0.isNumber) && String($0).lowercased() == String($0) && !$0.isWhitespace) }
     }
 
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
