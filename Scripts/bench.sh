@@ -36,10 +36,10 @@ for size in "${sizes[@]}"; do
     fi
     out=$bench_dir/out-$size
     rm -rf "$out"
-    .build/release/sitegen build --source "$site" --output "$out" --today 2026-03-10T15:00 --quiet >/dev/null # warm the file cache
+    .build/release/sitegen build --source "$site" --output "$out" --today 2027-06-30T15:00 --quiet >/dev/null # warm the file cache
     rm -rf "$out"
     report=$(mktemp)
-    summary=$(/usr/bin/time -f '%e %U %S %M' -o "$report" .build/release/sitegen build --source "$site" --output "$out" --today 2026-03-10T15:00)
+    summary=$(/usr/bin/time -f '%e %U %S %M' -o "$report" .build/release/sitegen build --source "$site" --output "$out" --today 2027-06-30T15:00)
     read -r wall user system peak < "$report"
     rm -f "$report"
     pages=$(echo "$summary" | sed -E 's/^Built ([0-9,]+) pages?.*/\1/' | tr -d ,)

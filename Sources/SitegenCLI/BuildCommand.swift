@@ -25,11 +25,12 @@ enum BuildCommand {
           --drafts          include drafts (default: drafts are left out)
           --strict          treat warnings as errors (default: warnings do not fail)
           --quiet, -q       print problems only, no summary
+          --timings         print how long each stage took
           -h, --help        show this help
         """
 
     static let options = ["--source", "--output", "--base-url", "--today"]
-    static let flags = ["--drafts", "--strict", "--quiet"]
+    static let flags = ["--drafts", "--strict", "--quiet", "--timings"]
 
     /// The options `build` and `check` share, or nil after printing the problem.
     static func buildOptions(_ arguments: Arguments, console: Console) -> BuildOptions? {
@@ -58,12 +59,16 @@ enum BuildCommand {
 
         let clock = ContinuousClock()
         let start = clock.now
-        let showsProgress = !quiet && isatty(2) == 1
+        let showsProgress = !quiet && isatty(2) == 1 && !parsed.has("--timings")
+        let stages = StageClock(clock: clock, start: start)
         let report = SiteBuilder.build(options) { stage in
+            stages.enter(stage)
             guard showsProgress, clock.now - start > .seconds(1) else { return }
             console.writeError("\r\u{1B}[K\(stage)…")
         }
+        stages.enter("Done")
         if showsProgress, clock.now - start > .seconds(1) { console.writeError("\r\u{1B}[K") }
+        if parsed.has("--timings") { console.printError(stages.summary) }
         for diagnostic in report.diagnostics {
             console.printError(diagnostic.description)
         }
@@ -79,7 +84,10 @@ enum BuildCommand {
         if !quiet {
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            console.print("Built \(grouped(report.pageCount)) page\(report.pageCount == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s → \(report.outputPath)")
+            var changes = "\(grouped(report.writtenCount)) file\(report.writtenCount == 1 ? "" : "s") written"
+            if report.unchangedCount > 0 { changes += ", \(grouped(report.unchangedCount)) unchanged" }
+            if report.removedCount > 0 { changes += ", \(grouped(report.removedCount)) removed" }
+            console.print("Built \(grouped(report.pageCount)) page\(report.pageCount == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s → \(report.outputPath) (\(changes))")
         }
         return 0
     }
@@ -92,6 +100,36 @@ enum BuildCommand {
             result.append(digit)
         }
         return result
+    }
+}
+
+/// When each stage of a build started, for `--timings`.
+final class StageClock: @unchecked Sendable {
+    private let clock: ContinuousClock
+    private let lock = NSLock()
+    private var marks: [(String, ContinuousClock.Instant)]
+
+    init(clock: ContinuousClock, start: ContinuousClock.Instant) {
+        self.clock = clock
+        marks = [("Starting", start)]
+    }
+
+    func enter(_ stage: String) {
+        lock.lock()
+        marks.append((stage, clock.now))
+        lock.unlock()
+    }
+
+    var summary: String {
+        lock.lock()
+        defer { lock.unlock() }
+        var lines: [String] = []
+        for (index, mark) in marks.enumerated().dropLast() {
+            let duration = marks[index + 1].1 - mark.1
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            lines.append(String(format: "%-12@ %7.3f s", mark.0 as NSString, seconds))
+        }
+        return lines.joined(separator: "\n")
     }
 }
 

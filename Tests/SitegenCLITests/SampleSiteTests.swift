@@ -93,7 +93,8 @@ struct SampleSiteTests {
         let output = scratch.url.appendingPathComponent("Output")
         #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--output", output.path, "--today", Self.today], console: console.console) == 0)
         #expect(console.output.hasPrefix("Built 56 pages in "))
-        #expect(console.output.hasSuffix(" s → \(output.path)\n"))
+        #expect(console.output.contains(" s → \(output.path) ("))
+        #expect(console.output.hasSuffix(" files written)\n"))
     }
 
     private func firstDifference(_ expected: String, _ actual: String) -> String {
@@ -103,5 +104,57 @@ struct SampleSiteTests {
             return "line \(index + 1):\n- \(index < a.count ? String(a[index]) : "(none)")\n+ \(index < b.count ? String(b[index]) : "(none)")"
         }
         return ""
+    }
+}
+
+@Suite("Rebuilds")
+struct RebuildTests {
+    private func copySampleSite(into folder: TemporaryFolder) throws -> URL {
+        let site = folder.url.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        for name in ["Content", "Themes"] {
+            try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(name), to: site.appendingPathComponent(name))
+        }
+        return site
+    }
+
+    private func build(_ site: URL, _ extra: [String] = []) -> (Int32, String) {
+        let console = CapturedConsole()
+        let status = CommandLineTool.run(arguments: ["build", "--source", site.path, "--today", SampleSiteTests.today] + extra, console: console.console)
+        return (status, console.output + console.error)
+    }
+
+    @Test func rewritesNothingWhenNothingChanged() throws {
+        let folder = TemporaryFolder()
+        let site = try copySampleSite(into: folder)
+        #expect(build(site).0 == 0)
+        let before = FolderSnapshot(site.appendingPathComponent("Output"))
+        Thread.sleep(forTimeInterval: 0.01)
+        let (status, output) = build(site)
+        #expect(status == 0)
+        #expect(output.contains("(0 files written, "), "\(output)")
+        #expect(FolderSnapshot(site.appendingPathComponent("Output")) == before)
+    }
+
+    @Test func rewritesOnlyWhatAnEditChangesAndRemovesWhatIsGone() throws {
+        let folder = TemporaryFolder()
+        let site = try copySampleSite(into: folder)
+        #expect(build(site).0 == 0)
+        let output = site.appendingPathComponent("Output")
+        let before = FolderSnapshot(output)
+        let article = site.appendingPathComponent("Content/articles/egg-tarts-on-lyndhurst-terrace/index.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        try text.replacingOccurrences(of: "wobbles when you pick it up", with: "trembles when you lift it").write(to: article, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: site.appendingPathComponent("Content/pages/about.md"))
+        Thread.sleep(forTimeInterval: 0.01)
+        #expect(build(site).0 == 0)
+        let after = FolderSnapshot(output)
+        let changed = Set(after.files.keys.filter { before.dates[$0] != after.dates[$0] })
+        #expect(changed.contains("articles/egg-tarts-on-lyndhurst-terrace/index.html"))
+        #expect(changed.contains("feed.xml"))
+        #expect(!changed.contains("articles/lovely-breakfast/toast.jpg"))
+        #expect(!changed.contains("homework/grade-6/feed.xml"))
+        #expect(after.files["about/index.html"] == nil)
+        for path in changed { #expect(before.files[path] != after.files[path], "\(path) was rewritten with the same bytes") }
     }
 }

@@ -1,11 +1,24 @@
 import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The **write** stage: the whole site goes to a fresh folder beside the output folder,
-/// which replaces the output folder only once every file is written.
+/// The **write** stage. Nothing is written before every page is rendered; then only the
+/// files whose bytes changed are written, each replaced atomically (a new file renamed
+/// over the old one), and files the site no longer has are removed last. Unchanged files
+/// keep their modification times, so hosts and rsync upload only what changed.
 enum OutputWriter {
+    struct Result: Sendable {
+        var written = 0
+        var unchanged = 0
+        var removed = 0
+        var bytesWritten = 0
+        /// What every file of the output now is, for the next build.
+        var manifest: [String: OutputManifest.Entry] = [:]
+    }
+
     /// Why sitegen will not write to `output`, or nil when it will.
     static func refusal(output: URL, source: URL) -> String? {
         let out = output.resolvingSymlinksInPath().standardizedFileURL.path
@@ -20,57 +33,143 @@ enum OutputWriter {
         return nil
     }
 
-    /// Writes `files` and returns the number of bytes written.
-    static func write(_ files: [OutputFile], to output: URL) throws -> Int {
-        let fileManager = FileManager.default
-        let parent = output.deletingLastPathComponent()
-        try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let suffix = "\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).sitegen-new-\(suffix)")
-        let retired = parent.appendingPathComponent(".\(output.lastPathComponent).sitegen-old-\(suffix)")
-        try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
-        var bytes = 0
-        do {
-            var folders: Set<String> = [""]
-            for file in files {
-                guard let relative = safeRelativePath(file.path) else {
-                    throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
+    /// Brings `output` to exactly `files`. `previous` is the manifest of the last build:
+    /// a file it lists with the same size, time and content hash is known to be unchanged
+    /// without reading it.
+    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:]) throws -> Result {
+        for file in files where safeRelativePath(file.path) == nil {
+            throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        let root = output.path
+        var rootInfo = stat()
+        if stat(root, &rootInfo) == 0, (rootInfo.st_mode & S_IFMT) != S_IFDIR {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey: "\(root) is a file, not a folder"])
+        }
+        try makeFolder(root)
+        var folders = Set(files.map { $0.path.split(separator: "/").dropLast().joined(separator: "/") })
+        folders.remove("")
+        for folder in folders.sorted() { try makeFolder(root + "/" + folder) }
+
+        let outcomes = parallelMap(files) { file -> Result.FileOutcome in
+            do {
+                return try writeIfChanged(file, root: root, previous: previous[file.path])
+            } catch {
+                return .failed(file.path, "\(error)")
+            }
+        }
+        var result = Result()
+        for (file, outcome) in zip(files, outcomes) {
+            switch outcome {
+            case .written(let entry, let bytes):
+                result.written += 1
+                result.bytesWritten += bytes
+                result.manifest[file.path] = entry
+            case .unchanged(let entry):
+                result.unchanged += 1
+                result.manifest[file.path] = entry
+            case .failed(let path, let reason):
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
+            }
+        }
+        result.removed = removeStale(in: root, keeping: Set(files.map(\.path)), folders: folders)
+        return result
+    }
+
+    private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?) throws -> Result.FileOutcome {
+        let target = root + "/" + file.path
+        let bytes: [UInt8]
+        switch file.contents {
+        case .bytes(let data): bytes = data
+        case .copy(let source):
+            guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
+            bytes = data
+        }
+        let hash = ContentHash.value(bytes)
+        var info = stat()
+        if stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
+            let modified = OutputManifest.time(of: info)
+            if let previous, previous.size == bytes.count, previous.modified == modified, previous.hash == hash {
+                return .unchanged(previous)
+            }
+            if previous == nil || previous?.modified != modified, FileReader.read(target) == bytes {
+                return .unchanged(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash))
+            }
+        }
+        let temporary = root + "/" + (file.path.split(separator: "/").dropLast().map { $0 + "/" }.joined()) + ".sitegen-\(getpid())-" + (file.path.split(separator: "/").last.map(String.init) ?? "file")
+        try writeFile(bytes, to: temporary)
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            if code == EISDIR || code == ENOTEMPTY || code == EEXIST {
+                // A folder stands where the file goes: the site changed shape.
+                try? FileManager.default.removeItem(atPath: target)
+                try writeFile(bytes, to: temporary)
+                if rename(temporary, target) == 0 { return written(target, bytes, hash) }
+            }
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        return written(target, bytes, hash)
+    }
+
+    private static func written(_ target: String, _ bytes: [UInt8], _ hash: UInt64) -> Result.FileOutcome {
+        var info = stat()
+        let modified = stat(target, &info) == 0 ? OutputManifest.time(of: info) : 0
+        return .written(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash), bytes.count)
+    }
+
+    private static func makeFolder(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return }
+            unlink(path)
+        }
+        if mkdir(path, 0o755) != 0, errno != EEXIST {
+            if errno == ENOENT {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                return
+            }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    /// Removes what the site no longer has, leaving hidden files and folders at the top of
+    /// the output (`.git` of a deploy branch, `.gitkeep`) alone.
+    private static func removeStale(in root: String, keeping files: Set<String>, folders: Set<String>) -> Int {
+        var removed = 0
+        func visit(_ relative: String) -> Bool {
+            let path = relative.isEmpty ? root : root + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+            var keptAny = false
+            for name in names {
+                if relative.isEmpty, name.hasPrefix(".") {
+                    keptAny = true
+                    continue
                 }
-                let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
-                if folders.insert(folder).inserted {
-                    try fileManager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
-                }
-                let target = staging.appendingPathComponent(relative)
-                switch file.contents {
-                case .bytes(let data):
-                    try writeFile(data, to: target.path)
-                    bytes += data.count
-                case .copy(let source):
-                    try fileManager.copyItem(at: source, to: target)
-                    bytes += (try? fileManager.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(root + "/" + child, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    if visit(child) || folders.contains(child) {
+                        keptAny = true
+                    } else {
+                        rmdir(root + "/" + child)
+                    }
+                } else if files.contains(child) {
+                    keptAny = true
+                } else {
+                    unlink(root + "/" + child)
+                    removed += 1
                 }
             }
-            // Hidden files at the top of the output (.git of a deploy branch, .gitkeep) are kept.
-            if let existing = try? fileManager.contentsOfDirectory(atPath: output.path) {
-                for name in existing where name.hasPrefix(".") {
-                    try fileManager.moveItem(at: output.appendingPathComponent(name), to: staging.appendingPathComponent(name))
-                }
-            }
-        } catch {
-            try? fileManager.removeItem(at: staging)
-            throw error
+            return keptAny
         }
-        if fileManager.fileExists(atPath: output.path) {
-            try fileManager.moveItem(at: output, to: retired)
-        }
-        try fileManager.moveItem(at: staging, to: output)
-        try? fileManager.removeItem(at: retired)
-        return bytes
+        _ = visit("")
+        return removed
     }
 
     /// Writes the bytes straight from the rendered buffer, without a Data copy.
     private static func writeFile(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var offset = 0
@@ -88,8 +187,31 @@ enum OutputWriter {
     static func safeRelativePath(_ path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\"),
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".sitegen-") })
         else { return nil }
         return path
+    }
+}
+
+extension OutputWriter.Result {
+    enum FileOutcome: Sendable {
+        case written(OutputManifest.Entry, Int)
+        case unchanged(OutputManifest.Entry)
+        case failed(String, String)
+    }
+}
+
+/// What each file of the output was after the last build: its size, modification time
+/// and content hash.
+enum OutputManifest {
+    struct Entry: Sendable, Hashable, Codable {
+        var size: Int
+        var modified: Int64
+        var hash: UInt64
+    }
+
+    /// Nanoseconds since 1970 of a file's last change.
+    static func time(of info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 }

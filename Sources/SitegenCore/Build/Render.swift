@@ -73,8 +73,9 @@ enum Render {
         let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
         let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
         let homework = HomeworkViews(index: index, context: context)
+        let metas = PageMeta(index: index, context: context, homework: homework)
         func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
-            let meta = PageMeta(index: index, context: context, homework: homework).make(for: planned)
+            let meta = metas.make(for: planned)
             return .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description), "meta": meta]) { own, _ in own })
         }
         func cards(_ articles: [Article]) -> MustacheValue {

@@ -39,6 +39,10 @@ public struct BuildReport: Sendable {
     public var pageCount = 0
     public var fileCount = 0
     public var byteCount = 0
+    /// Files the build wrote, found unchanged, and removed as no longer part of the site.
+    public var writtenCount = 0
+    public var unchangedCount = 0
+    public var removedCount = 0
     public var outputPath = ""
 
     public var succeeded: Bool {
@@ -56,7 +60,11 @@ public enum SiteBuilder {
         guard report.succeeded, let files = prepared.files, let outputURL = prepared.outputURL else { return report }
         progress("Writing")
         do {
-            report.byteCount = try OutputWriter.write(files, to: outputURL)
+            let result = try OutputWriter.write(files, to: outputURL)
+            report.byteCount = result.bytesWritten
+            report.writtenCount = result.written
+            report.unchangedCount = result.unchanged
+            report.removedCount = result.removed
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report

@@ -1,6 +1,10 @@
 import Foundation
 import SitegenSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a site folder holds, read from disk once: the **load** stage.
 struct SourceTree: Sendable {
     enum Kind: Sendable {
@@ -29,84 +33,177 @@ struct SourceTree: Sendable {
     static func load(siteRoot: URL) -> SourceTree {
         var tree = SourceTree()
         tree.root = siteRoot.path
-        let content = siteRoot.appendingPathComponent("Content")
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
-        for (path, url) in walk(content, relativeTo: "", displayRoot: "Content/", realRoot: realRoot, problems: &tree.problems) {
-            let sitePath = "Content/" + path
+        var walker = Walker(realRoot: realRoot)
+        let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
+
+        var toRead: [(path: String, kind: Kind?)] = []
+        for path in contentFiles {
             switch path {
-            case "site.yaml":
-                tree.siteYAML = read(url, sitePath, &tree.problems)
-            case "teachers.yaml":
-                tree.teachersYAML = read(url, sitePath, &tree.problems)
+            case "site.yaml", "teachers.yaml":
+                toRead.append((path, nil))
             default:
                 let kind: Kind? = if path.hasSuffix(".md") {
                     path.hasPrefix("articles/") ? .article : path.hasPrefix("homework/") ? .assignment : path.hasPrefix("pages/") ? .page : nil
                 } else { nil }
-                if let kind {
-                    if let bytes = read(url, sitePath, &tree.problems) {
-                        tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, bytes: bytes))
-                    }
-                } else {
-                    tree.staticFiles.append(path)
-                }
+                if let kind { toRead.append((path, kind)) } else { tree.staticFiles.append(path) }
+            }
+        }
+        // Reading is most of this stage's time: both cores read at once.
+        let contentRoot = siteRoot.path + "/Content/"
+        let contents = parallelMap(toRead) { FileReader.read(contentRoot + $0.path) }
+        for (entry, bytes) in zip(toRead, contents) {
+            guard let bytes else {
+                tree.problems.append(.error(at: SourceLocation(path: "Content/" + entry.path, line: 1, column: 1), "cannot read the file"))
+                continue
+            }
+            switch entry.kind {
+            case nil where entry.path == "site.yaml": tree.siteYAML = bytes
+            case nil: tree.teachersYAML = bytes
+            case let kind?: tree.markdown.append(MarkdownFile(kind: kind, contentPath: entry.path, bytes: bytes))
             }
         }
         tree.staticFiles.sort()
         tree.markdown.sort { $0.contentPath < $1.contentPath }
-        let themes = siteRoot.appendingPathComponent("Themes")
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: themes.path) {
-            for name in names.sorted() where !name.hasPrefix(".") {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: themes.appendingPathComponent(name).path, isDirectory: &isFolder), isFolder.boolValue else { continue }
-                var files: [String: [UInt8]] = [:]
-                for (path, url) in walk(themes.appendingPathComponent(name), relativeTo: "", displayRoot: "Themes/\(name)/", realRoot: realRoot, problems: &tree.problems) {
-                    if let bytes = read(url, "Themes/\(name)/\(path)", &tree.problems) { files[path] = bytes }
+
+        let themesFolder = siteRoot.path + "/Themes"
+        for name in walker.folders(in: themesFolder) {
+            var files: [String: [UInt8]] = [:]
+            for path in walker.files(in: themesFolder + "/" + name, display: "Themes/\(name)/") {
+                if let bytes = FileReader.read(themesFolder + "/" + name + "/" + path) {
+                    files[path] = bytes
+                } else {
+                    tree.problems.append(.error(at: SourceLocation(path: "Themes/\(name)/\(path)", line: 1, column: 1), "cannot read the file"))
                 }
-                tree.themes[name] = files
             }
+            tree.themes[name] = files
         }
+        tree.problems += walker.problems
         return tree
     }
+}
 
-    private static func read(_ url: URL, _ sitePath: String, _ problems: inout [Diagnostic]) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            problems.append(.error(at: SourceLocation(path: sitePath, line: 1, column: 1), "cannot read the file"))
-            return nil
-        }
-        return Array(data)
+/// Lists a folder's files with `readdir`, skipping hidden ones and anything that is not a
+/// plain file or folder (a FIFO would hang the build), never following a symbolic link to
+/// a place outside the site or around in a circle.
+private struct Walker {
+    let realRoot: String
+    var problems: [Diagnostic] = []
+
+    init(realRoot: String) {
+        self.realRoot = realRoot
     }
 
-    /// Every regular file under `folder`, skipping hidden ones and anything that is not a
-    /// plain file or folder (a FIFO would hang the build), never following a symbolic
-    /// link to a place outside the site or around in a circle.
-    private static func walk(_ folder: URL, relativeTo prefix: String, displayRoot: String, realRoot: String, problems: inout [Diagnostic], visited: Set<String> = []) -> [(String, URL)] {
-        let realFolder = folder.resolvingSymlinksInPath().standardizedFileURL.path
-        guard !visited.contains(realFolder), let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        let visited = visited.union([realFolder])
-        var files: [(String, URL)] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
-            let path = prefix + name
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            var type = attributes?[.type] as? FileAttributeType
-            if type == .typeSymbolicLink {
-                let target = url.resolvingSymlinksInPath().standardizedFileURL.path
+    private enum EntryType { case file, folder, other, missing }
+
+    mutating func files(in folder: String, display: String) -> [String] {
+        var found: [String] = []
+        walk(folder, relative: "", display: display, visited: [], into: &found)
+        return found.sorted()
+    }
+
+    mutating func folders(in folder: String) -> [String] {
+        entries(of: folder).filter { !$0.name.hasPrefix(".") && type(of: folder + "/" + $0.name, hint: $0.type) == .folder }.map(\.name).sorted()
+    }
+
+    private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [String]) {
+        let real = realPath(folder) ?? folder
+        guard !visited.contains(real) else { return }
+        let visited = visited.union([real])
+        for entry in entries(of: folder) where !entry.name.hasPrefix(".") {
+            let path = folder + "/" + entry.name
+            let relativePath = relative + entry.name
+            var hint = entry.type
+            if hint == DT_LNK {
+                let target = realPath(path) ?? ""
                 guard target == realRoot || target.hasPrefix(realRoot + "/") else {
-                    problems.append(.error(at: SourceLocation(path: displayRoot + path, line: 1, column: 1),
-                                           "symbolic link leads outside the site (to \(target)); sitegen does not follow it"))
+                    problems.append(.error(at: SourceLocation(path: display + relativePath, line: 1, column: 1),
+                                           "symbolic link leads outside the site (to \(target.isEmpty ? "nowhere" : target)); sitegen does not follow it"))
                     continue
                 }
-                type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+                hint = UInt8(DT_UNKNOWN)
             }
-            switch type {
-            case .typeDirectory?:
-                files += walk(url, relativeTo: path + "/", displayRoot: displayRoot, realRoot: realRoot, problems: &problems, visited: visited)
-            case .typeRegular?:
-                files.append((path, url))
-            default:
-                problems.append(.warning(at: SourceLocation(path: displayRoot + path, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
+            switch type(of: path, hint: hint) {
+            case .folder:
+                walk(path, relative: relativePath + "/", display: display, visited: visited, into: &found)
+            case .file:
+                found.append(relativePath)
+            case .other:
+                problems.append(.warning(at: SourceLocation(path: display + relativePath, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
+            case .missing:
+                continue
             }
         }
-        return files
     }
+
+    private func entries(of folder: String) -> [(name: String, type: UInt8)] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var result: [(String, UInt8)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name == "." || name == ".." { continue }
+            result.append((name, entry.pointee.d_type))
+        }
+        return result
+    }
+
+    /// The type of `path`, following links; `hint` is readdir's answer when it knows.
+    private func type(of path: String, hint: UInt8) -> EntryType {
+        switch Int32(hint) {
+        case Int32(DT_DIR): return .folder
+        case Int32(DT_REG): return .file
+        case Int32(DT_UNKNOWN), Int32(DT_LNK):
+            var info = stat()
+            guard stat(path, &info) == 0 else { return .missing }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return .folder
+            case S_IFREG: return .file
+            default: return .other
+            }
+        default:
+            return .other
+        }
+    }
+
+    private func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// Reads a whole file with one `read` call when it can.
+enum FileReader {
+    static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            offset += count
+        }
+        if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
+        // A file that grew while being read is read to its end.
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}
+
+extension SourceTree {
+    var contentRoot: String { root + "/Content" }
 }

@@ -101,6 +101,3 @@ enum Validate {
     }
 }
 
-extension SourceTree {
-    var contentRoot: String { root + "/Content" }
-}

@@ -17,6 +17,10 @@ struct HomeworkSchedule: Sendable {
     var subjectOrder: [String: Int]
     /// Assignments of each grade left out as drafts: a page whose grade has only drafts says so.
     var draftCounts: [GradeID: Int]
+    /// Each grade's assignments by day, in subject order, and all of them newest first:
+    /// every page asks for these, so they are sorted out once.
+    private var byGradeAndDay: [GradeID: [CalendarDate: [Assignment]]] = [:]
+    private var byGrade: [GradeID: [Assignment]] = [:]
 
     init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
         self.site = site
@@ -43,11 +47,27 @@ struct HomeworkSchedule: Sendable {
         let rest = Set(all.map(\.subject)).subtracting(order.keys).sorted()
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
+
+        var grouped: [GradeID: [Assignment]] = [:]
+        for assignment in assignments {
+            for grade in assignment.grades { grouped[grade, default: []].append(assignment) }
+        }
+        for (grade, list) in grouped {
+            let ranked = list.map { (rank: order[$0.subject] ?? Int.max, assignment: $0) }
+            byGrade[grade] = ranked.sorted {
+                ($1.assignment.assigned, $0.rank, $0.assignment.title, $0.assignment.id) < ($0.assignment.assigned, $1.rank, $1.assignment.title, $1.assignment.id)
+            }.map(\.assignment)
+            var days: [CalendarDate: [Assignment]] = [:]
+            for item in ranked.sorted(by: { ($0.rank, $0.assignment.title, $0.assignment.id) < ($1.rank, $1.assignment.title, $1.assignment.id) }) {
+                days[item.assignment.assigned, default: []].append(item.assignment)
+            }
+            byGradeAndDay[grade] = days
+        }
     }
 
     /// A grade's assignments of one day, in subject order.
     func assignments(of grade: GradeID, on day: CalendarDate) -> [Assignment] {
-        sorted(assignments.filter { $0.assigned == day && $0.grades.contains(grade) })
+        byGradeAndDay[grade]?[day] ?? []
     }
 
     /// Subjects of a list of assignments, each once, in subject order.
@@ -59,8 +79,8 @@ struct HomeworkSchedule: Sendable {
     /// Work of a grade still to hand in, by due date: everything due after today (and,
     /// before the release time, what is due today), other than the digest day's work.
     func upcoming(of grade: GradeID) -> [(day: CalendarDate, assignments: [Assignment])] {
-        let pending = assignments.filter { assignment in
-            guard assignment.grades.contains(grade), let due = assignment.due, assignment.assigned != digestDay else { return false }
+        let pending = assignments(of: grade).filter { assignment in
+            guard let due = assignment.due, assignment.assigned != digestDay else { return false }
             return isTonight ? due.date > moment.date : due.date >= moment.date
         }
         let byDay = Dictionary(grouping: pending) { $0.due!.date }
@@ -71,9 +91,7 @@ struct HomeworkSchedule: Sendable {
 
     /// All of a grade's assignments, newest first: for its feed and calendar.
     func assignments(of grade: GradeID) -> [Assignment] {
-        assignments.filter { $0.grades.contains(grade) }.sorted {
-            ($1.assigned, rank($0.subject), $0.title, $0.id) < ($0.assigned, rank($1.subject), $1.title, $1.id)
-        }
+        byGrade[grade] ?? []
     }
 
     func sorted(_ list: [Assignment]) -> [Assignment] {
@@ -86,7 +104,14 @@ struct HomeworkSchedule: Sendable {
 
     /// The school day before and after `day`, for the archive's links.
     func neighbours(of day: CalendarDate) -> (previous: CalendarDate?, next: CalendarDate?) {
-        guard let index = schoolDays.firstIndex(of: day) else { return (nil, nil) }
+        var low = 0
+        var high = schoolDays.count
+        while low < high {
+            let middle = (low + high) / 2
+            if schoolDays[middle] < day { low = middle + 1 } else { high = middle }
+        }
+        guard low < schoolDays.count, schoolDays[low] == day else { return (nil, nil) }
+        let index = low
         return (index > 0 ? schoolDays[index - 1] : nil, index + 1 < schoolDays.count ? schoolDays[index + 1] : nil)
     }
 

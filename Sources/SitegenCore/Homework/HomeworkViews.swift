@@ -5,6 +5,15 @@ import SitegenMustache
 struct HomeworkViews: Sendable {
     var index: SiteIndex
     var context: ViewContext
+    /// `/homework/` and the home page: a sentence per grade. Every homework page shows
+    /// it, so it is made once.
+    private(set) var summary: MustacheValue = .null
+
+    init(index: SiteIndex, context: ViewContext) {
+        self.index = index
+        self.context = context
+        summary = makeSummary()
+    }
 
     var schedule: HomeworkSchedule { index.homework }
     var site: Site { index.site }
@@ -18,8 +27,18 @@ struct HomeworkViews: Sendable {
 
     // MARK: Pages
 
-    /// `/homework/` and the home page: a sentence per grade.
-    var summary: MustacheValue {
+    /// The sentence a grade's page leads with.
+    func sentence(of grade: GradeID) -> String {
+        let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
+        return HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), tonight: schedule.isTonight)
+    }
+
+    /// The sentence of a grade's day in the archive.
+    func sentence(of grade: GradeID, on day: CalendarDate) -> String {
+        HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
+    }
+
+    private func makeSummary() -> MustacheValue {
         let grades: [MustacheValue] = site.homework.grades.map { grade in
             let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
             return .dictionary([

@@ -45,10 +45,10 @@ struct PageMeta {
             description = [site.homework.title, site.homework.school].filter { !$0.isEmpty }.joined(separator: " – ")
         case .grade(let grade):
             title = "\(GradeNames.name(of: grade)) – \(site.homework.title)"
-            if case .string(let sentence) = homework.gradePage(grade)["sentence"] { description = sentence }
+            description = homework.sentence(of: grade)
         case .day(let grade, let day):
             title = "\(GradeNames.name(of: grade)), \(context.formats.weekdayDate(day))"
-            if case .dictionary(let fields) = homework.dayPage(grade, day)["day"], case .string(let sentence)? = fields["sentence"] { description = sentence }
+            description = homework.sentence(of: grade, on: day)
         case .notFound:
             title = "Page not found"
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:

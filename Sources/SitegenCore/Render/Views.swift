@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMustache
+import Synchronization
 
 /// What a page template sees of the site (`{{site.title}}`, `{{site.root}}`).
 struct SiteView: MustacheObject {
@@ -28,11 +29,21 @@ struct SiteView: MustacheObject {
 }
 
 /// How dates and prices read on pages, in the site's language.
-struct Formats: Sendable {
-    var locale: Locale
-    var dateStyle: Date.FormatStyle
-    var weekdayStyle: Date.FormatStyle
-    var timeStyle: Date.FormatStyle
+final class Formats: Sendable {
+    let locale: Locale
+    private let dateStyle: Date.FormatStyle
+    private let weekdayStyle: Date.FormatStyle
+    private let timeStyle: Date.FormatStyle
+    /// ICU is slow to ask: every text is made once and remembered. A site has a few
+    /// thousand distinct dates and prices however many pages show them.
+    private let cache = Mutex<[CacheKey: String]>([:])
+
+    private enum CacheKey: Hashable {
+        case date(CalendarDate)
+        case weekday(CalendarDate)
+        case time(TimeOfDay)
+        case price(Price)
+    }
 
     init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
@@ -42,17 +53,24 @@ struct Formats: Sendable {
         timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
     }
 
+    private func remembered(_ key: CacheKey, _ make: () -> String) -> String {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let text = make()
+        cache.withLock { $0[key] = text }
+        return text
+    }
+
     func date(_ date: CalendarDate) -> String {
-        Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(dateStyle)
+        remembered(.date(date)) { Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(dateStyle) }
     }
 
     func weekdayDate(_ date: CalendarDate) -> String {
-        Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(weekdayStyle)
+        remembered(.weekday(date)) { Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(weekdayStyle) }
     }
 
     /// "3:00 PM" in the site's language.
     func time(_ time: TimeOfDay) -> String {
-        Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(timeStyle)
+        remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(timeStyle) }
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4".
@@ -73,19 +91,21 @@ struct Formats: Sendable {
 
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
     func price(_ price: Price) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = locale
-        formatter.numberStyle = .currency
-        formatter.currencyCode = price.currency.code
-        let symbol = formatter.currencySymbol ?? price.currency.code
-        let number = NumberFormatter()
-        number.locale = locale
-        number.numberStyle = .decimal
-        let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
-        number.minimumFractionDigits = isWhole ? 0 : formatter.minimumFractionDigits
-        number.maximumFractionDigits = isWhole ? 0 : max(formatter.maximumFractionDigits, 2)
-        let amount = number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)"
-        return "\(symbol) \(amount)"
+        remembered(.price(price)) {
+            let formatter = NumberFormatter()
+            formatter.locale = locale
+            formatter.numberStyle = .currency
+            formatter.currencyCode = price.currency.code
+            let symbol = formatter.currencySymbol ?? price.currency.code
+            let number = NumberFormatter()
+            number.locale = locale
+            number.numberStyle = .decimal
+            let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
+            number.minimumFractionDigits = isWhole ? 0 : formatter.minimumFractionDigits
+            number.maximumFractionDigits = isWhole ? 0 : max(formatter.maximumFractionDigits, 2)
+            let amount = number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)"
+            return "\(symbol) \(amount)"
+        }
     }
 }
 
