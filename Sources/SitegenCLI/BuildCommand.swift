@@ -26,11 +26,19 @@ enum BuildCommand {
           --strict          treat warnings as errors (default: warnings do not fail)
           --quiet, -q       print problems only, no summary
           --timings         print how long each stage took
+          --cache-dir DIR   where the build cache is kept (default: ~/.cache/sitegen, or
+                            $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never
+                            changes what is built
+          --no-cache        neither use nor write the build cache
           -h, --help        show this help
+
+        Only files whose bytes changed are written; the others keep their modification
+        times, so hosts and rsync upload only what changed. Files the site no longer has
+        are removed from the output folder (hidden files at its top are kept).
         """
 
-    static let options = ["--source", "--output", "--base-url", "--today"]
-    static let flags = ["--drafts", "--strict", "--quiet", "--timings"]
+    static let options = ["--source", "--output", "--base-url", "--today", "--cache-dir"]
+    static let flags = ["--drafts", "--strict", "--quiet", "--timings", "--no-cache"]
 
     /// The options `build` and `check` share, or nil after printing the problem.
     static func buildOptions(_ arguments: Arguments, console: Console) -> BuildOptions? {
@@ -45,6 +53,9 @@ enum BuildCommand {
         options.today = arguments["--today"]
         options.drafts = arguments.has("--drafts")
         options.strict = arguments.has("--strict")
+        options.useCache = arguments.command == "build" && !arguments.has("--no-cache")
+        options.cacheFolder = arguments["--cache-dir"]
+        options.toolIdentity = toolIdentity
         return options
     }
 
@@ -83,6 +94,11 @@ enum BuildCommand {
         }
         if !quiet {
             let elapsed = clock.now - start
+            if report.writtenCount == 0, report.removedCount == 0, report.unchangedCount > 0, report.byteCount == 0, report.fileCount == report.unchangedCount {
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                console.print("Nothing changed: \(grouped(report.pageCount)) pages checked in \(String(format: "%.2f", seconds)) s → \(report.outputPath) (0 files written, \(grouped(report.unchangedCount)) unchanged)")
+                return 0
+            }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             var changes = "\(grouped(report.writtenCount)) file\(report.writtenCount == 1 ? "" : "s") written"
             if report.unchangedCount > 0 { changes += ", \(grouped(report.unchangedCount)) unchanged" }
@@ -90,6 +106,14 @@ enum BuildCommand {
             console.print("Built \(grouped(report.pageCount)) page\(report.pageCount == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s → \(report.outputPath) (\(changes))")
         }
         return 0
+    }
+
+    /// The version and the executable's size and time: a rebuilt sitegen trusts no cache
+    /// of the one before.
+    static var toolIdentity: String {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return CommandLineTool.version }
+        return "\(CommandLineTool.version)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
     static func grouped(_ number: Int) -> String {

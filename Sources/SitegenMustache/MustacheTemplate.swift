@@ -109,8 +109,16 @@ public struct MustacheLibrary: Sendable {
 
     /// Renders to UTF-8 bytes, the form files are written in, without a String in between.
     public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096) throws(MustacheError) -> [UInt8] {
+        var used: Set<String> = []
+        return try renderBytes(template, with: value, sizeHint: sizeHint, usedTemplates: &used)
+    }
+
+    /// Renders and tells which templates the output was made of: the template itself, every
+    /// partial and parent it included, and the names it looked for and did not find.
+    public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, usedTemplates: inout Set<String>) throws(MustacheError) -> [UInt8] {
         var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint)
         try renderer.render(template.nodes, indent: [])
+        usedTemplates = renderer.usedTemplates.union([template.name])
         return renderer.output
     }
 }

@@ -7,6 +7,9 @@ struct Renderer {
     private var blocks: [String: BlockContent] = [:]
     private var path: String
     private var depth = 0
+    /// Names of the templates this render included, for rebuilds that re-render only the
+    /// pages an edited template is part of.
+    private(set) var usedTemplates: Set<String> = []
 
     struct BlockContent {
         var nodes: [Node]
@@ -79,6 +82,7 @@ struct Renderer {
     }
 
     private mutating func include(_ template: MustacheTemplate, indent: [UInt8], tag: Tag) throws(MustacheError) {
+        usedTemplates.insert(template.name)
         try enter(template.name, tag: tag)
         let savedPath = path
         path = template.path
@@ -94,7 +98,7 @@ struct Renderer {
         }
     }
 
-    private func resolve(_ reference: TemplateReference, isParent: Bool, tag: Tag) throws(MustacheError) -> MustacheTemplate? {
+    private mutating func resolve(_ reference: TemplateReference, isParent: Bool, tag: Tag) throws(MustacheError) -> MustacheTemplate? {
         let name: String
         switch reference {
         case .named(let fixed):
@@ -104,6 +108,7 @@ struct Renderer {
             case .string(let found):
                 name = found
             case nil where library.missingTemplates == .renderNothing:
+                usedTemplates.insert("*" + expression.source)
                 return nil
             default:
                 guard library.missingTemplates == .fail else { return nil }
@@ -111,6 +116,7 @@ struct Renderer {
             }
         }
         if let template = library.templates[name] { return template }
+        usedTemplates.insert(name)
         guard library.missingTemplates == .fail else { return nil }
         throw MustacheError(path: path, position: tag.position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
     }

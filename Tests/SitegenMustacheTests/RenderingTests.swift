@@ -117,3 +117,16 @@ struct ListMemberTests {
         #expect(output == "3 a c b [] has items")
     }
 }
+
+@Suite("Used templates")
+struct UsedTemplateTests {
+    @Test func tellsWhichTemplatesARenderIncluded() throws {
+        let library = try MustacheLibrary(sources: [
+            "page": "{{<layout}}{{$body}}{{>row}}{{#items}}{{>*view}}{{/items}}{{/body}}{{/layout}}",
+            "layout": "<main>{{$body}}{{/body}}</main>", "row": "r", "card": "c", "unused": "u",
+        ])
+        var used: Set<String> = []
+        _ = try library.renderBytes(library["page"]!, with: ["items": [["view": "card"], ["view": "gone"]]], usedTemplates: &used)
+        #expect(used == ["page", "layout", "row", "card", "gone"])
+    }
+}

@@ -79,6 +79,7 @@ enum OutputWriter {
         let target = root + "/" + file.path
         let bytes: [UInt8]
         switch file.contents {
+        case .unchanged(let entry): return .unchanged(entry)
         case .bytes(let data): bytes = data
         case .copy(let source):
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }

@@ -1,11 +1,13 @@
 import Foundation
 import SitegenMustache
 
-/// A file of the built site: rendered bytes, or a file to copy as it is.
+/// A file of the built site: rendered bytes, a file to copy as it is, or a page the
+/// build cache showed to be unchanged on disk.
 struct OutputFile: Sendable {
     enum Contents: Sendable {
         case bytes([UInt8])
         case copy(URL)
+        case unchanged(OutputManifest.Entry)
     }
 
     /// Relative to the output folder.
@@ -37,34 +39,67 @@ enum Render {
         }
     }
 
-    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) throws(MustacheError) -> [OutputFile] {
+    /// What the last build leaves for this one to reuse.
+    struct Reuse: Sendable {
+        var previous: BuildCache?
+        var fingerprints: [String: UInt64]
+        var outputRoot: String
+    }
+
+    struct Output {
+        var files: [OutputFile]
+        var pages: [String: BuildCache.PageEntry]
+    }
+
+    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil) throws(MustacheError) -> Output {
         let jobs = jobs(for: index, leaflet: leaflet, assets: assets)
         let library = theme.library
-        let outcomes = parallelMap(jobs) { job -> Result<OutputFile, MustacheError> in
+        let templateHashes = theme.templateHashes
+        @Sendable func templatesHash(_ names: [String]) -> UInt64 {
+            var print = Fingerprint()
+            for name in names {
+                print.add(name)
+                print.add(templateHashes[name] ?? 0)
+            }
+            return print.value
+        }
+        let outcomes = parallelMap(jobs) { job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
+            let fingerprint = reuse?.fingerprints[job.path]
+            if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
+               templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
+               FileStamp.of(reuse.outputRoot + "/" + job.path) == FileStamp(size: written.size, modified: written.modified) {
+                return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier))
+            }
             switch job.kind {
             case .template(let name, let context):
                 do throws(MustacheError) {
-                    let bytes = try library.renderBytes(library[name]!, with: context, sizeHint: 16 * 1024)
-                    return .success(OutputFile(path: job.path, contents: .bytes(bytes)))
+                    var used: Set<String> = []
+                    let bytes = try library.renderBytes(library[name]!, with: context, sizeHint: 16 * 1024, usedTemplates: &used)
+                    let names = used.sorted()
+                    let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
+                    return .success((OutputFile(path: job.path, contents: .bytes(bytes)), entry))
                 } catch {
                     return .failure(error)
                 }
             case .feed(let feed):
-                return .success(OutputFile(path: job.path, contents: .bytes(feed.render())))
+                return .success((OutputFile(path: job.path, contents: .bytes(feed.render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .calendar(let calendar):
-                return .success(OutputFile(path: job.path, contents: .bytes(calendar.render())))
+                return .success((OutputFile(path: job.path, contents: .bytes(calendar.render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .bytes(let bytes):
-                return .success(OutputFile(path: job.path, contents: .bytes(bytes)))
+                return .success((OutputFile(path: job.path, contents: .bytes(bytes)), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             }
         }
-        var files: [OutputFile] = []
+        var output = Output(files: [], pages: [:])
+        output.files.reserveCapacity(outcomes.count)
         for outcome in outcomes {
             switch outcome {
-            case .success(let file): files.append(file)
+            case .success(let (file, entry)):
+                output.files.append(file)
+                if let entry { output.pages[file.path] = entry }
             case .failure(let error): throw error
             }
         }
-        return files
+        return output
     }
 
     static func jobs(for index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {

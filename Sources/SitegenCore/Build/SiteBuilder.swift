@@ -17,6 +17,11 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// Where Leaflet is looked for when site.yaml names no `map.leaflet`.
     public var leafletFolder: String
+    /// Whether to use the build cache, and where it is (default: ~/.cache/sitegen).
+    public var useCache = false
+    public var cacheFolder: String?
+    /// Which sitegen this is: a cache made by another one is not trusted.
+    public var toolIdentity = ""
 
     public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false,
                 leafletFolder: String = "/usr/share/javascript/leaflet") {
@@ -55,16 +60,26 @@ public struct BuildReport: Sendable {
 /// so a failed build leaves the output folder as it was.
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
-        let prepared = prepare(options, progress: progress)
+        let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
+                                                          output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
+                                         : nil
+        let prepared = prepare(options, progress: progress, cacheFile: cacheFile)
         var report = prepared.report
-        guard report.succeeded, let files = prepared.files, let outputURL = prepared.outputURL else { return report }
+        guard report.succeeded, !prepared.nothingChanged, let files = prepared.files, let outputURL = prepared.outputURL else { return report }
         progress("Writing")
         do {
-            let result = try OutputWriter.write(files, to: outputURL)
+            let result = try OutputWriter.write(files, to: outputURL, previous: prepared.previousOutputs)
             report.byteCount = result.bytesWritten
             report.writtenCount = result.written
             report.unchangedCount = result.unchanged
             report.removedCount = result.removed
+            if let cacheFile, var cache = prepared.cache {
+                cache.outputs = result.manifest
+                cache.diagnostics = report.diagnostics
+                cache.pageCount = report.pageCount
+                cache.fileCount = files.count
+                cache.save(to: cacheFile)
+            }
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
@@ -79,9 +94,14 @@ public enum SiteBuilder {
         var outputURL: URL?
         var files: [OutputFile]?
         var index: SiteIndex?
+        /// The cache to save once the files are written (its output manifest still to fill in).
+        var cache: BuildCache?
+        var previousOutputs: [String: OutputManifest.Entry] = [:]
+        /// True when the cache shows no input changed and the output is intact.
+        var nothingChanged = false
     }
 
-    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void) -> Prepared {
+    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil) -> Prepared {
         var report = BuildReport()
         let sourceURL = URL(fileURLWithPath: options.source).standardizedFileURL
         let outputURL = URL(fileURLWithPath: options.output ?? sourceURL.appendingPathComponent("Output").path).standardizedFileURL
@@ -110,6 +130,7 @@ public enum SiteBuilder {
             report.commandError = "no site at \(options.source): expected Content/site.yaml (run 'sitegen init' to start one)"
             return Prepared(report: report)
         }
+        let candidate = cacheFile.flatMap(BuildCache.load(from:))
 
         progress("Reading")
         let tree = SourceTree.load(siteRoot: sourceURL)
@@ -117,24 +138,64 @@ public enum SiteBuilder {
         tree.problems.forEach(log.add)
 
         progress("Parsing")
-        let parsed = Parse.run(tree, log: log)
-
-        progress("Validating")
-        var site = Site(node: parsed.site, isReadable: parsed.siteIsReadable, log: log)
+        let settings = Parse.settings(tree, log: log)
+        var site = Site(node: settings.site, isReadable: settings.siteIsReadable, log: log)
         if let baseURLOverride {
             site.baseURL = baseURLOverride
             site.lacksBaseURL = false
         }
-        let content = Validate.run(parsed, site: site, tree: tree, log: log)
+        let teachers = Teacher.all(from: settings.teachers, site: site, log: log)
+        let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
+        let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
+        let leaflet = Leaflet.load(from: leafletFolder)
+
+        // The cache answers only for the same sitegen, options and moment.
+        let signature = [BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
+                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"].joined(separator: "|")
+        var inputs = tree.stamps
+        for name in (leaflet ?? [:]).keys { inputs["leaflet/" + name] = FileStamp.of(leafletFolder + "/" + name) }
+        var previous = candidate?.signature == signature ? candidate : nil
+        if let previous, previous.inputs == inputs, outputsAreIntact(previous.outputs, in: outputURL.path) {
+            report.diagnostics = previous.diagnostics
+            report.pageCount = previous.pageCount
+            report.fileCount = previous.fileCount
+            report.unchangedCount = previous.fileCount
+            return Prepared(report: report, outputURL: outputURL, cache: previous, nothingChanged: true)
+        }
+        var context = Fingerprint()
+        context.add(signature)
+        context.add(tree.siteYAML ?? [])
+        context.add(tree.teachersYAML ?? [])
+        for path in tree.staticFiles {
+            context.add(path)
+            if let stamp = tree.stamps["Content/" + path] {
+                context.add(stamp.size)
+                context.add(Int(stamp.modified))
+            }
+        }
+        if previous?.contextHash != context.value { previous?.content = [:] }
+
+        progress("Validating")
+        let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
+        let stale = tree.markdown.filter { previous?.content[$0.contentPath]?.stamp != $0.stamp }
+        let built = Dictionary(uniqueKeysWithValues: zip(stale.map(\.contentPath), Validate.models(stale, tree: tree, context: modelContext)))
+        var entries: [String: BuildCache.ContentEntry] = [:]
+        for source in tree.markdown {
+            entries[source.contentPath] = built[source.contentPath] ?? previous?.content[source.contentPath]
+        }
+        let ordered = tree.markdown.compactMap { entries[$0.contentPath] }
+        for entry in ordered { entry.diagnostics.forEach(log.add) }
+        let content = Validate.content(ordered, teachers: teachers)
+        if site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
+            log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
+        }
+
         let themeLog = DiagnosticLog()
         let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
         if site.theme != "default", tree.themes[site.theme] == nil {
             log.error(at: SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
         }
         themeLog.entries.forEach(log.add)
-
-        let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
-        let leaflet = Leaflet.load(from: leafletFolder)
         if leaflet == nil, site.leafletFolder != nil {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
@@ -142,7 +203,6 @@ public enum SiteBuilder {
         for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
         let assets = PublishedAssets(theme: themeAssets, minify: true)
 
-        let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
         let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         if leaflet == nil, site.leafletFolder == nil, index.restaurants.contains(where: \.hasCoordinates) {
             log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
@@ -153,23 +213,41 @@ public enum SiteBuilder {
         guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
-        let rendered: [OutputFile]
+        var hashes: [String: UInt64] = [:]
+        for source in tree.markdown { hashes["Content/" + source.contentPath] = entries[source.contentPath]?.hash }
+        let fingerprints = PageFingerprints.make(index, hashes: hashes, context: context.value, assets: assets.paths)
+        let rendered: Render.Output
         do {
-            rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths)
+            rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
+                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path))
         } catch {
             report.diagnostics.append(Diagnostic(error))
             return Prepared(report: report)
         }
 
-        var files = rendered
+        var files = rendered.files
         for path in tree.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
         }
         for (path, bytes) in assets.files.sorted(by: { $0.key < $1.key }) {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
-        report.pageCount = rendered.count
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index)
+        report.pageCount = rendered.files.count
+        var cache = BuildCache(signature: signature, contextHash: context.value)
+        cache.inputs = inputs
+        cache.content = entries
+        cache.pages = rendered.pages
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:])
+    }
+
+    /// Whether every file the last build wrote is still there as it was written.
+    private static func outputsAreIntact(_ outputs: [String: OutputManifest.Entry], in root: String) -> Bool {
+        guard !outputs.isEmpty else { return false }
+        let entries = Array(outputs)
+        let intact = parallelMap(entries) { path, entry in
+            FileStamp.of(root + "/" + path) == FileStamp(size: entry.size, modified: entry.modified)
+        }
+        return !intact.contains(false)
     }
 
     private static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {

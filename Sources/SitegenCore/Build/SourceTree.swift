@@ -15,7 +15,7 @@ struct SourceTree: Sendable {
         var kind: Kind
         /// Relative to Content/.
         var contentPath: String
-        var bytes: [UInt8]
+        var stamp: FileStamp
     }
 
     /// The site folder.
@@ -29,38 +29,33 @@ struct SourceTree: Sendable {
     var themes: [String: [String: [UInt8]]] = [:]
     /// Problems found while reading: unreadable files, links out of the site.
     var problems: [Diagnostic] = []
+    /// The size and time of every file read or listed, by path relative to the site.
+    var stamps: [String: FileStamp] = [:]
 
+    /// Lists the site and reads its settings and themes; Markdown files are read later,
+    /// only those the build cache cannot answer for.
     static func load(siteRoot: URL) -> SourceTree {
         var tree = SourceTree()
         tree.root = siteRoot.path
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
         var walker = Walker(realRoot: realRoot)
-        let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
-
-        var toRead: [(path: String, kind: Kind?)] = []
-        for path in contentFiles {
+        let contentRoot = siteRoot.path + "/Content/"
+        for (path, stamp) in walker.files(in: siteRoot.path + "/Content", display: "Content/") {
+            tree.stamps["Content/" + path] = stamp
             switch path {
-            case "site.yaml", "teachers.yaml":
-                toRead.append((path, nil))
+            case "site.yaml":
+                tree.siteYAML = tree.read(contentRoot + path, display: "Content/" + path)
+            case "teachers.yaml":
+                tree.teachersYAML = tree.read(contentRoot + path, display: "Content/" + path)
             default:
                 let kind: Kind? = if path.hasSuffix(".md") {
                     path.hasPrefix("articles/") ? .article : path.hasPrefix("homework/") ? .assignment : path.hasPrefix("pages/") ? .page : nil
                 } else { nil }
-                if let kind { toRead.append((path, kind)) } else { tree.staticFiles.append(path) }
-            }
-        }
-        // Reading is most of this stage's time: both cores read at once.
-        let contentRoot = siteRoot.path + "/Content/"
-        let contents = parallelMap(toRead) { FileReader.read(contentRoot + $0.path) }
-        for (entry, bytes) in zip(toRead, contents) {
-            guard let bytes else {
-                tree.problems.append(.error(at: SourceLocation(path: "Content/" + entry.path, line: 1, column: 1), "cannot read the file"))
-                continue
-            }
-            switch entry.kind {
-            case nil where entry.path == "site.yaml": tree.siteYAML = bytes
-            case nil: tree.teachersYAML = bytes
-            case let kind?: tree.markdown.append(MarkdownFile(kind: kind, contentPath: entry.path, bytes: bytes))
+                if let kind {
+                    tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
+                } else {
+                    tree.staticFiles.append(path)
+                }
             }
         }
         tree.staticFiles.sort()
@@ -69,17 +64,28 @@ struct SourceTree: Sendable {
         let themesFolder = siteRoot.path + "/Themes"
         for name in walker.folders(in: themesFolder) {
             var files: [String: [UInt8]] = [:]
-            for path in walker.files(in: themesFolder + "/" + name, display: "Themes/\(name)/") {
-                if let bytes = FileReader.read(themesFolder + "/" + name + "/" + path) {
-                    files[path] = bytes
-                } else {
-                    tree.problems.append(.error(at: SourceLocation(path: "Themes/\(name)/\(path)", line: 1, column: 1), "cannot read the file"))
-                }
+            for (path, stamp) in walker.files(in: themesFolder + "/" + name, display: "Themes/\(name)/") {
+                tree.stamps["Themes/\(name)/\(path)"] = stamp
+                if let bytes = tree.read(themesFolder + "/" + name + "/" + path, display: "Themes/\(name)/\(path)") { files[path] = bytes }
             }
             tree.themes[name] = files
         }
         tree.problems += walker.problems
         return tree
+    }
+
+    private mutating func read(_ path: String, display: String) -> [UInt8]? {
+        guard let bytes = FileReader.read(path) else {
+            problems.append(.error(at: SourceLocation(path: display, line: 1, column: 1), "cannot read the file"))
+            return nil
+        }
+        return bytes
+    }
+
+    /// Reads Markdown files on both cores; nil for a file that cannot be read.
+    func read(_ files: [MarkdownFile]) -> [[UInt8]?] {
+        let contentRoot = root + "/Content/"
+        return parallelMap(files) { FileReader.read(contentRoot + $0.contentPath) }
     }
 }
 
@@ -96,17 +102,17 @@ private struct Walker {
 
     private enum EntryType { case file, folder, other, missing }
 
-    mutating func files(in folder: String, display: String) -> [String] {
-        var found: [String] = []
+    mutating func files(in folder: String, display: String) -> [(String, FileStamp)] {
+        var found: [(String, FileStamp)] = []
         walk(folder, relative: "", display: display, visited: [], into: &found)
-        return found.sorted()
+        return found.sorted { $0.0 < $1.0 }
     }
 
     mutating func folders(in folder: String) -> [String] {
         entries(of: folder).filter { !$0.name.hasPrefix(".") && type(of: folder + "/" + $0.name, hint: $0.type) == .folder }.map(\.name).sorted()
     }
 
-    private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [String]) {
+    private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [(String, FileStamp)]) {
         let real = realPath(folder) ?? folder
         guard !visited.contains(real) else { return }
         let visited = visited.union([real])
@@ -127,7 +133,7 @@ private struct Walker {
             case .folder:
                 walk(path, relative: relativePath + "/", display: display, visited: visited, into: &found)
             case .file:
-                found.append(relativePath)
+                if let stamp = FileStamp.of(path) { found.append((relativePath, stamp)) }
             case .other:
                 problems.append(.warning(at: SourceLocation(path: display + relativePath, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             case .missing:

@@ -4,36 +4,33 @@ import SitegenYAML
 
 /// The **parse** stage: UTF-8 checked, front matter cut from the body, YAML read.
 enum Parse {
-    struct Result: Sendable {
+    struct Settings: Sendable {
         var site: YAMLNode?
         /// False when site.yaml could not be read as YAML (the problem is logged).
         var siteIsReadable: Bool
         var teachers: YAMLNode?
-        var files: [(kind: SourceTree.Kind, file: ContentFile)]
     }
 
-    static func run(_ tree: SourceTree, log: DiagnosticLog) -> Result {
+    static func settings(_ tree: SourceTree, log: DiagnosticLog) -> Settings {
         let errorsBefore = log.entries.count
         let site = tree.siteYAML.flatMap { yaml($0, path: Site.path, log: log) }
         let siteIsReadable = log.entries.count == errorsBefore
         let teachers = tree.teachersYAML.flatMap { yaml($0, path: Teacher.path, log: log) }
-        let outcomes = parallelMap(tree.markdown) { source -> (ContentFile?, [Diagnostic]) in
-            let path = "Content/" + source.contentPath
-            if let problem = UTF8Check.firstInvalidByte(in: source.bytes, path: path) { return (nil, [problem]) }
-            do throws(Diagnostic) {
-                let document = try FrontMatter.split(source.bytes, path: path)
-                let node = try YAMLReader.read(document.frontMatter, path: path, firstLine: document.frontMatterFirstLine)
-                return (ContentFile(path: path, contentPath: source.contentPath, frontMatter: node, body: document.body, bodyFirstLine: document.bodyFirstLine), [])
-            } catch {
-                return (nil, [error])
-            }
+        return Settings(site: site, siteIsReadable: siteIsReadable, teachers: teachers)
+    }
+
+    /// One Markdown file; its problems come back with it, so the build cache can keep them.
+    static func content(_ source: SourceTree.MarkdownFile, bytes: [UInt8]?) -> (ContentFile?, [Diagnostic]) {
+        let path = "Content/" + source.contentPath
+        guard let bytes else { return (nil, [.error(at: SourceLocation(path: path, line: 1, column: 1), "cannot read the file")]) }
+        if let problem = UTF8Check.firstInvalidByte(in: bytes, path: path) { return (nil, [problem]) }
+        do throws(Diagnostic) {
+            let document = try FrontMatter.split(bytes, path: path)
+            let node = try YAMLReader.read(document.frontMatter, path: path, firstLine: document.frontMatterFirstLine)
+            return (ContentFile(path: path, contentPath: source.contentPath, frontMatter: node, body: document.body, bodyFirstLine: document.bodyFirstLine), [])
+        } catch {
+            return (nil, [error])
         }
-        var files: [(SourceTree.Kind, ContentFile)] = []
-        for (source, outcome) in zip(tree.markdown, outcomes) {
-            outcome.1.forEach(log.add)
-            if let file = outcome.0 { files.append((source.kind, file)) }
-        }
-        return Result(site: site, siteIsReadable: siteIsReadable, teachers: teachers, files: files)
     }
 
     private static func yaml(_ bytes: [UInt8], path: String, log: DiagnosticLog) -> YAMLNode? {
@@ -61,36 +58,41 @@ struct SiteContent: Sendable {
 
 /// The **validate** stage: typed models built from the parsed files.
 enum Validate {
-    static func run(_ parsed: Parse.Result, site: Site, tree: SourceTree, log: DiagnosticLog) -> SiteContent {
-        var content = SiteContent()
-        content.teachers = Teacher.all(from: parsed.teachers, site: site, log: log)
-        let contentRoot = tree.contentRoot
+    static func context(site: Site, teachers: [Teacher], tree: SourceTree) -> ModelContext {
+        let contentRoot = tree.root + "/Content"
         let images = ImageLookup(staticFiles: Set(tree.staticFiles)) { path in
             guard let handle = FileHandle(forReadingAtPath: contentRoot + "/" + path) else { return nil }
             defer { try? handle.close() }
             return (try? handle.read(upToCount: ImageSize.headerLength)).map(Array.init)
         }
-        let context = ModelContext(site: site, teachers: Dictionary(content.teachers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), images: images)
-        if site.homework.grades.isEmpty, let first = parsed.files.first(where: { $0.kind == .assignment }) {
-            log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: \(first.file.path) and other assignments need them")
-        }
+        return ModelContext(site: site, teachers: Dictionary(teachers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), images: images)
+    }
 
-        enum Model: Sendable {
-            case article(Article), assignment(Assignment), page(Page), none
-        }
-        let outcomes = parallelMap(parsed.files) { entry -> (Model, [Diagnostic]) in
-            let fileLog = DiagnosticLog()
-            let model: Model
-            switch entry.kind {
-            case .article: model = (try? Article(file: entry.file, context: context, log: fileLog)).map(Model.article) ?? .none
-            case .assignment: model = (try? Assignment(file: entry.file, context: context, log: fileLog)).map(Model.assignment) ?? .none
-            case .page: model = (try? Page(file: entry.file, context: context, log: fileLog)).map(Model.page) ?? .none
+    /// Reads, parses and validates `sources` on both cores: each file's model (or none)
+    /// with its problems and the hash of its bytes.
+    static func models(_ sources: [SourceTree.MarkdownFile], tree: SourceTree, context: ModelContext) -> [BuildCache.ContentEntry] {
+        let contents = tree.read(sources)
+        let work = Array(zip(sources, contents))
+        return parallelMap(work) { source, bytes -> BuildCache.ContentEntry in
+            let (file, problems) = Parse.content(source, bytes: bytes)
+            let hash = bytes.map(ContentHash.value) ?? 0
+            guard let file else { return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: .none, diagnostics: problems) }
+            let log = DiagnosticLog()
+            let model: BuildCache.Model
+            switch source.kind {
+            case .article: model = (try? Article(file: file, context: context, log: log)).map(BuildCache.Model.article) ?? .none
+            case .assignment: model = (try? Assignment(file: file, context: context, log: log)).map(BuildCache.Model.assignment) ?? .none
+            case .page: model = (try? Page(file: file, context: context, log: log)).map(BuildCache.Model.page) ?? .none
             }
-            return (model, fileLog.entries)
+            return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: model, diagnostics: log.entries)
         }
-        for (model, diagnostics) in outcomes {
-            diagnostics.forEach(log.add)
-            switch model {
+    }
+
+    static func content(_ entries: [BuildCache.ContentEntry], teachers: [Teacher]) -> SiteContent {
+        var content = SiteContent()
+        content.teachers = teachers
+        for entry in entries {
+            switch entry.model {
             case .article(let article): content.articles.append(article)
             case .assignment(let assignment): content.assignments.append(assignment)
             case .page(let page): content.pages.append(page)
@@ -100,4 +102,3 @@ enum Validate {
         return content
     }
 }
-

@@ -20,6 +20,9 @@ struct Theme: Sendable {
     var library: MustacheLibrary
     /// Files copied to the output as they are, by path inside the theme (`assets/style.css`).
     var assets: [String: [UInt8]]
+    /// A hash of each template's source, so a rebuild re-renders the pages made with an
+    /// edited template and no others.
+    var templateHashes: [String: UInt64] = [:]
 
     /// The templates every site needs.
     static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "map", "homework", "grade", "day", "teachers", "404"]
@@ -33,6 +36,7 @@ struct Theme: Sendable {
             merged[path] = (bytes, "Themes/\(name)/\(path)")
         }
         var templates: [MustacheTemplate] = []
+        var templateHashes: [String: UInt64] = [:]
         var broken: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         for path in merged.keys.sorted() {
@@ -45,6 +49,7 @@ struct Theme: Sendable {
                 log.add(problem)
                 continue
             }
+            templateHashes[String(path.dropLast(".mustache".count))] = ContentHash.value(bytes)
             do {
                 templates.append(try MustacheTemplate(name: String(path.dropLast(".mustache".count)), source: String(decoding: bytes, as: UTF8.self), path: displayPath))
             } catch {
@@ -59,7 +64,7 @@ struct Theme: Sendable {
         for required in requiredTemplates where library[required] == nil && !broken.contains(required) {
             log.error(at: SourceLocation(path: "Themes/\(name)", line: 1, column: 1), "the theme has no '\(required).mustache' template")
         }
-        return log.hasErrors ? nil : Theme(library: library, assets: assets)
+        return log.hasErrors ? nil : Theme(library: library, assets: assets, templateHashes: templateHashes)
     }
 }
 

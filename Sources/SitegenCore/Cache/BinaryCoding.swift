@@ -1,0 +1,97 @@
+import Foundation
+
+/// A compact, fast encoding for the build cache: integers as varints, strings as a
+/// length and UTF-8. Reading checks every length against what is left, so a corrupt
+/// cache fails to read instead of reading wrong.
+struct BinaryWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func integer(_ value: Int) { unsigned(UInt64(bitPattern: Int64(value))) }
+
+    mutating func unsigned(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { buffer in
+            unsigned(UInt64(buffer.count))
+            bytes.append(contentsOf: buffer)
+        }
+    }
+
+    mutating func optional<T>(_ value: T?, _ write: (inout BinaryWriter, T) -> Void) {
+        bool(value != nil)
+        if let value { write(&self, value) }
+    }
+
+    mutating func array<T>(_ values: [T], _ write: (inout BinaryWriter, T) -> Void) {
+        unsigned(UInt64(values.count))
+        for value in values { write(&self, value) }
+    }
+}
+
+struct BinaryReader {
+    struct Corrupt: Error {}
+
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func unsigned() throws(Corrupt) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < bytes.count, shift < 64 else { throw Corrupt() }
+            let byte = bytes[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func integer() throws(Corrupt) -> Int { Int(Int64(bitPattern: try unsigned())) }
+
+    mutating func count() throws(Corrupt) -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(bytes.count - offset) else { throw Corrupt() }
+        return Int(value)
+    }
+
+    mutating func bool() throws(Corrupt) -> Bool {
+        guard offset < bytes.count, bytes[offset] <= 1 else { throw Corrupt() }
+        offset += 1
+        return bytes[offset - 1] == 1
+    }
+
+    mutating func string() throws(Corrupt) -> String {
+        let length = try count()
+        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]), as: UTF8.self) }
+        guard let text else { throw Corrupt() }
+        offset += length
+        return text
+    }
+
+    mutating func optional<T>(_ read: (inout BinaryReader) throws(Corrupt) -> T) throws(Corrupt) -> T? {
+        try bool() ? try read(&self) : nil
+    }
+
+    mutating func array<T>(_ read: (inout BinaryReader) throws(Corrupt) -> T) throws(Corrupt) -> [T] {
+        let count = try count()
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try read(&self)) }
+        return values
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import SitegenSupport
+
+/// How models are kept in the build cache. Every reader mirrors its writer field for field.
+extension BinaryWriter {
+    mutating func date(_ value: CalendarDate) {
+        integer(value.year)
+        integer(value.month)
+        integer(value.day)
+    }
+
+    mutating func time(_ value: TimeOfDay) {
+        integer(value.hour)
+        integer(value.minute)
+        integer(value.second)
+    }
+
+    mutating func dateTime(_ value: DateTimeValue) {
+        date(value.date)
+        optional(value.time) { $0.time($1) }
+        optional(value.offsetSeconds) { $0.integer($1) }
+    }
+
+    mutating func location(_ value: SourceLocation) {
+        string(value.path)
+        integer(value.line)
+        integer(value.column)
+    }
+
+    mutating func diagnostic(_ value: Diagnostic) {
+        location(value.location)
+        bool(value.severity == .error)
+        string(value.message)
+    }
+
+    mutating func label(_ value: Label) {
+        string(value.name)
+        string(value.slug.text)
+    }
+
+    mutating func image(_ value: ResolvedImage) {
+        switch value.location {
+        case .site(let path):
+            bool(true)
+            string(path)
+        case .remote(let url):
+            bool(false)
+            string(url)
+        }
+        string(value.alt)
+        optional(value.width) { $0.integer($1) }
+        optional(value.height) { $0.integer($1) }
+    }
+
+    mutating func link(_ value: ContentLink) {
+        string(value.written)
+        string(value.resolved)
+        location(value.location)
+    }
+
+    mutating func teacher(_ value: Teacher) {
+        string(value.id)
+        string(value.name)
+        string(value.subject)
+        array(value.grades) { $0.string($1.text) }
+        optional(value.blog) { $0.string($1.text) }
+        optional(value.email) { $0.string($1) }
+    }
+
+    mutating func article(_ value: Article) {
+        string(value.sourcePath)
+        string(value.slug.text)
+        string(value.title)
+        dateTime(value.date)
+        integer(value.instant)
+        string(value.summary)
+        optional(value.cover) { $0.image($1) }
+        optional(value.meal) { $0.label($1) }
+        optional(value.price) { writer, price in
+            writer.string("\(price.amount)")
+            writer.string(price.currency.code)
+        }
+        optional(value.author) { writer, author in
+            writer.string(author.name)
+            writer.optional(author.username) { $0.string($1) }
+        }
+        optional(value.restaurant) { writer, restaurant in
+            writer.optional(restaurant.name) { $0.string($1) }
+            writer.optional(restaurant.address) { $0.string($1) }
+            writer.optional(restaurant.latitude) { $0.unsigned($1.bitPattern) }
+            writer.optional(restaurant.longitude) { $0.unsigned($1.bitPattern) }
+        }
+        optional(value.restaurantLocation) { $0.location($1) }
+        array(value.tags) { $0.label($1) }
+        bool(value.draft)
+        string(value.mainHTML)
+        array(value.subContents) { writer, sub in
+            writer.image(sub.image)
+            writer.string(sub.html)
+        }
+        array(value.links) { $0.link($1) }
+    }
+
+    mutating func assignment(_ value: Assignment) {
+        string(value.sourcePath)
+        string(value.id)
+        string(value.title)
+        optional(value.teacher) { $0.teacher($1) }
+        string(value.subject)
+        array(value.grades) { $0.string($1.text) }
+        string(value.icon.rawValue)
+        date(value.assigned)
+        optional(value.due) { $0.dateTime($1) }
+        optional(value.link) { $0.string($1.text) }
+        bool(value.draft)
+        string(value.detailsHTML)
+        string(value.detailsText)
+        array(value.links) { $0.link($1) }
+    }
+
+    mutating func page(_ value: Page) {
+        string(value.sourcePath)
+        string(value.slug.text)
+        string(value.title)
+        string(value.summary)
+        bool(value.draft)
+        string(value.html)
+        array(value.links) { $0.link($1) }
+    }
+}
+
+extension BinaryReader {
+    mutating func date() throws(Corrupt) -> CalendarDate {
+        CalendarDate(year: try integer(), month: try integer(), day: try integer())
+    }
+
+    mutating func time() throws(Corrupt) -> TimeOfDay {
+        TimeOfDay(hour: try integer(), minute: try integer(), second: try integer())
+    }
+
+    mutating func dateTime() throws(Corrupt) -> DateTimeValue {
+        DateTimeValue(date: try date(), time: try optional { reader throws(Corrupt) in try reader.time() },
+                      offsetSeconds: try optional { reader throws(Corrupt) in try reader.integer() })
+    }
+
+    mutating func location() throws(Corrupt) -> SourceLocation {
+        SourceLocation(path: try string(), line: try integer(), column: try integer())
+    }
+
+    mutating func diagnostic() throws(Corrupt) -> Diagnostic {
+        let location = try location()
+        return Diagnostic(try bool() ? .error : .warning, at: location, try string())
+    }
+
+    mutating func slug() throws(Corrupt) -> Slug {
+        guard let slug = Slug(validating: try string()) else { throw Corrupt() }
+        return slug
+    }
+
+    mutating func label() throws(Corrupt) -> Label {
+        Label(name: try string(), slug: try slug())
+    }
+
+    mutating func image() throws(Corrupt) -> ResolvedImage {
+        let location: ResolvedImage.Location = try bool() ? .site(try string()) : .remote(try string())
+        return ResolvedImage(location: location, alt: try string(),
+                             width: try optional { reader throws(Corrupt) in try reader.integer() },
+                             height: try optional { reader throws(Corrupt) in try reader.integer() })
+    }
+
+    mutating func link() throws(Corrupt) -> ContentLink {
+        ContentLink(written: try string(), resolved: try string(), location: try location())
+    }
+
+    mutating func webURL() throws(Corrupt) -> WebURL {
+        guard let url = WebURL(try string()) else { throw Corrupt() }
+        return url
+    }
+
+    mutating func teacher() throws(Corrupt) -> Teacher {
+        Teacher(id: try string(), name: try string(), subject: try string(),
+                grades: try array { reader throws(Corrupt) in GradeID(try reader.string()) },
+                blog: try optional { reader throws(Corrupt) in try reader.webURL() },
+                email: try optional { reader throws(Corrupt) in try reader.string() })
+    }
+
+    mutating func article() throws(Corrupt) -> Article {
+        try Article(from: &self)
+    }
+
+    mutating func assignment() throws(Corrupt) -> Assignment {
+        try Assignment(from: &self)
+    }
+
+    mutating func page() throws(Corrupt) -> Page {
+        try Page(from: &self)
+    }
+}
+
+extension Label {
+    init(name: String, slug: Slug) {
+        self.name = name
+        self.slug = slug
+    }
+}
+
+extension Teacher {
+    init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?) {
+        self.id = id
+        self.name = name
+        self.subject = subject
+        self.grades = grades
+        self.blog = blog
+        self.email = email
+    }
+}
+
+extension Article {
+    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        sourcePath = try reader.string()
+        slug = try reader.slug()
+        title = try reader.string()
+        date = try reader.dateTime()
+        instant = try reader.integer()
+        summary = try reader.string()
+        cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
+        meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
+            guard let amount = Decimal(string: try reader.string(), locale: Locale(identifier: "en_US_POSIX")) else { throw BinaryReader.Corrupt() }
+            return Price(amount: amount, currency: CurrencyCode(try reader.string()))
+        }
+        author = try reader.optional { reader throws(BinaryReader.Corrupt) in
+            Site.Author(name: try reader.string(), username: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
+        }
+        restaurant = try reader.optional { reader throws(BinaryReader.Corrupt) in
+            Restaurant(name: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                       address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                       latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
+                       longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) })
+        }
+        restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
+        tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        draft = try reader.bool()
+        mainHTML = try reader.string()
+        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: try reader.string()) }
+        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+    }
+}
+
+extension Assignment {
+    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        sourcePath = try reader.string()
+        id = try reader.string()
+        title = try reader.string()
+        teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher() }
+        subject = try reader.string()
+        grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
+        guard let icon = AssignmentIcon(rawValue: try reader.string()) else { throw BinaryReader.Corrupt() }
+        self.icon = icon
+        assigned = try reader.date()
+        due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
+        link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
+        draft = try reader.bool()
+        detailsHTML = try reader.string()
+        detailsText = try reader.string()
+        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+    }
+}
+
+extension Page {
+    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        sourcePath = try reader.string()
+        slug = try reader.slug()
+        title = try reader.string()
+        summary = try reader.string()
+        draft = try reader.bool()
+        html = try reader.string()
+        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+    }
+}
