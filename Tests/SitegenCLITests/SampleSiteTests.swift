@@ -158,3 +158,77 @@ struct RebuildTests {
         for path in changed { #expect(before.files[path] != after.files[path], "\(path) was rewritten with the same bytes") }
     }
 }
+
+@Suite("Build cache")
+struct BuildCacheTests {
+    private func copySampleSite(into folder: TemporaryFolder, as name: String) throws -> URL {
+        let site = folder.url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        for part in ["Content", "Themes"] {
+            try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
+        }
+        return site
+    }
+
+    private func build(_ site: URL, cache: URL?) -> String {
+        let console = CapturedConsole()
+        let arguments = ["build", "--source", site.path, "--today", SampleSiteTests.today] + (cache.map { ["--cache-dir", $0.path] } ?? ["--no-cache"])
+        #expect(CommandLineTool.run(arguments: arguments, console: console.console) == 0, "\(console.error)")
+        return console.output
+    }
+
+    private func edit(_ site: URL) throws {
+        let article = site.appendingPathComponent("Content/articles/dim-sum-in-sham-shui-po/index.md")
+        try (try String(contentsOf: article, encoding: .utf8)).replacingOccurrences(of: "The queue moves", with: "The line moves").write(to: article, atomically: true, encoding: .utf8)
+        let assignment = site.appendingPathComponent("Content/homework/2026-11-24/read-act-2-grade-8.md")
+        try (try String(contentsOf: assignment, encoding: .utf8)).replacingOccurrences(of: "act 2", with: "act 3").write(to: assignment, atomically: true, encoding: .utf8)
+    }
+
+    @Test func buildsTheSameBytesWithAndWithoutTheCache() throws {
+        let folder = TemporaryFolder()
+        let cached = try copySampleSite(into: folder, as: "cached")
+        let plain = try copySampleSite(into: folder, as: "plain")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(cached, cache: cache)
+        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+        try edit(cached)
+        try edit(plain)
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+    }
+
+    @Test func ignoresACorruptCache() throws {
+        let folder = TemporaryFolder()
+        let cached = try copySampleSite(into: folder, as: "cached")
+        let plain = try copySampleSite(into: folder, as: "plain")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(cached, cache: cache)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".cache") })
+        var bytes = try Array(Data(contentsOf: cache.appendingPathComponent(file)))
+        for index in stride(from: bytes.count / 3, to: bytes.count, by: 997) { bytes[index] ^= 0x5A }
+        try Data(bytes).write(to: cache.appendingPathComponent(file))
+        try edit(cached)
+        try edit(plain)
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        try Data([1, 2, 3]).write(to: cache.appendingPathComponent(file))
+        _ = build(cached, cache: cache)
+        #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+    }
+
+    @Test func rendersAgainOnlyThePagesAnEditedTemplateIsPartOf() throws {
+        let folder = TemporaryFolder()
+        let site = try copySampleSite(into: folder, as: "site")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(site, cache: cache)
+        let before = FolderSnapshot(site.appendingPathComponent("Output"))
+        let template = site.appendingPathComponent("Themes/default/group.row.mustache")
+        try (try String(contentsOf: template, encoding: .utf8)).replacingOccurrences(of: "article", with: "story").write(to: template, atomically: true, encoding: .utf8)
+        let output = build(site, cache: cache)
+        let after = FolderSnapshot(site.appendingPathComponent("Output"))
+        let changed = Set(after.files.keys.filter { before.dates[$0] != after.dates[$0] })
+        #expect(changed == ["meals/index.html", "tags/index.html"], "\(output)")
+    }
+}

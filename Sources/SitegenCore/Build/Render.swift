@@ -18,17 +18,19 @@ struct OutputFile: Sendable {
 /// The **render** stage: every planned page through its template, on every core.
 enum Render {
     struct Job: Sendable {
+        /// What to make, put off until it is known that the page must be made: a rebuild
+        /// builds the context of only the pages it renders.
         enum Kind: Sendable {
-            case template(String, MustacheValue)
-            case feed(AtomFeed)
-            case calendar(ICalendar)
-            case bytes([UInt8])
+            case template(String, @Sendable () -> MustacheValue)
+            case feed(@Sendable () -> AtomFeed)
+            case calendar(@Sendable () -> ICalendar)
+            case bytes(@Sendable () -> [UInt8])
         }
 
         var path: String
         var kind: Kind
 
-        init(path: String, template: String, context: MustacheValue) {
+        init(path: String, template: String, context: @autoclosure @escaping @Sendable () -> MustacheValue) {
             self.path = path
             self.kind = .template(template, context)
         }
@@ -74,7 +76,7 @@ enum Render {
             case .template(let name, let context):
                 do throws(MustacheError) {
                     var used: Set<String> = []
-                    let bytes = try library.renderBytes(library[name]!, with: context, sizeHint: 16 * 1024, usedTemplates: &used)
+                    let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used)
                     let names = used.sorted()
                     let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
                     return .success((OutputFile(path: job.path, contents: .bytes(bytes)), entry))
@@ -82,11 +84,11 @@ enum Render {
                     return .failure(error)
                 }
             case .feed(let feed):
-                return .success((OutputFile(path: job.path, contents: .bytes(feed.render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((OutputFile(path: job.path, contents: .bytes(feed().render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .calendar(let calendar):
-                return .success((OutputFile(path: job.path, contents: .bytes(calendar.render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((OutputFile(path: job.path, contents: .bytes(calendar().render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .bytes(let bytes):
-                return .success((OutputFile(path: job.path, contents: .bytes(bytes)), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((OutputFile(path: job.path, contents: .bytes(bytes())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             }
         }
         var output = Output(files: [], pages: [:])
@@ -109,11 +111,11 @@ enum Render {
         let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
         let homework = HomeworkViews(index: index, context: context)
         let metas = PageMeta(index: index, context: context, homework: homework)
-        func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
+        @Sendable func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
             let meta = metas.make(for: planned)
             return .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description), "meta": meta]) { own, _ in own })
         }
-        func cards(_ articles: [Article]) -> MustacheValue {
+        @Sendable func cards(_ articles: [Article]) -> MustacheValue {
             .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
         }
         let restaurants = index.restaurants.map { restaurant(context, $0) }
@@ -185,17 +187,17 @@ enum Render {
             case .teachers:
                 return Job(path: planned.path, template: "teachers", context: page(planned, homework.teachersPage))
             case .gradeFeed(let grade):
-                return Job(path: planned.path, .feed(homework.feed(grade)))
+                return Job(path: planned.path, .feed { homework.feed(grade) })
             case .gradeCalendar(let grade):
-                return Job(path: planned.path, .calendar(homework.calendar(grade)))
+                return Job(path: planned.path, .calendar { homework.calendar(grade) })
             case .notFound:
                 return Job(path: planned.path, template: "404", context: page(planned, [:]))
             case .siteFeed:
-                return Job(path: planned.path, .feed(Publishing.feed(index, context: context)))
+                return Job(path: planned.path, .feed { Publishing.feed(index, context: context) })
             case .sitemap:
-                return Job(path: planned.path, .bytes(Publishing.sitemap(index, context: context)))
+                return Job(path: planned.path, .bytes { Publishing.sitemap(index, context: context) })
             case .robots:
-                return Job(path: planned.path, .bytes(Publishing.robots(context: context)))
+                return Job(path: planned.path, .bytes { Publishing.robots(context: context) })
             }
         }
     }

@@ -63,28 +63,32 @@ public enum SiteBuilder {
         let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
                                                           output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
                                          : nil
-        let prepared = prepare(options, progress: progress, cacheFile: cacheFile)
+        var prepared = prepare(options, progress: progress, cacheFile: cacheFile)
         var report = prepared.report
-        guard report.succeeded, !prepared.nothingChanged, let files = prepared.files, let outputURL = prepared.outputURL else { return report }
+        guard report.succeeded, !prepared.nothingChanged, let outputURL = prepared.outputURL, prepared.files != nil else { return report }
         progress("Writing")
+        let result: OutputWriter.Result
         do {
-            let result = try OutputWriter.write(files, to: outputURL, previous: prepared.previousOutputs)
-            report.byteCount = result.bytesWritten
-            report.writtenCount = result.written
-            report.unchangedCount = result.unchanged
-            report.removedCount = result.removed
-            if let cacheFile, var cache = prepared.cache {
-                cache.outputs = result.manifest
-                cache.diagnostics = report.diagnostics
-                cache.pageCount = report.pageCount
-                cache.fileCount = files.count
-                cache.save(to: cacheFile)
-            }
+            result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
         }
-        report.fileCount = files.count
+        report.fileCount = prepared.files!.count
+        report.byteCount = result.bytesWritten
+        report.writtenCount = result.written
+        report.unchangedCount = result.unchanged
+        report.removedCount = result.removed
+        // The pages are no longer needed: memory goes to the cache instead.
+        prepared.files = nil
+        if let cacheFile, var cache = prepared.cache {
+            progress("Caching")
+            cache.outputs = result.manifest
+            cache.diagnostics = report.diagnostics
+            cache.pageCount = report.pageCount
+            cache.fileCount = report.fileCount
+            cache.save(to: cacheFile)
+        }
         return report
     }
 
@@ -183,9 +187,28 @@ public enum SiteBuilder {
         for source in tree.markdown {
             entries[source.contentPath] = built[source.contentPath] ?? previous?.content[source.contentPath]
         }
-        let ordered = tree.markdown.compactMap { entries[$0.contentPath] }
-        for entry in ordered { entry.diagnostics.forEach(log.add) }
-        let content = Validate.content(ordered, teachers: teachers)
+        // Cached models are decoded on both cores; one that does not read back is built anew.
+        let known = entries
+        let decoded = parallelMap(tree.markdown) { source in known[source.contentPath]?.decoded() }
+        var models: [BuildCache.Model] = []
+        models.reserveCapacity(tree.markdown.count)
+        var unreadable: [SourceTree.MarkdownFile] = []
+        for (source, result) in zip(tree.markdown, decoded) {
+            guard let (model, diagnostics) = result else {
+                unreadable.append(source)
+                continue
+            }
+            models.append(model)
+            diagnostics.forEach(log.add)
+        }
+        for (source, entry) in zip(unreadable, Validate.models(unreadable, tree: tree, context: modelContext)) {
+            entries[source.contentPath] = entry
+            if let (model, diagnostics) = entry.decoded() {
+                models.append(model)
+                diagnostics.forEach(log.add)
+            }
+        }
+        let content = Validate.content(models, teachers: teachers)
         if site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
             log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
         }

@@ -88,11 +88,11 @@ enum Validate {
         }
     }
 
-    static func content(_ entries: [BuildCache.ContentEntry], teachers: [Teacher]) -> SiteContent {
+    static func content(_ models: [BuildCache.Model], teachers: [Teacher]) -> SiteContent {
         var content = SiteContent()
         content.teachers = teachers
-        for entry in entries {
-            switch entry.model {
+        for model in models {
+            switch model {
             case .article(let article): content.articles.append(article)
             case .assignment(let assignment): content.assignments.append(assignment)
             case .page(let page): content.pages.append(page)

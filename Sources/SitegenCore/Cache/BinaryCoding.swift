@@ -19,12 +19,19 @@ struct BinaryWriter {
 
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { buffer in
             unsigned(UInt64(buffer.count))
             bytes.append(contentsOf: buffer)
         }
+    }
+
+    mutating func slice(_ value: ArraySlice<UInt8>) {
+        unsigned(UInt64(value.count))
+        bytes.append(contentsOf: value)
     }
 
     mutating func optional<T>(_ value: T?, _ write: (inout BinaryWriter, T) -> Void) {
@@ -41,18 +48,26 @@ struct BinaryWriter {
 struct BinaryReader {
     struct Corrupt: Error {}
 
-    private let bytes: [UInt8]
-    private var offset = 0
+    private let bytes: ArraySlice<UInt8>
+    private var offset: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes[...]
+        offset = 0
+    }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { offset == bytes.endIndex }
 
     mutating func unsigned() throws(Corrupt) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard offset < bytes.count, shift < 64 else { throw Corrupt() }
+            guard offset < bytes.endIndex, shift < 64 else { throw Corrupt() }
             let byte = bytes[offset]
             offset += 1
             result |= UInt64(byte & 0x7F) << shift
@@ -65,22 +80,30 @@ struct BinaryReader {
 
     mutating func count() throws(Corrupt) -> Int {
         let value = try unsigned()
-        guard value <= UInt64(bytes.count - offset) else { throw Corrupt() }
+        guard value <= UInt64(bytes.endIndex - offset) else { throw Corrupt() }
         return Int(value)
     }
 
     mutating func bool() throws(Corrupt) -> Bool {
-        guard offset < bytes.count, bytes[offset] <= 1 else { throw Corrupt() }
+        guard offset < bytes.endIndex, bytes[offset] <= 1 else { throw Corrupt() }
         offset += 1
         return bytes[offset - 1] == 1
     }
 
     mutating func string() throws(Corrupt) -> String {
         let length = try count()
-        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]), as: UTF8.self) }
+        let start = offset - bytes.startIndex
+        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<(start + length)]), as: UTF8.self) }
         guard let text else { throw Corrupt() }
         offset += length
         return text
+    }
+
+    /// A length-prefixed run of bytes, sharing the cache's storage.
+    mutating func slice() throws(Corrupt) -> ArraySlice<UInt8> {
+        let length = try count()
+        defer { offset += length }
+        return bytes[offset..<(offset + length)]
     }
 
     mutating func optional<T>(_ read: (inout BinaryReader) throws(Corrupt) -> T) throws(Corrupt) -> T? {

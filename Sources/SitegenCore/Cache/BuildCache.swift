@@ -35,8 +35,66 @@ struct BuildCache: Sendable {
     struct ContentEntry: Sendable {
         var stamp: FileStamp
         var hash: UInt64
-        var model: Model
-        var diagnostics: [Diagnostic]
+        /// The model as read from the cache, decoded only when the build needs it.
+        var payload: Payload
+
+        enum Payload: Sendable {
+            case encoded(ArraySlice<UInt8>)
+            case decoded(Model, [Diagnostic])
+        }
+
+        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic]) {
+            self.stamp = stamp
+            self.hash = hash
+            self.payload = .decoded(model, diagnostics)
+        }
+
+        init(stamp: FileStamp, hash: UInt64, encoded: ArraySlice<UInt8>) {
+            self.stamp = stamp
+            self.hash = hash
+            self.payload = .encoded(encoded)
+        }
+
+        /// The model and its problems; nil when the cached bytes do not read back.
+        func decoded() -> (Model, [Diagnostic])? {
+            switch payload {
+            case .decoded(let model, let diagnostics):
+                return (model, diagnostics)
+            case .encoded(let bytes):
+                var reader = BinaryReader(bytes)
+                do throws(BinaryReader.Corrupt) {
+                    let model: Model
+                    switch try reader.integer() {
+                    case 0: model = .none
+                    case 1: model = .article(try reader.article())
+                    case 2: model = .assignment(try reader.assignment())
+                    case 3: model = .page(try reader.page())
+                    default: throw BinaryReader.Corrupt()
+                    }
+                    let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
+                    return reader.isAtEnd ? (model, diagnostics) : nil
+                } catch {
+                    return nil
+                }
+            }
+        }
+
+        func encoded() -> ArraySlice<UInt8> {
+            switch payload {
+            case .encoded(let bytes):
+                return bytes
+            case .decoded(let model, let diagnostics):
+                var writer = BinaryWriter()
+                switch model {
+                case .none: writer.integer(0)
+                case .article(let article): writer.integer(1); writer.article(article)
+                case .assignment(let assignment): writer.integer(2); writer.assignment(assignment)
+                case .page(let page): writer.integer(3); writer.page(page)
+                }
+                writer.array(diagnostics) { $0.diagnostic($1) }
+                return writer.bytes[...]
+            }
+        }
     }
 
     struct PageEntry: Sendable {
@@ -74,8 +132,13 @@ struct BuildCache: Sendable {
 
     /// The cache at `path`, or nil when there is none or it does not read back whole.
     static func load(from path: String) -> BuildCache? {
-        guard let bytes = FileReader.read(path) else { return nil }
-        var reader = BinaryReader(bytes)
+        guard let file = FileReader.read(path), file.count > 8 else { return nil }
+        // A cache that is not exactly as written (a bit flipped on disk, a write cut short)
+        // is not trusted at all.
+        let body = file[..<(file.count - 8)]
+        let stored = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard Checksum.value(body) == stored else { return nil }
+        var reader = BinaryReader(body)
         do throws(BinaryReader.Corrupt) {
             guard try reader.string() == format else { return nil }
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
@@ -89,16 +152,7 @@ struct BuildCache: Sendable {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
                 let hash = try reader.unsigned()
-                let model: Model
-                switch try reader.integer() {
-                case 0: model = .none
-                case 1: model = .article(try reader.article())
-                case 2: model = .assignment(try reader.assignment())
-                case 3: model = .page(try reader.page())
-                default: throw BinaryReader.Corrupt()
-                }
-                let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
-                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, model: model, diagnostics: diagnostics)
+                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, encoded: try reader.slice())
             }
             for _ in 0..<(try reader.count()) {
                 let path = try reader.string()
@@ -138,13 +192,7 @@ struct BuildCache: Sendable {
             writer.integer(entry.stamp.size)
             writer.integer(Int(entry.stamp.modified))
             writer.unsigned(entry.hash)
-            switch entry.model {
-            case .none: writer.integer(0)
-            case .article(let article): writer.integer(1); writer.article(article)
-            case .assignment(let assignment): writer.integer(2); writer.assignment(assignment)
-            case .page(let page): writer.integer(3); writer.page(page)
-            }
-            writer.array(entry.diagnostics) { $0.diagnostic($1) }
+            writer.slice(entry.encoded())
         }
         writer.unsigned(UInt64(pages.count))
         for (path, entry) in pages.sorted(by: { $0.key < $1.key }) {
@@ -162,9 +210,21 @@ struct BuildCache: Sendable {
         }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let checksum = Checksum.value(writer.bytes[...])
+        for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(writer.bytes)) else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        var written = 0
+        let bytes = writer.bytes
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        close(descriptor)
+        if written != bytes.count || rename(temporary, path) != 0 { unlink(temporary) }
         BuildCache.prune(folder, keeping: path)
     }
 
@@ -175,6 +235,25 @@ struct BuildCache: Sendable {
         for name in names where name.hasSuffix(".cache") && folder + "/" + name != kept {
             if let stamp = FileStamp.of(folder + "/" + name), stamp.modified < limit { unlink(folder + "/" + name) }
         }
+    }
+}
+
+/// A fast checksum over whole 8-byte words, for telling a damaged cache file.
+enum Checksum {
+    static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for index in 0..<words {
+                let word = raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 29
+            }
+            for index in (words * 8)..<raw.count {
+                hash = (hash ^ UInt64(raw[index])) &* 0xC4CE_B9FE_1A85_EC53
+            }
+        }
+        return hash ^ (hash >> 32)
     }
 }
 

@@ -3,7 +3,7 @@ import SitegenMustache
 
 /// What search engines and link previews read of a page: its canonical URL, description,
 /// Open Graph and Twitter tags, and for an article schema.org JSON-LD.
-struct PageMeta {
+struct PageMeta: Sendable {
     var index: SiteIndex
     var context: ViewContext
     var homework: HomeworkViews
