@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Prints sitegen's benchmark figures: Mustache renders per second, then full builds of
-# generated sites (../shared/bench/gen_corpus.py) with wall and CPU time, peak memory,
-# files and bytes written and pages per second.
+# Prints sitegen's benchmark figures, and Hugo's beside them when Hugo is installed:
+#   1. the Mustache benchmark (ns per article page);
+#   2. for each corpus of ../shared/bench/gen_corpus.py: a full build into an empty
+#      folder, a rebuild with nothing changed, a rebuild after one article is edited and
+#      one after one template is edited; wall and CPU time, peak memory, files and bytes
+#      written, pages per second. Each figure is the median of $RUNS runs (default 3).
 #
-#   Scripts/bench.sh [small|medium|large ...]   (default: small medium large)
+#   Scripts/bench.sh [small|medium|large|articles ...]   (default: small medium large)
 # Corpora are generated once into $BENCH_DIR (default /tmp/sitegen-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
+runs=${RUNS:-3}
 generator=../shared/bench/gen_corpus.py
+today=2027-06-30T15:00
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(small medium large)
 
@@ -21,30 +26,89 @@ if [[ ! -f $generator ]]; then
     exit 0
 fi
 command -v /usr/bin/time >/dev/null || { echo "Scripts/bench.sh needs /usr/bin/time (apt-get install time)"; exit 1; }
+hugo=$(command -v hugo || true)
+sitegen=$PWD/.build/release/sitegen
 
-printf '%-8s %8s %8s %8s %9s %8s %9s %9s %8s\n' corpus articles assign. wall_s cpu_s peak_MiB files MB_out pages/s
+# One measured command: prints "wall cpu peak_kib".
+measure() {
+    local report
+    report=$(mktemp)
+    /usr/bin/time -f '%e %U %S %M' -o "$report" "$@" >/dev/null 2>&1 || { cat "$report" >&2; rm -f "$report"; return 1; }
+    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$report"
+    rm -f "$report"
+}
+
+# The median of $runs measurements of a command prepared by the function named in $1.
+median() {
+    local prepare=$1
+    shift
+    local results=()
+    for _ in $(seq "$runs"); do
+        $prepare
+        results+=("$(measure "$@")")
+    done
+    printf '%s\n' "${results[@]}" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'
+}
+
+printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_s peak_MiB files MB_out pages/s
+row() { # corpus tool build "wall cpu peak" files bytes pages
+    read -r wall cpu peak <<< "$4"
+    awk -v c="$1" -v t="$2" -v b="$3" -v w="$wall" -v u="$cpu" -v m="$peak" -v f="$5" -v y="$6" -v p="$7" \
+        'BEGIN { printf "%-9s %-8s %-16s %8.2f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
+}
+
 for size in "${sizes[@]}"; do
     case $size in
         small) articles=100; assignments=500 ;;
         medium) articles=1000; assignments=5000 ;;
         large) articles=10000; assignments=50000 ;;
-        *) echo "unknown corpus '$size' (small, medium, large)"; exit 2 ;;
+        articles) articles=10000; assignments=0 ;;
+        *) echo "unknown corpus '$size' (small, medium, large, articles)"; exit 2 ;;
     esac
     site=$bench_dir/site-$size
-    if [[ ! -f $site/Content/site.yaml ]]; then
-        python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" >/dev/null 2>&1
+    twin=$bench_dir/hugo-$size
+    if [[ ! -f $site/Content/site.yaml || ( -n $hugo && ! -d $twin ) ]]; then
+        rm -rf "$site" "$twin"
+        python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" --hugo "$twin" >/dev/null 2>&1
     fi
     out=$bench_dir/out-$size
-    rm -rf "$out"
-    .build/release/sitegen build --source "$site" --output "$out" --today 2027-06-30T15:00 --quiet >/dev/null # warm the file cache
-    rm -rf "$out"
-    report=$(mktemp)
-    summary=$(/usr/bin/time -f '%e %U %S %M' -o "$report" .build/release/sitegen build --source "$site" --output "$out" --today 2027-06-30T15:00)
-    read -r wall user system peak < "$report"
-    rm -f "$report"
-    pages=$(echo "$summary" | sed -E 's/^Built ([0-9,]+) pages?.*/\1/' | tr -d ,)
+    cache=$bench_dir/cache-$size
+    build=("$sitegen" build --source "$site" --output "$out" --today "$today" --cache-dir "$cache" --quiet)
+    # A copy of the corpus to edit, so the generated one stays as generated.
+    work=$bench_dir/work-$size
+    rm -rf "$work" && cp -r "$site" "$work"
+    edit_build=("$sitegen" build --source "$work" --output "$out-edit" --today "$today" --cache-dir "$cache-edit" --quiet)
+
+    fresh() { rm -rf "$out" "$cache"; sync; }
+    nothing() { :; }
+    "${build[@]}" >/dev/null
+    full=$(median fresh "${build[@]}")
     files=$(find "$out" -type f | wc -l)
     bytes=$(du -sb "$out" | cut -f1)
-    awk -v s="$size" -v a=$articles -v n=$assignments -v w="$wall" -v u="$user" -v y="$system" -v m="$peak" -v f="$files" -v b="$bytes" -v p="$pages" \
-        'BEGIN { printf "%-8s %8d %8d %8.2f %9.2f %8.0f %9d %9.1f %8.0f\n", s, a, n, w, u + y, m / 1024, f, b / 1e6, p / w }'
+    pages=$(find "$out" -name '*.html' | wc -l)
+    row "$size" sitegen full "$full" "$files" "$bytes" "$pages"
+    noop=$(median nothing "${build[@]}")
+    row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
+
+    "${edit_build[@]}" >/dev/null
+    article=$(find "$work/Content/articles" -name '*.md' | sort | head -1)
+    template=$work/Themes/default/article.card.mustache
+    mkdir -p "$work/Themes/default"
+    edit_article() { printf '\nEdited at %s.\n' "$RANDOM$RANDOM" >> "$article"; }
+    edit_template() { printf '<article class="card">{{! edit %s }}\n' "$RANDOM$RANDOM" > "$template"; sed -n '2,$p' Themes/default/article.card.mustache >> "$template"; }
+    one=$(median edit_article "${edit_build[@]}")
+    row "$size" sitegen "one article" "$one" 0 0 "$pages"
+    card=$(median edit_template "${edit_build[@]}")
+    row "$size" sitegen "one template" "$card" 0 0 "$pages"
+
+    if [[ -n $hugo ]]; then
+        hugo_out=$bench_dir/out-hugo-$size
+        hugo_fresh() { rm -rf "$hugo_out"; sync; }
+        hugo_build=("$hugo" --source "$twin" --destination "$hugo_out" --quiet)
+        "${hugo_build[@]}" >/dev/null 2>&1
+        full=$(median hugo_fresh "${hugo_build[@]}")
+        row "$size" hugo full "$full" "$(find "$hugo_out" -type f | wc -l)" "$(du -sb "$hugo_out" | cut -f1)" "$(find "$hugo_out" -name '*.html' | wc -l)"
+        noop=$(median nothing "${hugo_build[@]}")
+        row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$hugo_out" -name '*.html' | wc -l)"
+    fi
 done

@@ -87,7 +87,11 @@ enum OutputWriter {
         }
         let hash = ContentHash.value(bytes)
         var info = stat()
-        if stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
+        guard stat(target, &info) == 0 else {
+            // A new file replaces nothing: it is written in place.
+            return written(try writeFile(bytes, to: target, exclusive: true), bytes, hash)
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
             let modified = OutputManifest.time(of: info)
             if let previous, previous.size == bytes.count, previous.modified == modified, previous.hash == hash {
                 return .unchanged(previous)
@@ -96,31 +100,29 @@ enum OutputWriter {
                 return .unchanged(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash))
             }
         }
-        let temporary = root + "/" + (file.path.split(separator: "/").dropLast().map { $0 + "/" }.joined()) + ".sitegen-\(getpid())-" + (file.path.split(separator: "/").last.map(String.init) ?? "file")
-        try writeFile(bytes, to: temporary)
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            // A folder stands where the file goes: the site changed shape.
+            try FileManager.default.removeItem(atPath: target)
+        }
+        let folder = file.path.split(separator: "/").dropLast().map { $0 + "/" }.joined()
+        let temporary = root + "/" + folder + ".sitegen-\(getpid())-" + (file.path.split(separator: "/").last.map(String.init) ?? "file")
+        let modified = try writeFile(bytes, to: temporary, exclusive: false)
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
-            if code == EISDIR || code == ENOTEMPTY || code == EEXIST {
-                // A folder stands where the file goes: the site changed shape.
-                try? FileManager.default.removeItem(atPath: target)
-                try writeFile(bytes, to: temporary)
-                if rename(temporary, target) == 0 { return written(target, bytes, hash) }
-            }
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        return written(target, bytes, hash)
+        return written(modified, bytes, hash)
     }
 
-    private static func written(_ target: String, _ bytes: [UInt8], _ hash: UInt64) -> Result.FileOutcome {
-        var info = stat()
-        let modified = stat(target, &info) == 0 ? OutputManifest.time(of: info) : 0
-        return .written(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash), bytes.count)
+    private static func written(_ modified: Int64, _ bytes: [UInt8], _ hash: UInt64) -> Result.FileOutcome {
+        .written(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash), bytes.count)
     }
 
     private static func makeFolder(_ path: String) throws {
+        if mkdir(path, 0o755) == 0 { return }
         var info = stat()
-        if stat(path, &info) == 0 {
+        if errno == EEXIST, stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { return }
             unlink(path)
         }
@@ -168,9 +170,10 @@ enum OutputWriter {
         return removed
     }
 
-    /// Writes the bytes straight from the rendered buffer, without a Data copy.
-    private static func writeFile(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Writes the bytes straight from the rendered buffer, without a Data copy, and
+    /// returns the file's modification time.
+    private static func writeFile(_ bytes: [UInt8], to path: String, exclusive: Bool) throws -> Int64 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var offset = 0
@@ -182,6 +185,8 @@ enum OutputWriter {
             }
             offset += written
         }
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? OutputManifest.time(of: info) : 0
     }
 
     /// The path as given when it stays inside the output folder; nil when it would leave it.

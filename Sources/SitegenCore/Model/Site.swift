@@ -23,7 +23,14 @@ struct Site: Sendable {
 
     var title: String
     var description: String
-    var baseURL: WebURL?
+    var baseURL: WebURL? {
+        didSet { (origin, basePath) = Site.parts(of: baseURL) }
+    }
+    /// `base_url` without its path: "https://example.org". Every URL of every page uses
+    /// these two, so they are worked out once.
+    private(set) var origin: String?
+    /// The path the site is served under, from `base_url`: "/" or "/food/".
+    private(set) var basePath = "/"
     /// True when site.yaml names no `base_url` at all (a wrong one is an error of its own).
     var lacksBaseURL: Bool
     var language: LanguageTag
@@ -59,6 +66,7 @@ struct Site: Sendable {
         let title = isReadable ? fields.required("title", String.self) : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
+        (origin, basePath) = Site.parts(of: baseURL)
         lacksBaseURL = isReadable && !fields.has("base_url")
         language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
         let zone = fields.optional("timezone", TimeZoneName.self)
@@ -143,28 +151,21 @@ struct Site: Sendable {
         }
     }
 
-    /// `base_url` without its path: "https://example.org".
-    var origin: String? {
-        guard let baseURL else { return nil }
+    static func parts(of baseURL: WebURL?) -> (origin: String?, basePath: String) {
+        guard let baseURL else { return (nil, "/") }
         let parts = baseURL.text.split(separator: "://", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
+        guard parts.count == 2 else { return (nil, "/") }
         let host = parts[1].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return "\(parts[0].lowercased())://\(host)"
+        let afterHost = parts[1].dropFirst(host.count)
+        var path = String(afterHost.prefix { $0 != "?" && $0 != "#" })
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") { path += "/" }
+        return ("\(parts[0].lowercased())://\(host)", path)
     }
 
     /// The host of `base_url`, for ids in feeds and calendars.
     var host: String? {
         origin.map { String($0.split(separator: "://").last ?? "").split(separator: ":").first.map(String.init) ?? "" }
-    }
-
-    /// The path the site is served under, from `base_url`: "/" or "/food/".
-    var basePath: String {
-        guard let baseURL else { return "/" }
-        let afterScheme = baseURL.text.split(separator: "://", maxSplits: 1).last ?? ""
-        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
-        var path = String(afterScheme[slash...].prefix { $0 != "?" && $0 != "#" })
-        if !path.hasSuffix("/") { path += "/" }
-        return path
     }
 }
 

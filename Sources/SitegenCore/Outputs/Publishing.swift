@@ -55,10 +55,30 @@ enum Publishing {
     /// attributes are always double-quoted.
     static func absolutized(_ html: String, context: ViewContext) -> String {
         guard let origin = context.site.origin else { return html }
-        return html.replacingOccurrences(of: "src=\"/", with: "src=\"\(origin)/")
-            .replacingOccurrences(of: "href=\"/", with: "href=\"\(origin)/")
-            .replacingOccurrences(of: "src=\"\(origin)//", with: "src=\"//")
-            .replacingOccurrences(of: "href=\"\(origin)//", with: "href=\"//")
+        let prefix = Array(origin.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(html.utf8.count + 256)
+        let patterns = [Array("src=\"/".utf8), Array("href=\"/".utf8)]
+        var bytes = Array(html.utf8)
+        bytes.append(0)
+        var index = 0
+        while index < bytes.count - 1 {
+            var matched = 0
+            for pattern in patterns where bytes[index] == pattern[0] && index + pattern.count < bytes.count
+                && bytes[index..<(index + pattern.count)].elementsEqual(pattern) && bytes[index + pattern.count] != UInt8(ascii: "/") {
+                matched = pattern.count
+            }
+            if matched > 0 {
+                output.append(contentsOf: bytes[index..<(index + matched - 1)])
+                output.append(contentsOf: prefix)
+                output.append(UInt8(ascii: "/"))
+                index += matched
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {

@@ -21,7 +21,7 @@ struct SiteView: MustacheObject {
         case "pages": .array(pages)
         case "timezone": .string(site.timeZoneName)
         case "assets": assets
-        case "locale": .string(site.language.text.replacingOccurrences(of: "-", with: "_"))
+        case "locale": .string(String(site.language.text.map { $0 == "-" ? "_" : $0 }))
         case "feedURL": site.origin == nil ? .null : .string(site.basePath + "feed.xml")
         default: nil
         }
