@@ -91,7 +91,7 @@ for size in "${sizes[@]}"; do
     row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
 
     "${edit_build[@]}" >/dev/null
-    article=$(find "$work/Content/articles" -name '*.md' | sort | head -1)
+    article=$(find "$work/Content/articles" -name '*.md' | sort | awk 'NR == 1')
     template=$work/Themes/default/article.card.mustache
     mkdir -p "$work/Themes/default"
     edit_article() { printf '\nEdited at %s.\n' "$RANDOM$RANDOM" >> "$article"; }

@@ -80,6 +80,12 @@ enum OutputWriter {
         let bytes: [UInt8]
         switch file.contents {
         case .unchanged(let entry): return .unchanged(entry)
+        case .staged(let staged, let entry):
+            if let existing = try? FileManager.default.attributesOfItem(atPath: target), existing[.type] as? FileAttributeType == .typeDirectory {
+                try FileManager.default.removeItem(atPath: target)
+            }
+            guard rename(staged, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return .written(entry, entry.size)
         case .bytes(let data): bytes = data
         case .copy(let source):
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
@@ -170,6 +176,10 @@ enum OutputWriter {
         return removed
     }
 
+    static func writeStaged(_ bytes: [UInt8], to path: String) throws -> Int64 {
+        try writeFile(bytes, to: path, exclusive: false)
+    }
+
     /// Writes the bytes straight from the rendered buffer, without a Data copy, and
     /// returns the file's modification time.
     private static func writeFile(_ bytes: [UInt8], to path: String, exclusive: Bool) throws -> Int64 {
@@ -204,6 +214,56 @@ extension OutputWriter.Result {
         case written(OutputManifest.Entry, Int)
         case unchanged(OutputManifest.Entry)
         case failed(String, String)
+    }
+}
+
+/// A folder beside the output where rendered pages wait until every page is rendered.
+/// Only pages whose bytes differ from the output's are staged; the write stage moves them
+/// into place, each with one atomic rename.
+struct OutputStaging: Sendable {
+    let folder: String
+    let outputRoot: String
+    private let counter = StagingCounter()
+
+    init?(output: URL) {
+        let parent = output.deletingLastPathComponent().path
+        folder = parent + "/.\(output.lastPathComponent).sitegen-staging-\(getpid())"
+        outputRoot = output.path
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
+    }
+
+    func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
+        let hash = ContentHash.value(bytes)
+        let target = outputRoot + "/" + path
+        var info = stat()
+        if stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
+            let modified = OutputManifest.time(of: info)
+            if let previous, previous.modified == modified, previous.size == bytes.count {
+                if previous.hash == hash { return OutputFile(path: path, contents: .unchanged(previous)) }
+            } else if FileReader.read(target) == bytes {
+                return OutputFile(path: path, contents: .unchanged(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
+            }
+        }
+        let name = folder + "/" + String(counter.next())
+        guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes(bytes)) }
+        return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// Numbers for staged files: unique, whichever core asks.
+final class StagingCounter: Sendable {
+    private let value = Mutex(0)
+
+    func next() -> Int {
+        value.withLock { count in
+            count += 1
+            return count
+        }
     }
 }
 

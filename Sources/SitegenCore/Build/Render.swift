@@ -8,6 +8,8 @@ struct OutputFile: Sendable {
         case bytes([UInt8])
         case copy(URL)
         case unchanged(OutputManifest.Entry)
+        /// Rendered and written to the staging folder, to be moved into place.
+        case staged(String, OutputManifest.Entry)
     }
 
     /// Relative to the output folder.
@@ -46,6 +48,9 @@ enum Render {
         var previous: BuildCache?
         var fingerprints: [String: UInt64]
         var outputRoot: String
+        /// Where rendered pages wait, outside the output folder, so that a large site
+        /// need not hold every page in memory; nil keeps them in memory.
+        var staging: OutputStaging?
     }
 
     struct Output {
@@ -65,6 +70,11 @@ enum Render {
             }
             return print.value
         }
+        let staging = reuse?.staging
+        @Sendable func made(_ path: String, _ bytes: [UInt8]) -> OutputFile {
+            guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
+            return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
+        }
         let outcomes = parallelMap(jobs) { job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
             let fingerprint = reuse?.fingerprints[job.path]
             if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
@@ -79,16 +89,16 @@ enum Render {
                     let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used)
                     let names = used.sorted()
                     let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
-                    return .success((OutputFile(path: job.path, contents: .bytes(bytes)), entry))
+                    return .success((made(job.path, bytes), entry))
                 } catch {
                     return .failure(error)
                 }
             case .feed(let feed):
-                return .success((OutputFile(path: job.path, contents: .bytes(feed().render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, feed().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .calendar(let calendar):
-                return .success((OutputFile(path: job.path, contents: .bytes(calendar().render())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, calendar().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             case .bytes(let bytes):
-                return .success((OutputFile(path: job.path, contents: .bytes(bytes())), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             }
         }
         var output = Output(files: [], pages: [:])

@@ -63,7 +63,8 @@ public enum SiteBuilder {
         let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
                                                           output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
                                          : nil
-        var prepared = prepare(options, progress: progress, cacheFile: cacheFile)
+        var prepared = prepare(options, progress: progress, cacheFile: cacheFile, stagesPages: true)
+        defer { prepared.staging?.remove() }
         var report = prepared.report
         guard report.succeeded, !prepared.nothingChanged, let outputURL = prepared.outputURL, prepared.files != nil else { return report }
         progress("Writing")
@@ -103,9 +104,10 @@ public enum SiteBuilder {
         var previousOutputs: [String: OutputManifest.Entry] = [:]
         /// True when the cache shows no input changed and the output is intact.
         var nothingChanged = false
+        var staging: OutputStaging?
     }
 
-    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil) -> Prepared {
+    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false) -> Prepared {
         var report = BuildReport()
         let sourceURL = URL(fileURLWithPath: options.source).standardizedFileURL
         let outputURL = URL(fileURLWithPath: options.output ?? sourceURL.appendingPathComponent("Output").path).standardizedFileURL
@@ -240,10 +242,12 @@ public enum SiteBuilder {
         for source in tree.markdown { hashes["Content/" + source.contentPath] = entries[source.contentPath]?.hash }
         let fingerprints = PageFingerprints.make(index, hashes: hashes, context: context.value, assets: assets.paths)
         let rendered: Render.Output
+        let staging = stagesPages ? OutputStaging(output: outputURL) : nil
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
-                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path))
+                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
         } catch {
+            staging?.remove()
             report.diagnostics.append(Diagnostic(error))
             return Prepared(report: report)
         }
@@ -260,7 +264,7 @@ public enum SiteBuilder {
         cache.inputs = inputs
         cache.content = entries
         cache.pages = rendered.pages
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:])
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging)
     }
 
     /// Whether every file the last build wrote is still there as it was written.

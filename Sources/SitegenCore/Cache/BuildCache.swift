@@ -187,12 +187,15 @@ struct BuildCache: Sendable {
         }
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(UInt64(content.count))
-        for (path, entry) in content.sorted(by: { $0.key < $1.key }) {
+        let sorted = content.sorted(by: { $0.key < $1.key })
+        // New models are encoded on both cores; models read from the last cache keep their bytes.
+        let encoded = parallelMap(sorted.map(\.value)) { $0.encoded() }
+        for ((path, entry), payload) in zip(sorted, encoded) {
             writer.string(path)
             writer.integer(entry.stamp.size)
             writer.integer(Int(entry.stamp.modified))
             writer.unsigned(entry.hash)
-            writer.slice(entry.encoded())
+            writer.slice(payload)
         }
         writer.unsigned(UInt64(pages.count))
         for (path, entry) in pages.sorted(by: { $0.key < $1.key }) {
