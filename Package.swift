@@ -27,7 +27,8 @@ let package = Package(
             name: "SitegenCore",
             dependencies: ["SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
-        .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport"]),
+        .target(name: "SitegenServer"),
+        .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",
@@ -38,6 +39,6 @@ let package = Package(
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown"]),
         .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenCore", "SitegenSupport", "SitegenYAML"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer"]),
     ]
 )

@@ -7,6 +7,7 @@ public enum CommandLineTool {
     static let commands: [(name: String, summary: String)] = [
         ("build", "build the site into its output folder"),
         ("check", "build in memory and check every link, image and #fragment"),
+        ("serve", "serve the site while you write, reloading pages as files change"),
         ("new", "start a new article, assignment or page"),
         ("init", "write a working starter site into a new folder"),
         ("render-template", "render a Mustache template given as JSON on standard input"),
@@ -31,6 +32,8 @@ public enum CommandLineTool {
             return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "check":
             return CheckCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+        case "serve":
+            return ServeCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "new":
             return NewCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "init":
@@ -75,6 +78,8 @@ public enum CommandLineTool {
             console.print(BuildCommand.help)
         case "check":
             console.print(CheckCommand.help)
+        case "serve":
+            console.print(ServeCommand.help)
         case "new":
             console.print(NewCommand.help)
         case "init":

@@ -49,6 +49,8 @@ public struct BuildReport: Sendable {
     public var unchangedCount = 0
     public var removedCount = 0
     public var outputPath = ""
+    /// The path the site is served under: "/" or "/food/".
+    public var basePath = "/"
 
     public var succeeded: Bool {
         commandError == nil && !diagnostics.contains { $0.severity == .error }
@@ -92,6 +94,9 @@ public enum SiteBuilder {
         }
         return report
     }
+
+    /// Where build caches are kept unless `--cache-dir` says otherwise.
+    public static var defaultCacheFolder: String { BuildCache.defaultFolder }
 
     /// Everything a build does but writing: what `sitegen check` looks at.
     struct Prepared {
@@ -151,6 +156,7 @@ public enum SiteBuilder {
             site.lacksBaseURL = false
         }
         let teachers = Teacher.all(from: settings.teachers, site: site, log: log)
+        report.basePath = site.basePath
         let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)

@@ -1,0 +1,201 @@
+import Foundation
+import SitegenCore
+import SitegenServer
+import SitegenSupport
+import Synchronization
+
+/// `sitegen serve`'s engine: builds the site into a folder of the cache, serves it, and
+/// rebuilds when a file of the site changes, telling every open page to reload, or to
+/// show the build's errors.
+final class DevServer: Sendable {
+    let server: HTTPServer
+    let hub = EventHub()
+    let site: URL
+    private let options: BuildOptions
+    private let console: Console
+    private let lastBuild = Box<(succeeded: Bool, basePath: String)>((false, "/"))
+    private let stopped = Box(false)
+
+    /// Builds once and starts serving; the caller then calls `watch()`.
+    init(options: BuildOptions, host: String, port: Int, console: Console) throws(HTTPServer.StartError) {
+        self.options = options
+        self.console = console
+        site = URL(fileURLWithPath: options.source).standardizedFileURL
+        let hub = self.hub
+        let state = lastBuild
+        let root = options.output!
+        let files = Box(StaticFiles(root: root, transformHTML: LiveReload.inject))
+        server = try HTTPServer(host: host, port: port) { request in
+            switch request.path {
+            case LiveReload.scriptPath:
+                return HTTPServer.Response(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-store")],
+                                           body: Array(LiveReload.script.utf8))
+            case LiveReload.eventsPath:
+                return HTTPServer.Response(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store")],
+                                           stream: { hub.stream($0) })
+            default:
+                let basePath = state.withLock { $0.basePath }
+                let handler = files.withLock { files in
+                    if files.basePath != basePath { files = StaticFiles(root: root, basePath: basePath, transformHTML: LiveReload.inject) }
+                    return files
+                }
+                if state.withLock({ !$0.succeeded }), !FileManager.default.fileExists(atPath: root + "/index.html") {
+                    return HTTPServer.Response(status: 503, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+                                               body: LiveReload.inject(into: Array("<!doctype html><html lang=\"en\"><title>sitegen</title><body><p>The site has not built yet.</p></body></html>".utf8)))
+                }
+                return handler.respond(to: request)
+            }
+        }
+        rebuild(changed: [])
+    }
+
+    func url(host: String) -> String { "http://\(host):\(server.port)\(lastBuild.withLock { $0.basePath })" }
+
+    /// Rebuilds, prints what happened, and tells the pages.
+    func rebuild(changed: [String]) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = SiteBuilder.build(options)
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        for diagnostic in report.diagnostics { console.printError(diagnostic.description) }
+        if let problem = report.commandError { console.printError("sitegen serve: error: \(problem)") }
+        if report.succeeded {
+            lastBuild.withLock { $0 = (true, report.basePath) }
+            let onlyStyles = !changed.isEmpty && changed.allSatisfy { $0.hasSuffix(".css") }
+            hub.broadcast(event: onlyStyles ? "css" : "reload", data: "{}")
+            console.printError(String(format: "Built %d pages in %.2f s (%d written)", report.pageCount, seconds, report.writtenCount))
+        } else {
+            hub.broadcast(event: "failed", data: problemsJSON(report), sticky: true)
+            console.printError("The last good build is still served; fix the problems above and save.")
+        }
+    }
+
+    /// Watches Content/ and Themes/ until the process ends.
+    func watch() {
+        let folders = [site.appendingPathComponent("Content").path, site.appendingPathComponent("Themes").path].filter { FileManager.default.fileExists(atPath: $0) }
+        guard let watcher = FolderWatcher(folders: folders) else {
+            console.printError("sitegen serve: error: cannot watch the site's folders (inotify)")
+            return
+        }
+        watcher.run(keepGoing: { !stopped.withLock { $0 } }) { changed in
+            rebuild(changed: changed)
+            return !stopped.withLock { $0 }
+        }
+    }
+
+    func stop() {
+        stopped.withLock { $0 = true }
+        server.stop()
+    }
+
+    /// The build's problems with their source lines, as the overlay shows them.
+    private func problemsJSON(_ report: BuildReport) -> String {
+        var items = report.diagnostics.map { diagnostic -> String in
+            let source = sourceLine(diagnostic.location)
+            return "{\"location\":\(json(diagnostic.location.description)),\"severity\":\(json(diagnostic.severity.rawValue)),\"message\":\(json(diagnostic.message)),\"line\":\(diagnostic.location.line),\"column\":\(diagnostic.location.column),\"source\":\(json(source ?? ""))}"
+        }
+        if let problem = report.commandError {
+            items.append("{\"location\":\"sitegen\",\"severity\":\"error\",\"message\":\(json(problem)),\"line\":0,\"column\":0,\"source\":\"\"}")
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    private func sourceLine(_ location: SourceLocation) -> String? {
+        guard location.line > 0, let data = FileManager.default.contents(atPath: site.appendingPathComponent(location.path).path) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard location.line <= lines.count else { return nil }
+        return String(lines[location.line - 1].trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
+    }
+
+    private func json(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "<": result += "\\u003c"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// A value shared between threads.
+final class Box<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ value: Value) { self.value = Mutex(value) }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        value.withLock { body(&$0) }
+    }
+}
+
+/// `sitegen serve`.
+enum ServeCommand {
+    static let help = """
+        Usage: sitegen serve [options]
+
+        Builds the site and serves it over HTTP while you write: every page reloads by
+        itself after a change (only the stylesheet is swapped when only CSS changed), and a
+        content or template error is shown over the page, with its source line, until it
+        is fixed; the last good build keeps being served. The build goes to a folder of
+        the build cache, not to Output/, and the reload script is never part of
+        'sitegen build' output.
+
+        Options:
+          --source DIR      the site folder (default: .)
+          --port N          the port (default: 8000)
+          --host ADDRESS    the address to listen on (default: 127.0.0.1, this machine only)
+          --drafts          include drafts
+          --today DATE      serve as if it were DATE or DATE and time
+          --open            open the site in the browser
+          -h, --help        show this help
+        """
+
+    static func run(arguments: [String], console: Console) -> Int32 {
+        guard let parsed = Arguments(arguments, command: "serve", options: ["--source", "--port", "--host", "--today"],
+                                     flags: ["--drafts", "--open"], console: console)
+        else { return 2 }
+        if parsed.has("--help") {
+            console.print(help)
+            return 0
+        }
+        guard let port = Int(parsed["--port"] ?? "8000"), (0...65_535).contains(port) else {
+            console.printError("sitegen serve: error: --port must be a number from 0 to 65535, found '\(parsed["--port"] ?? "")'")
+            return 2
+        }
+        let host = parsed["--host"] ?? "127.0.0.1"
+        var options = BuildOptions(source: parsed["--source"] ?? ".", today: parsed["--today"], drafts: parsed.has("--drafts"))
+        options.useCache = true
+        options.toolIdentity = BuildCommand.toolIdentity
+        let siteURL = URL(fileURLWithPath: options.source).standardizedFileURL
+        options.output = SiteBuilder.defaultCacheFolder + "/serve-" + String(siteURL.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
+        let server: DevServer
+        do {
+            server = try DevServer(options: options, host: host, port: port, console: console)
+        } catch {
+            if case .portTaken = error {
+                let next = (port + 1...min(port + 100, 65_535)).first { HTTPServer.isFree(host: host, port: $0) }
+                console.printError("sitegen serve: error: port \(port) is taken" + (next.map { "; the next free one is \($0): sitegen serve --port \($0)" } ?? ""))
+            } else {
+                console.printError("sitegen serve: error: \(error)")
+            }
+            return 1
+        }
+        let url = server.url(host: host == "0.0.0.0" ? "127.0.0.1" : host)
+        console.print("Serving \(url) — press Ctrl-C to stop")
+        if parsed.has("--open") {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url]
+            try? process.run()
+        }
+        server.watch()
+        return 0
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+@testable import SitegenCLI
+import SitegenCore
+import SitegenServer
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain HTTP/1.1 client on a socket, so requests go out exactly as written: URL
+/// libraries would clean up the `..` that traversal tests send.
+private struct RawClient {
+    let port: Int
+
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    func send(_ request: String, timeout: Int = 5) -> Reply? {
+        let descriptor = connectSocket(timeout: timeout)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let bytes = Array(request.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            data += chunk[0..<count]
+            if let reply = parse(data), reply.complete { return reply.reply }
+        }
+        return parse(data)?.reply
+    }
+
+    func get(_ path: String, _ headers: String = "") -> Reply? {
+        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(headers)\r\n")
+    }
+
+    func connectSocket(timeout: Int) -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected == 0 ? descriptor : -1
+    }
+
+    private func parse(_ data: [UInt8]) -> (reply: Reply, complete: Bool)? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { return nil }
+        let lines = text[..<split.lowerBound].split(separator: "\r\n")
+        guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            if let colon = line.firstIndex(of: ":") { headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) }
+        }
+        let body = String(text[split.upperBound...])
+        let complete = headers["content-length"].flatMap(Int.init).map { body.utf8.count >= $0 } ?? false
+        return (Reply(status: status, headers: headers, body: body), complete)
+    }
+}
+
+@Suite("sitegen serve", .serialized)
+struct ServeTests {
+    private func startServer() throws -> (TemporaryFolder, DevServer, URL) {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        for part in ["Content", "Themes"] {
+            try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
+        }
+        var options = BuildOptions(source: site.path, output: folder.url.appendingPathComponent("served").path, today: SampleSiteTests.today)
+        options.useCache = true
+        options.cacheFolder = folder.url.appendingPathComponent("cache").path
+        let server = try DevServer(options: options, host: "127.0.0.1", port: 0, console: CapturedConsole().console)
+        return (folder, server, site)
+    }
+
+    @Test func servesPagesAssetsRedirectsAnd404sAsClientsExpect() throws {
+        let (folder, server, _) = try startServer()
+        defer { server.stop() }
+        let client = RawClient(port: server.server.port)
+        let home = try #require(client.get("/"))
+        #expect(home.status == 200)
+        #expect(home.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(home.headers["cache-control"] == "no-store")
+        #expect(home.body.contains("<script src=\"/__sitegen/live.js\" defer></script>\n</body>"))
+        #expect(!(try String(contentsOf: folder.url.appendingPathComponent("served/index.html"), encoding: .utf8)).contains("__sitegen"))
+        #expect(client.get("/about")?.status == 301)
+        #expect(client.get("/about")?.headers["location"] == "/about/")
+        let missing = try #require(client.get("/no/such/page/"))
+        #expect(missing.status == 404 && missing.body.contains("Page not found"))
+        let feed = try #require(client.get("/feed.xml"))
+        #expect(feed.headers["content-type"] == "application/atom+xml; charset=utf-8")
+        #expect(client.get("/homework/grade-6/calendar.ics")?.headers["content-type"] == "text/calendar; charset=utf-8")
+        #expect(client.get("/articles/lovely-breakfast/toast.jpg")?.headers["content-type"] == "image/jpeg")
+        let etag = try #require(feed.headers["etag"])
+        #expect(client.get("/feed.xml", "If-None-Match: \(etag)\r\n")?.status == 304)
+        let head = try #require(client.send("HEAD /feed.xml HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == feed.headers["content-length"])
+        #expect(client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")?.status == 405)
+    }
+
+    @Test func neverReadsOutsideTheServedFolder() throws {
+        let (folder, server, _) = try startServer()
+        defer { server.stop() }
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("served/secret").path, withDestinationPath: "/etc")
+        let client = RawClient(port: server.server.port)
+        for path in ["/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/a%2fb", "/a%5cb", "/a\\..\\b", "/%00", "/.%2e/x", "//etc/passwd", "/secret/passwd", "/about/../../x"] {
+            let reply = client.get(path)
+            #expect(reply.map { $0.status == 400 || $0.status == 404 } == true, "\(path): \(reply?.status ?? -1)")
+            #expect(reply?.body.contains("root:") != true, "\(path)")
+        }
+        #expect(client.send("GET /x HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")?.status == 431)
+        #expect(client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n\r\n")?.status == 414)
+    }
+
+    @Test func tellsOpenPagesToReloadAndShowsErrorsUntilFixed() throws {
+        let (folder, server, site) = try startServer()
+        defer {
+            server.stop()
+            withExtendedLifetime(folder) {}
+        }
+        let watcher = Thread { server.watch() }
+        watcher.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        let client = RawClient(port: server.server.port)
+        let events = client.connectSocket(timeout: 10)
+        defer { close(events) }
+        let request = Array("GET /__sitegen/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { Glibc.send(events, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        func waitFor(_ text: String) -> String? {
+            var seen = ""
+            var chunk = [UInt8](repeating: 0, count: 8192)
+            let deadline = Date().addingTimeInterval(8)
+            while Date() < deadline {
+                let count = chunk.withUnsafeMutableBytes { recv(events, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return nil }
+                seen += String(decoding: chunk[0..<count], as: UTF8.self)
+                if seen.contains(text) { return seen }
+            }
+            return nil
+        }
+        #expect(waitFor("retry:") != nil)
+        let page = site.appendingPathComponent("Content/pages/about.md")
+        let original = try String(contentsOf: page, encoding: .utf8)
+        try (original + "\nOne more line.\n").write(to: page, atomically: true, encoding: .utf8)
+        #expect(waitFor("event: reload") != nil)
+        #expect(RawClient(port: server.server.port).get("/about/")?.body.contains("One more line.") == true)
+
+        try original.replacingOccurrences(of: "title: About", with: "title: [About").write(to: page, atomically: true, encoding: .utf8)
+        let failure = waitFor("event: failed")
+        #expect(failure?.contains("\"location\":\"Content/pages/about.md:3:8\"") == true)
+        #expect(failure?.contains("\"source\":\"summary: Who writes Hong Kong Bites, and how the homework pages work.\"") == true)
+        #expect(RawClient(port: server.server.port).get("/about/")?.body.contains("One more line.") == true)
+
+        try original.write(to: page, atomically: true, encoding: .utf8)
+        #expect(waitFor("event: reload") != nil)
+    }
+}
