@@ -112,3 +112,19 @@ for size in "${sizes[@]}"; do
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$hugo_out" -name '*.html' | wc -l)"
     fi
 done
+
+# The dev server: reload latency after an edit on the large corpus, and a load of 100
+# connections for 10 s on the sample site with wrk (Debian's wrk) when it is installed.
+if [[ " ${sizes[*]} " == *" large "* ]]; then
+    python3 Scripts/measure-reload.py "$sitegen" "$bench_dir/work-large" 20
+fi
+if command -v wrk >/dev/null; then
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "$sitegen" serve --port "$port" --today 2026-11-25T15:00 >/dev/null 2>&1 &
+    server=$!
+    sleep 2
+    wrk -c 100 -t 2 -d 10s --latency "http://127.0.0.1:$port/articles/lovely-breakfast/" |
+        awk '/Requests\/sec/ { rps = $2 } / 99%/ { p99 = $2 } /Non-2xx|Socket errors/ { errors = errors $0 "; " }
+             END { printf "serve under wrk (100 connections, 10 s): %s requests/s, p99 %s%s\n", rps, p99, errors == "" ? ", no errors" : ", " errors }'
+    kill $server
+fi

@@ -15,6 +15,7 @@ final class DevServer: Sendable {
     private let console: Console
     private let lastBuild = Box<(succeeded: Bool, basePath: String)>((false, "/"))
     private let stopped = Box(false)
+    private let memory = BuildMemory()
 
     /// Builds once and starts serving; the caller then calls `watch()`.
     init(options: BuildOptions, host: String, port: Int, console: Console) throws(HTTPServer.StartError) {
@@ -55,7 +56,10 @@ final class DevServer: Sendable {
     func rebuild(changed: [String]) {
         let clock = ContinuousClock()
         let start = clock.now
-        let report = SiteBuilder.build(options)
+        let stages = StageClock(clock: clock, start: start)
+        let report = SiteBuilder.build(options, memory: memory) { stages.enter($0) }
+        stages.enter("Done")
+        if ProcessInfo.processInfo.environment["SITEGEN_TIMINGS"] != nil { console.printError(stages.summary) }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         for diagnostic in report.diagnostics { console.printError(diagnostic.description) }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import SitegenMustache
 import SitegenSupport
 import SitegenYAML
@@ -61,11 +62,11 @@ public struct BuildReport: Sendable {
 /// takes values and returns values; nothing is written until every page is rendered,
 /// so a failed build leaves the output folder as it was.
 public enum SiteBuilder {
-    public static func build(_ options: BuildOptions, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
+    public static func build(_ options: BuildOptions, memory: BuildMemory? = nil, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
         let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
                                                           output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
                                          : nil
-        var prepared = prepare(options, progress: progress, cacheFile: cacheFile, stagesPages: true)
+        var prepared = prepare(options, progress: progress, cacheFile: cacheFile, stagesPages: true, memory: memory)
         defer { prepared.staging?.remove() }
         var report = prepared.report
         guard report.succeeded, !prepared.nothingChanged, let outputURL = prepared.outputURL, prepared.files != nil else { return report }
@@ -84,13 +85,18 @@ public enum SiteBuilder {
         report.removedCount = result.removed
         // The pages are no longer needed: memory goes to the cache instead.
         prepared.files = nil
-        if let cacheFile, var cache = prepared.cache {
-            progress("Caching")
+        if var cache = prepared.cache {
             cache.outputs = result.manifest
             cache.diagnostics = report.diagnostics
             cache.pageCount = report.pageCount
             cache.fileCount = report.fileCount
-            cache.save(to: cacheFile)
+            // A long-running process keeps the cache in memory, models decoded, and writes
+            // it to disk only once; a command writes it every time.
+            let firstInMemory = memory.map { $0.keep(cache) } ?? true
+            if let cacheFile, firstInMemory {
+                progress("Caching")
+                cache.save(to: cacheFile)
+            }
         }
         return report
     }
@@ -112,7 +118,7 @@ public enum SiteBuilder {
         var staging: OutputStaging?
     }
 
-    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false) -> Prepared {
+    static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false, memory: BuildMemory? = nil) -> Prepared {
         var report = BuildReport()
         let sourceURL = URL(fileURLWithPath: options.source).standardizedFileURL
         let outputURL = URL(fileURLWithPath: options.output ?? sourceURL.appendingPathComponent("Output").path).standardizedFileURL
@@ -141,7 +147,7 @@ public enum SiteBuilder {
             report.commandError = "no site at \(options.source): expected Content/site.yaml (run 'sitegen init' to start one)"
             return Prepared(report: report)
         }
-        let candidate = cacheFile.flatMap(BuildCache.load(from:))
+        let candidate = memory?.cache ?? cacheFile.flatMap(BuildCache.load(from:))
 
         progress("Reading")
         let tree = SourceTree.load(siteRoot: sourceURL)
@@ -208,6 +214,9 @@ public enum SiteBuilder {
             }
             models.append(model)
             diagnostics.forEach(log.add)
+            if memory != nil, case .encoded = entries[source.contentPath]?.payload, let entry = entries[source.contentPath] {
+                entries[source.contentPath] = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics)
+            }
         }
         for (source, entry) in zip(unreadable, Validate.models(unreadable, tree: tree, context: modelContext)) {
             entries[source.contentPath] = entry
@@ -289,6 +298,25 @@ public enum SiteBuilder {
             if strict { diagnostic.severity = .error }
             return diagnostic
         }.sorted()
+    }
+}
+
+/// The build cache kept in memory between the builds of one process (`sitegen serve`):
+/// models stay decoded, so a rebuild after an edit only redoes the edited file's work.
+public final class BuildMemory: Sendable {
+    private let stored = Mutex<(cache: BuildCache?, builds: Int)>((nil, 0))
+
+    public init() {}
+
+    var cache: BuildCache? { stored.withLock { $0.cache } }
+
+    /// Keeps `cache`; true the first time.
+    func keep(_ cache: BuildCache) -> Bool {
+        stored.withLock { state in
+            state.cache = cache
+            state.builds += 1
+            return state.builds == 1
+        }
     }
 }
 
