@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet)
+packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(python3 python3-venv chromium chromium-driver)
     command -v java >/dev/null || packages+=(default-jre-headless)

@@ -167,3 +167,29 @@ struct ServeTests {
         #expect(waitFor("event: reload") != nil)
     }
 }
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("sitegen serve with URLSession", .serialized)
+struct ServeURLSessionTests {
+    @Test func answersAnOrdinaryHTTPClient() async throws {
+        let folder = TemporaryFolder()
+        var options = BuildOptions(source: Repository.root.path, output: folder.url.appendingPathComponent("served").path, today: SampleSiteTests.today)
+        options.useCache = false
+        let server = try DevServer(options: options, host: "127.0.0.1", port: 0, console: CapturedConsole().console)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.server.port)"
+        let session = URLSession(configuration: .ephemeral)
+        let (page, pageResponse) = try await session.data(from: URL(string: base + "/articles/lovely-breakfast/")!)
+        let http = try #require(pageResponse as? HTTPURLResponse)
+        #expect(http.statusCode == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains("Lovely Breakfast"))
+        let (_, missing) = try await session.data(from: URL(string: base + "/nowhere/")!)
+        #expect((missing as? HTTPURLResponse)?.statusCode == 404)
+        let (image, imageResponse) = try await session.data(from: URL(string: base + "/articles/lovely-breakfast/toast.jpg")!)
+        #expect((imageResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
+        #expect(image.count == 27_895)
+    }
+}

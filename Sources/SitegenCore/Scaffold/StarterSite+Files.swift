@@ -34,7 +34,7 @@ jobs:
     steps:
       - uses: actions/checkout@v4
       - name: Install the libraries sitegen uses
-        run: apt-get update && apt-get install -y --no-install-recommends git pkg-config libcmark-dev libyaml-dev libjs-leaflet
+        run: apt-get update && apt-get install -y --no-install-recommends git pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster
       - name: Build sitegen
         env:
           # Set the repository variable SITEGEN_REPOSITORY to the sitegen you use.
