@@ -112,20 +112,7 @@ final class DevServer: Sendable {
         return String(lines[location.line - 1].trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
     }
 
-    private func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "<": result += "\\u003c"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    private func json(_ text: String) -> String { JSONString.quote(text) }
 }
 
 /// A value shared between threads.

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenSupport
 
 /// Links to openstreetmap.org for a point: the official embed with a pin, a larger map,
 /// and directions to it.
@@ -43,23 +44,7 @@ struct MapLinks: Sendable {
 /// JSON text that is safe inside an HTML `<script>` element: no value can close it.
 enum JSONText {
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<", ">", "&", "'", "\u{2028}", "\u{2029}":
-                result += String(format: "\\u%04x", scalar.value)
-            case _ where scalar.value < 0x20:
-                result += String(format: "\\u%04x", scalar.value)
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONString.quote(text)
     }
 
     static func number(_ value: Double) -> String {
