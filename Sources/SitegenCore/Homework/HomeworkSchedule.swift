@@ -53,14 +53,14 @@ struct HomeworkSchedule: Sendable {
             for grade in assignment.grades { grouped[grade, default: []].append(assignment) }
         }
         for (grade, list) in grouped {
-            let ranked = list.map { (rank: order[$0.subject] ?? Int.max, assignment: $0) }
-            byGrade[grade] = ranked.sorted {
+            // One sort: newest day first, then subject order, title and id. Each day's
+            // list keeps that order.
+            let newestFirst = list.map { (rank: order[$0.subject] ?? Int.max, assignment: $0) }.sorted {
                 ($1.assignment.assigned, $0.rank, $0.assignment.title, $0.assignment.id) < ($0.assignment.assigned, $1.rank, $1.assignment.title, $1.assignment.id)
             }.map(\.assignment)
+            byGrade[grade] = newestFirst
             var days: [CalendarDate: [Assignment]] = [:]
-            for item in ranked.sorted(by: { ($0.rank, $0.assignment.title, $0.assignment.id) < ($1.rank, $1.assignment.title, $1.assignment.id) }) {
-                days[item.assignment.assigned, default: []].append(item.assignment)
-            }
+            for assignment in newestFirst { days[assignment.assigned, default: []].append(assignment) }
             byGradeAndDay[grade] = days
         }
     }
