@@ -1,4 +1,5 @@
 import CCMark
+import Foundation
 
 /// An image written in Markdown, with where it was written (lines counted from the
 /// first line of the text given to the parser).
@@ -26,6 +27,19 @@ public struct MarkdownSection: Sendable {
     public var image: MarkdownImage?
     public var imageIndex: Int?
     public var html: String
+}
+
+/// Where an image is published and, when known, its size in pixels.
+public struct ResolvedMarkdownImage: Sendable {
+    public var url: String
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.width = width
+        self.height = height
+    }
 }
 
 /// A link written in Markdown, with where it was written.
@@ -89,7 +103,7 @@ public enum Markdown {
         options: Options = Options(),
         includePlainText: Bool = false,
         resolveLink: (MarkdownLink) -> String = { $0.destination },
-        resolveImage: (MarkdownImage) -> String = { $0.source }
+        resolveImage: (MarkdownImage) -> ResolvedMarkdownImage = { ResolvedMarkdownImage(url: $0.source) }
     ) -> RenderedMarkdown {
         let document = source.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options.cmarkValue) }
@@ -98,6 +112,7 @@ public enum Markdown {
         defer { cmark_node_free(document) }
 
         var images: [MarkdownImage] = []
+        var sizes: [(url: String, width: Int, height: Int)?] = []
         var links: [MarkdownLink] = []
         forEachNode(under: document) { node in
             if cmark_node_get_type(node) == CMARK_NODE_LINK {
@@ -112,8 +127,13 @@ public enum Markdown {
             let image = describeImage(node)
             images.append(image)
             let resolved = resolveImage(image)
-            if resolved != image.source {
-                _ = resolved.withCString { cmark_node_set_url(node, $0) }
+            if resolved.url != image.source {
+                _ = resolved.url.withCString { cmark_node_set_url(node, $0) }
+            }
+            if let width = resolved.width, let height = resolved.height {
+                sizes.append((resolved.url, width, height))
+            } else {
+                sizes.append(nil)
             }
         }
 
@@ -136,6 +156,15 @@ public enum Markdown {
             if let html = cmark_render_html(current, options.cmarkValue) {
                 var rendered = String(cString: html)
                 free(html)
+                // Inline images get the size the file has, so the page does not jump while
+                // they load.
+                for index in imageIndex..<(imageIndex + imagesInBlock) {
+                    guard let size = sizes[index] else { continue }
+                    let source = "<img src=\"\(size.url)\""
+                    if let range = rendered.range(of: source) {
+                        rendered.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
+                    }
+                }
                 if cmark_node_get_type(current) == CMARK_NODE_HEADING {
                     let level = cmark_node_get_heading_level(current)
                     let opening = "<h\(level)>"

@@ -29,9 +29,9 @@ struct MarkdownTests {
     }
 
     @Test func keepsInlineImagesInTheTextAndRewritesTheirURLs() {
-        let rendered = Markdown.render(Array("Look ![a dot](dot.png) here.\n".utf8), resolveImage: { "/articles/x/" + $0.source })
+        let rendered = Markdown.render(Array("Look ![a dot](dot.png) here.\n".utf8), resolveImage: { ResolvedMarkdownImage(url: "/articles/x/" + $0.source, width: 8, height: 6) })
         #expect(rendered.sections.count == 1)
-        #expect(rendered.html == "<p>Look <img src=\"/articles/x/dot.png\" alt=\"a dot\" /> here.</p>\n")
+        #expect(rendered.html == "<p>Look <img src=\"/articles/x/dot.png\" width=\"8\" height=\"6\" alt=\"a dot\" /> here.</p>\n")
         #expect(rendered.images.map(\.source) == ["dot.png"])
     }
 

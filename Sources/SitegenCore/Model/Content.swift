@@ -382,19 +382,19 @@ enum ContentBody {
             guard let source = ImageSource(image.source) else {
                 log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
                 resolved.append(nil)
-                return ""
+                return ResolvedMarkdownImage(url: "")
             }
             switch source {
             case .remote(let url):
                 resolved.append(ResolvedImage(location: .remote(url.text), alt: image.alt))
-                return url.text
+                return ResolvedMarkdownImage(url: url.text)
             case .local(let path):
                 guard let found = findLocal(path, file: file, at: location, context: context, log: log) else {
                     resolved.append(nil)
-                    return image.source
+                    return ResolvedMarkdownImage(url: image.source)
                 }
                 resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height))
-                return basePath + found.path.urlPathEncoded
+                return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height)
             }
         })
         let sections = markdown.sections.map { section -> (ResolvedImage?, String) in

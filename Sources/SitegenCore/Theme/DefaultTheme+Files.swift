@@ -492,6 +492,8 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .prose > :first-child { margin-top: 0; }
 .prose > :last-child { margin-bottom: 0; }
 .prose img { border-radius: 6px; }
+.prose pre { overflow-x: auto; padding: 0.75rem; border-radius: 8px; background: var(--background); }
+.prose table { display: block; overflow-x: auto; }
 .prose blockquote { margin: 1rem 0; padding-left: 1rem; border-left: 3px solid var(--separator); color: var(--secondary); }
 
 .tag-cloud { display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0.75rem var(--inset); }
