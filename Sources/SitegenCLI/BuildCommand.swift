@@ -109,11 +109,23 @@ enum BuildCommand {
     }
 
     /// The version and the executable's size and time: a rebuilt sitegen trusts no cache
-    /// of the one before.
+    /// of the one before. The executable is found from argv[0] (not /proc/self/exe, which
+    /// names valgrind when sitegen runs under it).
     static var toolIdentity: String {
         var info = stat()
-        guard stat("/proc/self/exe", &info) == 0 else { return CommandLineTool.version }
+        let found = executablePath.map { stat($0, &info) == 0 } ?? false
+        guard found || stat("/proc/self/exe", &info) == 0 else { return CommandLineTool.version }
         return "\(CommandLineTool.version)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
+    private static var executablePath: String? {
+        guard let name = CommandLine.arguments.first, !name.isEmpty else { return nil }
+        if name.contains("/") { return name }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     static func grouped(_ number: Int) -> String {
