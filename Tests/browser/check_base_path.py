@@ -45,7 +45,7 @@ def main():
         port = server.server_address[1]
         base = f"http://127.0.0.1:{port}{PREFIX}"
         output = pathlib.Path(root) / PREFIX.strip("/")
-        subprocess.run([sitegen, "build", "--source", site, "--output", str(output), "--base-url", base,
+        subprocess.run([sitegen, "build", "--no-cache", "--source", site, "--output", str(output), "--base-url", base,
                         "--today", "2026-11-25T15:00", "--quiet"], check=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         passed = failed = 0
