@@ -147,10 +147,13 @@ public enum SiteBuilder {
             report.commandError = "no site at \(options.source): expected Content/site.yaml (run 'sitegen init' to start one)"
             return Prepared(report: report)
         }
-        let candidate = memory?.cache ?? cacheFile.flatMap(BuildCache.load(from:))
+        // The last cache is read while the site's folders are walked.
+        let remembered = memory?.cache
+        let loading = remembered == nil ? cacheFile.map { file in Concurrently { BuildCache.load(from: file) } } : nil
 
         progress("Reading")
         let tree = SourceTree.load(siteRoot: sourceURL)
+        let candidate = remembered ?? loading?.wait() ?? nil
         let log = DiagnosticLog()
         tree.problems.forEach(log.add)
 
@@ -380,4 +383,24 @@ func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform:
         }
     }
     return results.map { $0! }
+}
+
+/// A value worked out on another thread while the caller does something else.
+final class Concurrently<Value: Sendable>: @unchecked Sendable {
+    // Written once by the worker before `done` is signalled, read only after waiting on it.
+    private var value: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async {
+            self.value = work()
+            self.done.signal()
+        }
+    }
+
+    /// The value, once the work is done; call it once.
+    func wait() -> Value {
+        done.wait()
+        return value!
+    }
 }

@@ -6,6 +6,14 @@ import Foundation
 struct BinaryWriter {
     private(set) var bytes: [UInt8] = []
 
+    init() {}
+
+    /// A writer that will not grow while it writes about `capacity` bytes: growing a
+    /// buffer of the large cache copies it again and again.
+    init(reservingCapacity capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     mutating func integer(_ value: Int) { unsigned(UInt64(bitPattern: Int64(value))) }
 
     mutating func unsigned(_ value: UInt64) {

@@ -173,7 +173,11 @@ struct BuildCache: Sendable {
 
     /// Writes the cache atomically; a cache that cannot be written only costs speed.
     func save(to path: String) {
-        var writer = BinaryWriter()
+        let sorted = content.sorted(by: { $0.key < $1.key })
+        // New models are encoded on both cores; models read from the last cache keep their bytes.
+        let encoded = parallelMap(sorted.map(\.value)) { $0.encoded() }
+        let entries = inputs.count + content.count + pages.count + outputs.count
+        var writer = BinaryWriter(reservingCapacity: encoded.reduce(4096) { $0 + $1.count } + entries * 96)
         writer.string(BuildCache.format)
         writer.string(signature)
         writer.unsigned(contextHash)
@@ -187,9 +191,6 @@ struct BuildCache: Sendable {
         }
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(UInt64(content.count))
-        let sorted = content.sorted(by: { $0.key < $1.key })
-        // New models are encoded on both cores; models read from the last cache keep their bytes.
-        let encoded = parallelMap(sorted.map(\.value)) { $0.encoded() }
         for ((path, entry), payload) in zip(sorted, encoded) {
             writer.string(path)
             writer.integer(entry.stamp.size)
