@@ -46,6 +46,10 @@ enum BuildCommand {
             console.printError("sitegen \(arguments.command): error: unexpected argument '\(extra)'; the site folder is given with --source")
             return nil
         }
+        if arguments.has("--no-cache"), arguments["--cache-dir"] != nil {
+            console.printError("sitegen \(arguments.command): error: --no-cache and --cache-dir contradict each other; give one of them")
+            return nil
+        }
         var options = BuildOptions()
         options.source = arguments["--source"] ?? "."
         options.output = arguments["--output"]
