@@ -201,6 +201,7 @@ public enum SiteBuilder {
         let stale = tree.markdown.filter { previous?.content[$0.contentPath]?.stamp != $0.stamp }
         let built = Dictionary(uniqueKeysWithValues: zip(stale.map(\.contentPath), Validate.models(stale, tree: tree, context: modelContext)))
         var entries: [String: BuildCache.ContentEntry] = [:]
+        entries.reserveCapacity(tree.markdown.count)
         for source in tree.markdown {
             entries[source.contentPath] = built[source.contentPath] ?? previous?.content[source.contentPath]
         }
@@ -257,6 +258,7 @@ public enum SiteBuilder {
 
         progress("Rendering")
         var hashes: [String: UInt64] = [:]
+        hashes.reserveCapacity(tree.markdown.count)
         for source in tree.markdown { hashes["Content/" + source.contentPath] = entries[source.contentPath]?.hash }
         let fingerprints = PageFingerprints.make(index, hashes: hashes, context: context.value, assets: assets.paths)
         let rendered: Render.Output

@@ -54,10 +54,15 @@ struct HomeworkSchedule: Sendable {
         }
         for (grade, list) in grouped {
             // One sort: newest day first, then subject order, title and id. Each day's
-            // list keeps that order.
-            let newestFirst = list.map { (rank: order[$0.subject] ?? Int.max, assignment: $0) }.sorted {
-                ($1.assignment.assigned, $0.rank, $0.assignment.title, $0.assignment.id) < ($0.assignment.assigned, $1.rank, $1.assignment.title, $1.assignment.id)
-            }.map(\.assignment)
+            // list keeps that order. Positions are sorted, not the assignments: moving
+            // 50,000 large values about costs more than comparing them.
+            let ranks = list.map { order[$0.subject] ?? Int.max }
+            let newestFirst = list.indices.sorted { a, b in
+                if list[a].assigned != list[b].assigned { return list[a].assigned > list[b].assigned }
+                if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+                if list[a].title != list[b].title { return list[a].title < list[b].title }
+                return list[a].id < list[b].id
+            }.map { list[$0] }
             byGrade[grade] = newestFirst
             var days: [CalendarDate: [Assignment]] = [:]
             for assignment in newestFirst { days[assignment.assigned, default: []].append(assignment) }
