@@ -218,6 +218,30 @@ struct BuildCacheTests {
         #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
     }
 
+    @Test func removesWhatADeletedArticleLeftAndRestoresWhatWasDeletedByHand() throws {
+        let folder = TemporaryFolder()
+        let cached = try copySampleSite(into: folder, as: "cached")
+        let plain = try copySampleSite(into: folder, as: "plain")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(cached, cache: cache)
+        for site in [cached, plain] {
+            try FileManager.default.removeItem(at: site.appendingPathComponent("Content/articles/dim-sum-in-sham-shui-po"))
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        let output = cached.appendingPathComponent("Output")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("articles/dim-sum-in-sham-shui-po").path))
+        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        try FileManager.default.removeItem(at: output.appendingPathComponent("about"))
+        for site in [cached, plain] {
+            let assignment = site.appendingPathComponent("Content/homework/2026-11-24/read-act-2-grade-8.md")
+            try (try String(contentsOf: assignment, encoding: .utf8)).replacingOccurrences(of: "act 2", with: "act 3").write(to: assignment, atomically: true, encoding: .utf8)
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+    }
+
     @Test func rendersAgainOnlyThePagesAnEditedTemplateIsPartOf() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

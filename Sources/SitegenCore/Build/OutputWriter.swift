@@ -46,9 +46,13 @@ enum OutputWriter {
             throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey: "\(root) is a file, not a folder"])
         }
         try makeFolder(root)
-        var folders = Set(files.map { $0.path.split(separator: "/").dropLast().joined(separator: "/") })
+        func folder(of path: String) -> String { path.split(separator: "/").dropLast().joined(separator: "/") }
+        var folders = Set(files.map { folder(of: $0.path) })
         folders.remove("")
-        for folder in folders.sorted() { try makeFolder(root + "/" + folder) }
+        // A file found unchanged was just seen in its folder; only the others may need one.
+        var needed = Set(files.filter { !$0.isUnchanged }.map { folder(of: $0.path) })
+        needed.remove("")
+        for folder in needed.sorted() { try makeFolder(root + "/" + folder) }
 
         let outcomes = parallelMap(files) { file -> Result.FileOutcome in
             do {
@@ -71,7 +75,12 @@ enum OutputWriter {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
             }
         }
-        result.removed = removeStale(in: root, keeping: Set(files.map(\.path)), folders: folders)
+        // When the site has exactly the files of the last build, which left nothing else,
+        // there is nothing stale to look for in thousands of folders.
+        let keeping = Set(files.map(\.path))
+        if previous.isEmpty || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
+            result.removed = removeStale(in: root, keeping: keeping, folders: folders)
+        }
         return result
     }
 

@@ -15,6 +15,12 @@ struct OutputFile: Sendable {
     /// Relative to the output folder.
     var path: String
     var contents: Contents
+
+    /// Found on disk with the bytes it would be written with.
+    var isUnchanged: Bool {
+        if case .unchanged = contents { return true }
+        return false
+    }
 }
 
 /// The **render** stage: every planned page through its template, on every core.
