@@ -27,7 +27,7 @@ let package = Package(
             name: "SitegenCore",
             dependencies: ["SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
-        .target(name: "SitegenServer"),
+        .target(name: "SitegenServer", dependencies: ["SitegenSupport"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -76,20 +77,9 @@ public struct StaticFiles: Sendable {
     /// or backslash, NUL, a backslash, invalid UTF-8) or a path that is not absolute.
     static func decode(_ path: String) -> String? {
         guard path.hasPrefix("/"), !path.contains("\\") else { return nil }
-        var bytes: [UInt8] = []
-        var iterator = path.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == 0 || value == UInt8(ascii: "%") { return nil }
-            bytes.append(value)
-        }
-        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self), !text.contains("//") else { return nil }
+        let forbidden: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "\\"), 0, UInt8(ascii: "%")]
+        guard let bytes = PercentEncoding.decode(path, refusing: forbidden.contains), !bytes.contains(0),
+              let text = String(validating: bytes, as: UTF8.self), !text.contains("//") else { return nil }
         return text
     }
 

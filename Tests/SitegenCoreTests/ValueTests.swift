@@ -163,3 +163,16 @@ struct NumberTests {
         }
     }
 }
+
+@Suite("Percent decoding")
+struct PercentEncodingTests {
+    @Test func decodesEachEscapeOnceAndRefusesMalformedOnes() {
+        #expect(PercentEncoding.decode("caf%C3%A9%2520menu") == Array("café%20menu".utf8))
+        #expect(PercentEncoding.decode("plain") == Array("plain".utf8))
+        for malformed in ["%", "%2", "%+f", "%g0", "a%2 "] {
+            #expect(PercentEncoding.decode(malformed) == nil, "\(malformed)")
+        }
+        #expect(PercentEncoding.decode("a%2Fb", refusing: { $0 == UInt8(ascii: "/") }) == nil)
+        #expect(PercentEncoding.decode("a/b", refusing: { $0 == UInt8(ascii: "/") }) == Array("a/b".utf8))
+    }
+}

@@ -46,13 +46,8 @@ enum OutputWriter {
             throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey: "\(root) is a file, not a folder"])
         }
         try makeFolder(root)
-        func folder(of path: String) -> String { path.split(separator: "/").dropLast().joined(separator: "/") }
-        var folders = Set(files.map { folder(of: $0.path) })
-        folders.remove("")
         // A file found unchanged was just seen in its folder; only the others may need one.
-        var needed = Set(files.filter { !$0.isUnchanged }.map { folder(of: $0.path) })
-        needed.remove("")
-        for folder in needed.sorted() { try makeFolder(root + "/" + folder) }
+        for folder in folders(of: files.filter { !$0.isUnchanged }).sorted() { try makeFolder(root + "/" + folder) }
 
         let outcomes = parallelMap(files) { file -> Result.FileOutcome in
             do {
@@ -79,9 +74,16 @@ enum OutputWriter {
         // there is nothing stale to look for in thousands of folders.
         let keeping = Set(files.map(\.path))
         if previous.isEmpty || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
-            result.removed = removeStale(in: root, keeping: keeping, folders: folders)
+            result.removed = removeStale(in: root, keeping: keeping, folders: folders(of: files))
         }
         return result
+    }
+
+    /// The folders the files go in, relative to the output, the output itself left out.
+    private static func folders(of files: [OutputFile]) -> Set<String> {
+        var folders = Set(files.map { $0.path.split(separator: "/").dropLast().joined(separator: "/") })
+        folders.remove("")
+        return folders
     }
 
     private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?) throws -> Result.FileOutcome {

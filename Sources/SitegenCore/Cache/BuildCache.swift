@@ -176,8 +176,9 @@ struct BuildCache: Sendable {
         // Keys are sorted, not entries: moving 60,000 large entries about costs more than
         // looking each up once.
         let contentPaths = content.keys.sorted()
+        let contentEntries = contentPaths.map { content[$0]! }
         // New models are encoded on both cores; models read from the last cache keep their bytes.
-        let encoded = parallelMap(contentPaths) { content[$0]!.encoded() }
+        let encoded = parallelMap(contentEntries) { $0.encoded() }
         let entries = inputs.count + content.count + pages.count + outputs.count
         var writer = BinaryWriter(reservingCapacity: encoded.reduce(4096) { $0 + $1.count } + entries * 96)
         writer.string(BuildCache.format)
@@ -194,8 +195,7 @@ struct BuildCache: Sendable {
         }
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(UInt64(content.count))
-        for (path, payload) in zip(contentPaths, encoded) {
-            let entry = content[path]!
+        for ((path, entry), payload) in zip(zip(contentPaths, contentEntries), encoded) {
             writer.string(path)
             writer.integer(entry.stamp.size)
             writer.integer(Int(entry.stamp.modified))

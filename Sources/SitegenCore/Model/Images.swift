@@ -1,3 +1,5 @@
+import SitegenSupport
+
 /// An image as a page shows it: where it is published, what it shows, how big it is.
 struct ResolvedImage: Sendable, Hashable {
     /// A path inside the site (`articles/lovely-breakfast/toast.jpg`) or an absolute URL.
@@ -69,19 +71,7 @@ extension String {
     }
 
     func removingPercentEncodingIfValid() -> String {
-        guard contains("%") else { return self }
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return self }
-            bytes.append(value)
-        }
+        guard contains("%"), let bytes = PercentEncoding.decode(self) else { return self }
         return String(validating: bytes, as: UTF8.self) ?? self
     }
 }
