@@ -57,7 +57,7 @@ final class DevServer: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let stages = StageClock(clock: clock, start: start)
-        let report = SiteBuilder.build(options, memory: memory) { stages.enter($0) }
+        let report = SiteBuilder.build(options, memory: memory, changed: changed) { stages.enter($0) }
         stages.enter("Done")
         if ProcessInfo.processInfo.environment["SITEGEN_TIMINGS"] != nil { console.printError(stages.summary) }
         let elapsed = clock.now - start

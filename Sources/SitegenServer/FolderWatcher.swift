@@ -6,13 +6,15 @@ import Glibc
 
 /// Watches folders and everything inside them with inotify: no polling. A burst of
 /// changes (an editor saving a file writes it several times) comes out as one call with
-/// every path that changed, once the folders have been quiet for `quiet` milliseconds.
+/// every path that changed, once the folders have been quiet for `quiet` milliseconds
+/// (editors finish a save within a few milliseconds; every one of them adds to the time
+/// a writer waits for the page).
 public final class FolderWatcher: @unchecked Sendable {
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
     private let quiet: Int32
 
-    public init?(folders roots: [String], quiet: Int32 = 60) {
+    public init?(folders roots: [String], quiet: Int32 = 25) {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         self.quiet = quiet

@@ -35,8 +35,9 @@ enum OutputWriter {
 
     /// Brings `output` to exactly `files`. `previous` is the manifest of the last build:
     /// a file it lists with the same size, time and content hash is known to be unchanged
-    /// without reading it.
-    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:]) throws -> Result {
+    /// without reading it. With `removingStale` false, `files` are some of the output's
+    /// files (a rebuild that knows which changed) and nothing else is touched.
+    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], removingStale: Bool = true) throws -> Result {
         for file in files where safeRelativePath(file.path) == nil {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
         }
@@ -72,6 +73,7 @@ enum OutputWriter {
         }
         // When the site has exactly the files of the last build, which left nothing else,
         // there is nothing stale to look for in thousands of folders.
+        guard removingStale else { return result }
         let keeping = Set(files.map(\.path))
         if previous.isEmpty || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
             result.removed = removeStale(in: root, keeping: keeping, folders: folders(of: files))

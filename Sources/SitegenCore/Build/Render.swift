@@ -64,8 +64,10 @@ enum Render {
         var pages: [String: BuildCache.PageEntry]
     }
 
-    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil) throws(MustacheError) -> Output {
-        let jobs = jobs(for: index, leaflet: leaflet, assets: assets)
+    /// Renders `pages`, or every page of the plan.
+    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
+                    pages: [PlannedPage]? = nil) throws(MustacheError) -> Output {
+        let jobs = jobs(for: pages ?? index.plan, of: index, leaflet: leaflet, assets: assets)
         let library = theme.library
         let templateHashes = theme.templateHashes
         @Sendable func templatesHash(_ names: [String]) -> UInt64 {
@@ -120,7 +122,7 @@ enum Render {
         return output
     }
 
-    static func jobs(for index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
+    static func jobs(for pages: [PlannedPage], of index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
         let context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
         let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
         let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
@@ -134,9 +136,8 @@ enum Render {
         @Sendable func cards(_ articles: [Article]) -> MustacheValue {
             .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
         }
-        let restaurants = index.restaurants.map { restaurant(context, $0) }
 
-        return index.plan.map { planned -> Job in
+        return pages.map { planned -> Job in
             switch planned {
             case .home(let list):
                 return Job(path: planned.path, template: "home", context: page(planned, [
@@ -182,7 +183,7 @@ enum Render {
                     }),
                 ]))
             case .restaurants:
-                return Job(path: planned.path, template: "restaurants", context: page(planned, ["restaurants": .array(restaurants)]))
+                return Job(path: planned.path, template: "restaurants", context: page(planned, ["restaurants": .array(index.restaurants.map { restaurant(context, $0) })]))
             case .map:
                 let pinned = index.restaurants.filter(\.hasCoordinates)
                 return Job(path: planned.path, template: "map", context: page(planned, [

@@ -62,7 +62,18 @@ public struct BuildReport: Sendable {
 /// takes values and returns values; nothing is written until every page is rendered,
 /// so a failed build leaves the output folder as it was.
 public enum SiteBuilder {
-    public static func build(_ options: BuildOptions, memory: BuildMemory? = nil, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
+    /// `changed`: the paths a watcher saw change since the last build of `memory`; with
+    /// them the build may start from that build instead of from the folders.
+    public static func build(_ options: BuildOptions, memory: BuildMemory? = nil, changed: [String]? = nil, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
+        if let memory, let changed, var warm = memory.takeWarm() {
+            progress("Rebuilding")
+            if QuickRebuild.attempt(&warm, options: options, changed: changed) {
+                memory.keep(warm)
+                return warm.report
+            }
+            // What it did to the cache is true of the files; the full build starts from it.
+            memory.keep(cacheOnly: warm.cache)
+        }
         let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
                                                           output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
                                          : nil
@@ -97,6 +108,11 @@ public enum SiteBuilder {
                 progress("Caching")
                 cache.save(to: cacheFile)
             }
+            if let memory, var warm = prepared.warm {
+                warm.report = report
+                warm.cache = cache
+                memory.keep(warm)
+            }
         }
         return report
     }
@@ -116,6 +132,9 @@ public enum SiteBuilder {
         /// True when the cache shows no input changed and the output is intact.
         var nothingChanged = false
         var staging: OutputStaging?
+        /// What a long-running process keeps to start its next build from (its report and
+        /// cache filled in once the files are written).
+        var warm: WarmBuild?
     }
 
     static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false, memory: BuildMemory? = nil) -> Prepared {
@@ -260,7 +279,8 @@ public enum SiteBuilder {
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(tree.markdown.count)
         for source in tree.markdown { hashes["Content/" + source.contentPath] = entries[source.contentPath]?.hash }
-        let fingerprints = PageFingerprints.make(index, hashes: hashes, context: context.value, assets: assets.paths)
+        let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
+        let fingerprints = fingerprinter.of(index.plan)
         let rendered: Render.Output
         let staging = stagesPages ? OutputStaging(output: outputURL) : nil
         do {
@@ -284,7 +304,13 @@ public enum SiteBuilder {
         cache.inputs = inputs
         cache.content = entries
         cache.pages = rendered.pages
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging)
+        var warm: WarmBuild?
+        if memory != nil {
+            let positions = Dictionary(uniqueKeysWithValues: tree.markdown.enumerated().map { ($1.contentPath, $0) })
+            warm = WarmBuild(tree: tree, positions: positions, modelContext: modelContext, theme: theme, leaflet: leaflet, assets: assets.paths, index: index,
+                             hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
+        }
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging, warm: warm)
     }
 
     /// Whether every file the last build wrote is still there as it was written.
@@ -309,11 +335,33 @@ public enum SiteBuilder {
 /// The build cache kept in memory between the builds of one process (`sitegen serve`):
 /// models stay decoded, so a rebuild after an edit only redoes the edited file's work.
 public final class BuildMemory: Sendable {
-    private let stored = Mutex<(cache: BuildCache?, builds: Int)>((nil, 0))
+    private let stored = Mutex<(cache: BuildCache?, builds: Int, warm: WarmBuild?)>((nil, 0, nil))
 
     public init() {}
 
-    var cache: BuildCache? { stored.withLock { $0.cache } }
+    var cache: BuildCache? { stored.withLock { $0.warm?.cache ?? $0.cache } }
+
+    /// Takes the last good build out, when the last build was good: the caller changes
+    /// it in place, or drops it.
+    func takeWarm() -> WarmBuild? {
+        stored.withLock { state in
+            let warm = state.warm
+            state.warm = nil
+            return warm
+        }
+    }
+
+    func keep(cacheOnly cache: BuildCache) {
+        stored.withLock { $0.cache = cache }
+    }
+
+    /// Keeps `warm` as the last good build, its cache as the cache.
+    func keep(_ warm: WarmBuild) {
+        stored.withLock { state in
+            state.warm = warm
+            state.cache = nil
+        }
+    }
 
     /// Keeps `cache`; true the first time.
     func keep(_ cache: BuildCache) -> Bool {

@@ -243,3 +243,91 @@ struct SiteIndex: Sendable {
         return order.map { entries[$0]! }.sorted { ($0.name.lowercased(), $0.anchor) < ($1.name.lowercased(), $1.anchor) }
     }
 }
+
+// An edit that leaves every article and page where it was (same slug, order, groups,
+// restaurant, draft state) needs no new index: the edited models take the old ones'
+// places, and only the pages that show them are made again.
+extension SiteIndex {
+    /// Whether `new` sits in every list exactly where `old` did.
+    static func keepsPlace(_ new: Article, of old: Article) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.instant == old.instant && new.draft == old.draft
+            && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
+    }
+
+    /// Whether `new` sits where `old` did; a page's title also names it in every page's menu.
+    static func keepsPlace(_ new: Page, of old: Page) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.title == old.title && new.draft == old.draft
+    }
+
+    /// Puts `articles` and `pages` in the places of the ones with their source paths;
+    /// each must keep its place. Lists are changed in place, so a list that does not show
+    /// them stays shared with the index it was copied from.
+    mutating func replace(articles replacements: [Article], pages pageReplacements: [Page]) {
+        func swap(_ list: inout [Article]) -> Bool {
+            var swappedAny = false
+            for position in list.indices {
+                let path = list[position].sourcePath
+                if let replacement = replacements.first(where: { $0.sourcePath == path }) {
+                    list[position] = replacement
+                    swappedAny = true
+                }
+            }
+            return swappedAny
+        }
+        guard !replacements.isEmpty || !pageReplacements.isEmpty else { return }
+        _ = swap(&articles)
+        var swappedGroups: [String: ArticleGroup] = [:]
+        for position in meals.indices where swap(&meals[position].articles) { swappedGroups[meals[position].path] = meals[position] }
+        for position in tags.indices where swap(&tags[position].articles) { swappedGroups[tags[position].path] = tags[position] }
+        for position in restaurants.indices { _ = swap(&restaurants[position].articles) }
+        for position in pages.indices {
+            let path = pages[position].sourcePath
+            if let replacement = pageReplacements.first(where: { $0.sourcePath == path }) { pages[position] = replacement }
+        }
+        for position in plan.indices {
+            switch plan[position] {
+            case .home(var list):
+                if swap(&list.articles) { plan[position] = .home(list) }
+            case .article(let article):
+                if let replacement = replacements.first(where: { $0.sourcePath == article.sourcePath }) { plan[position] = .article(replacement) }
+            case .page(let page):
+                if let replacement = pageReplacements.first(where: { $0.sourcePath == page.sourcePath }) { plan[position] = .page(replacement) }
+            case .group(let group, var list):
+                let swappedList = swap(&list.articles)
+                if let swappedGroup = swappedGroups[group.path] {
+                    plan[position] = .group(swappedGroup, list)
+                } else if swappedList {
+                    plan[position] = .group(group, list)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The pages that show anything of the articles and pages at `sourcePaths`, which
+    /// kept their places; `retitled`: whether an article's title changed, which the lists
+    /// of restaurants show. The sitemap shows only places and dates: it stays as it is.
+    func pages(showing sourcePaths: [String], retitled: Bool) -> [PlannedPage] {
+        func shows(_ list: ArraySlice<Article>) -> Bool {
+            for position in list.indices where sourcePaths.contains(list[position].sourcePath) { return true }
+            return false
+        }
+        var atRestaurant = false
+        for position in articles.indices where articles[position].restaurant != nil && sourcePaths.contains(articles[position].sourcePath) {
+            atRestaurant = true
+        }
+        let inFeed = shows(articles.prefix(Publishing.feedLength))
+        return plan.filter { planned in
+            switch planned {
+            case .home(let list): shows(list.articles[...])
+            case .article(let article): sourcePaths.contains(article.sourcePath)
+            case .page(let page): sourcePaths.contains(page.sourcePath)
+            case .group(_, let list): shows(list.articles[...])
+            case .restaurants, .map: retitled && atRestaurant
+            case .siteFeed: inFeed
+            case .groupIndex, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
+            }
+        }
+    }
+}

@@ -1,11 +1,21 @@
 /// A fingerprint of everything each page shows: when a page's fingerprint, and the
 /// templates it was made with, are as in the last build, and its file is as that build
 /// wrote it, the page is not rendered again.
-enum PageFingerprints {
-    /// `hashes`: the hash of each content file's bytes, by path relative to the site.
-    /// `context`: site.yaml, teachers.yaml, static files and options, which every page
-    /// depends on.
-    static func make(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) -> [String: UInt64] {
+struct PageFingerprints: Sendable {
+    let index: SiteIndex
+    /// The hash of each content file's bytes, by path relative to the site.
+    let hashes: [String: UInt64]
+    /// site.yaml, teachers.yaml, static files, options, page titles and asset names,
+    /// which every page depends on.
+    let global: UInt64
+    /// Every assignment and the build's moment, which the homework pages depend on.
+    let homework: UInt64
+
+    /// `homework`: the homework fingerprint of a build with the same assignments, moment
+    /// and hashes of assignments, when the caller has it; it is the costly part.
+    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homework known: UInt64? = nil) {
+        self.index = index
+        self.hashes = hashes
         var global = Fingerprint()
         global.add(context)
         for page in index.pages {
@@ -17,68 +27,121 @@ enum PageFingerprints {
                 global.add(ext + "." + name + "=" + path)
             }
         }
-        func articles(_ list: [Article]) -> Fingerprint {
-            var print = Fingerprint()
-            for article in list {
-                print.add(article.sourcePath)
-                print.add(hashes[article.sourcePath] ?? 0)
+        self.global = global.value
+        if let known {
+            homework = known
+        } else {
+            var homework = Fingerprint()
+            homework.add("\(index.moment.date)T\(index.moment.time?.description ?? "-")")
+            for assignment in index.homework.assignments {
+                homework.add(assignment.sourcePath)
+                homework.add(hashes[assignment.sourcePath] ?? 0)
             }
-            return print
+            homework.add(index.homework.draftCounts.values.reduce(0, +))
+            self.homework = homework.value
         }
-        var homework = Fingerprint()
-        homework.add("\(index.moment.date)T\(index.moment.time?.description ?? "-")")
-        for assignment in index.homework.assignments {
-            homework.add(assignment.sourcePath)
-            homework.add(hashes[assignment.sourcePath] ?? 0)
-        }
-        homework.add(index.homework.draftCounts.values.reduce(0, +))
-        let everyArticle = articles(index.articles).value
-        let restaurants = articles(index.articles.filter { $0.restaurant != nil }).value
+    }
 
+    /// Every page's fingerprint, by output path.
+    static func make(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) -> [String: UInt64] {
+        PageFingerprints(index, hashes: hashes, context: context, assets: assets).of(index.plan)
+    }
+
+    /// The fingerprints of `pages`, by output path.
+    func of(_ pages: [PlannedPage]) -> [String: UInt64] {
+        var lists = SharedLists(fingerprints: self)
         var fingerprints: [String: UInt64] = [:]
-        fingerprints.reserveCapacity(index.plan.count)
-        for planned in index.plan {
-            var print = Fingerprint()
-            print.add(global.value)
-            print.add(planned.path)
-            switch planned {
-            case .home(let list):
-                print.add(list.count)
-                print.add(articles(list.articles).value)
-                print.add(homework.value)
-                print.add(index.draftCount > 0 ? 1 : 0)
-            case .article(let article):
-                print.add(hashes[article.sourcePath] ?? 0)
-            case .page(let page):
-                print.add(hashes[page.sourcePath] ?? 0)
-            case .group(let group, let list):
-                print.add(group.label.name)
-                print.add(group.draftCount)
-                print.add(group.articles.count)
-                print.add(list.count)
-                print.add(articles(list.articles).value)
-            case .groupIndex(let kind):
-                for group in kind == .meal ? index.meals : index.tags {
-                    print.add(group.label.name)
-                    print.add(group.label.slug.text)
-                    print.add(group.articles.count)
-                }
-            case .restaurants, .map:
-                print.add(restaurants)
-            case .homework, .teachers, .grade, .day, .gradeFeed, .gradeCalendar:
-                print.add(homework.value)
-            case .siteFeed:
-                print.add(articles(Array(index.articles.prefix(Publishing.feedLength))).value)
-            case .sitemap:
-                print.add(index.plan.count)
-                print.add(everyArticle)
-                print.add(homework.value)
-                for group in index.meals + index.tags { print.add(group.path) }
-            case .notFound, .robots:
-                break
-            }
-            fingerprints[planned.path] = print.value
-        }
+        fingerprints.reserveCapacity(pages.count)
+        for planned in pages { fingerprints[planned.path] = of(planned, lists: &lists) }
         return fingerprints
+    }
+
+    private func articles(_ list: some Sequence<Article>) -> UInt64 {
+        var print = Fingerprint()
+        for article in list {
+            print.add(article.sourcePath)
+            print.add(hashes[article.sourcePath] ?? 0)
+        }
+        return print.value
+    }
+
+    /// Fingerprints of long lists several pages share, worked out once and only when a
+    /// page needs them.
+    private struct SharedLists {
+        let fingerprints: PageFingerprints
+        var cachedEveryArticle: UInt64?
+        var cachedRestaurants: UInt64?
+
+        /// Where every article is and its date: what the sitemap shows of them.
+        mutating func everyArticle() -> UInt64 {
+            if let cachedEveryArticle { return cachedEveryArticle }
+            var print = Fingerprint()
+            for article in fingerprints.index.articles {
+                print.add(article.slug.text)
+                print.add(article.date.description)
+            }
+            cachedEveryArticle = print.value
+            return print.value
+        }
+
+        /// What the lists of restaurants show of each article.
+        mutating func restaurants() -> UInt64 {
+            if let cachedRestaurants { return cachedRestaurants }
+            var print = Fingerprint()
+            for article in fingerprints.index.articles {
+                guard let restaurant = article.restaurant else { continue }
+                print.add(article.slug.text)
+                print.add(article.title)
+                print.add(restaurant.name ?? "-")
+                print.add(restaurant.address ?? "-")
+                print.add(restaurant.latitude.map { "\($0)" } ?? "-")
+                print.add(restaurant.longitude.map { "\($0)" } ?? "-")
+            }
+            cachedRestaurants = print.value
+            return print.value
+        }
+    }
+
+    private func of(_ planned: PlannedPage, lists: inout SharedLists) -> UInt64 {
+        var print = Fingerprint()
+        print.add(global)
+        print.add(planned.path)
+        switch planned {
+        case .home(let list):
+            print.add(list.count)
+            print.add(articles(list.articles))
+            print.add(homework)
+            print.add(index.draftCount > 0 ? 1 : 0)
+        case .article(let article):
+            print.add(hashes[article.sourcePath] ?? 0)
+        case .page(let page):
+            print.add(hashes[page.sourcePath] ?? 0)
+        case .group(let group, let list):
+            print.add(group.label.name)
+            print.add(group.draftCount)
+            print.add(group.articles.count)
+            print.add(list.count)
+            print.add(articles(list.articles))
+        case .groupIndex(let kind):
+            for group in kind == .meal ? index.meals : index.tags {
+                print.add(group.label.name)
+                print.add(group.label.slug.text)
+                print.add(group.articles.count)
+            }
+        case .restaurants, .map:
+            print.add(lists.restaurants())
+        case .homework, .teachers, .grade, .day, .gradeFeed, .gradeCalendar:
+            print.add(homework)
+        case .siteFeed:
+            print.add(articles(index.articles.prefix(Publishing.feedLength)))
+        case .sitemap:
+            print.add(index.plan.count)
+            print.add(lists.everyArticle())
+            print.add(homework)
+            for group in index.meals + index.tags { print.add(group.path) }
+        case .notFound, .robots:
+            break
+        }
+        return print.value
     }
 }

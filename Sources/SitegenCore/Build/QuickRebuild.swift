@@ -1,0 +1,126 @@
+import Foundation
+import SitegenSupport
+
+/// What a long-running process (`sitegen serve`) keeps of its last good build, so that
+/// the next build can start from it instead of from the folders.
+struct WarmBuild: Sendable {
+    var tree: SourceTree
+    /// Where each Markdown file is in `tree.markdown`, by path relative to Content/.
+    var positions: [String: Int]
+    var modelContext: ModelContext
+    var theme: Theme
+    var leaflet: [String: [UInt8]]?
+    var assets: [String: [String: String]]
+    var index: SiteIndex
+    /// The hash of each content file's bytes, by path relative to the site.
+    var hashes: [String: UInt64]
+    var contextHash: UInt64
+    var homeworkFingerprint: UInt64
+    var report: BuildReport
+    /// The cache as it stands after this build, output manifest included.
+    var cache: BuildCache
+    var outputURL: URL
+}
+
+/// A rebuild from the last good build and the paths the watcher saw change. It handles
+/// the writer's loop — articles and pages edited in place, each keeping its place in
+/// every list — by validating only the edited files, putting their models into the old
+/// index and rendering only the pages that show them. Anything else (a new, deleted or
+/// renamed file, an assignment, a setting, a template, a moved article, an error) is
+/// left to the full build, which the answer nil asks for.
+enum QuickRebuild {
+    /// Brings `warm` up to date with the files at `changed` (absolute paths), writing the
+    /// pages that change; false when the change needs a full build. `warm` is changed in
+    /// place, so that its large tables are not copied: after false it is to be dropped.
+    static func attempt(_ warm: inout WarmBuild, options: BuildOptions, changed: [String]) -> Bool {
+        let moment: BuildMoment
+        if let text = options.today {
+            guard let parsed = BuildMoment(parsing: text) else { return false }
+            moment = parsed
+        } else {
+            moment = BuildMoment.now(in: warm.index.site.timeZone)
+        }
+        guard moment == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return false }
+        warm.report.writtenCount = 0
+        warm.report.unchangedCount = warm.report.fileCount
+        warm.report.removedCount = 0
+        guard !edited.isEmpty else { return true }
+
+        let entries = Validate.models(edited, tree: warm.tree, context: warm.modelContext)
+        var articles: [Article] = []
+        var pages: [Page] = []
+        var problems: [Diagnostic] = []
+        var retitled = false
+        for (file, entry) in zip(edited, entries) {
+            guard let (model, diagnostics) = entry.decoded(), !diagnostics.contains(where: { $0.severity == .error }),
+                  !options.strict || diagnostics.isEmpty, let (old, _) = warm.cache.content[file.contentPath]?.decoded()
+            else { return false }
+            switch (model, old) {
+            case (.article(let new), .article(let old)) where SiteIndex.keepsPlace(new, of: old):
+                articles.append(new)
+                retitled = retitled || new.title != old.title
+            case (.page(let new), .page(let old)) where SiteIndex.keepsPlace(new, of: old):
+                pages.append(new)
+            default:
+                return false
+            }
+            problems += diagnostics
+        }
+
+        warm.index.replace(articles: articles, pages: pages)
+        for (file, entry) in zip(edited, entries) {
+            let sitePath = "Content/" + file.contentPath
+            warm.hashes[sitePath] = entry.hash
+            warm.tree.stamps[sitePath] = file.stamp
+            warm.tree.markdown[warm.positions[file.contentPath]!].stamp = file.stamp
+            warm.cache.inputs[sitePath] = file.stamp
+            warm.cache.content[file.contentPath] = entry
+        }
+        let shown = warm.index.pages(showing: articles.map(\.sourcePath) + pages.map(\.sourcePath), retitled: retitled)
+        let fingerprints = PageFingerprints(warm.index, hashes: warm.hashes, context: warm.contextHash, assets: warm.assets, homework: warm.homeworkFingerprint)
+        let result: OutputWriter.Result
+        do {
+            let rendered = try Render.run(warm.index, theme: warm.theme, leaflet: warm.leaflet, assets: warm.assets,
+                                          reuse: Render.Reuse(previous: warm.cache, fingerprints: fingerprints.of(shown), outputRoot: warm.outputURL.path, staging: nil),
+                                          pages: shown)
+            result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
+            for (path, page) in rendered.pages { warm.cache.pages[path] = page }
+        } catch {
+            return false
+        }
+        for (path, entry) in result.manifest { warm.cache.outputs[path] = entry }
+
+        let editedPaths = Set(edited.map { "Content/" + $0.contentPath })
+        warm.report.diagnostics = (warm.report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems).sorted()
+        warm.report.writtenCount = result.written
+        warm.report.unchangedCount = warm.report.fileCount - result.written
+        warm.cache.diagnostics = warm.report.diagnostics
+        return true
+    }
+
+    /// The site's Markdown files among `changed` (absolute paths), with their new stamps,
+    /// leaving out those whose stamp did not change; nil when a change is anything but an
+    /// article or page edited in place.
+    private static func editedFiles(_ changed: [String], in tree: SourceTree, positions: [String: Int]) -> [SourceTree.MarkdownFile]? {
+        let contentRoot = tree.root + "/Content/"
+        var edited: [SourceTree.MarkdownFile] = []
+        for path in changed {
+            guard path.hasPrefix(contentRoot) else { return nil }
+            let relative = String(path.dropFirst(contentRoot.count))
+            let stamp = FileStamp.of(path)
+            guard let position = positions[relative] else {
+                // An editor's scratch file, gone again, leaves the site as it was; a new
+                // file or a removed folder does not.
+                let sitePath = "Content/" + relative
+                guard stamp == nil, tree.stamps[sitePath] == nil, !tree.stamps.keys.contains(where: { $0.hasPrefix(sitePath + "/") }) else { return nil }
+                continue
+            }
+            var file = tree.markdown[position]
+            guard file.kind != .assignment, let stamp else { return nil }
+            if stamp == file.stamp { continue }
+            file.stamp = stamp
+            edited.append(file)
+        }
+        return edited
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SitegenCore
+import Synchronization
+import Testing
+
+/// `sitegen serve` rebuilds from its last good build when articles or pages are edited in
+/// place. Every rebuild here is compared byte for byte with a full build of the same
+/// files without a cache.
+@Suite("Quick rebuilds")
+struct QuickRebuildTests {
+    /// One site built by a long-running process, and its twin built from nothing.
+    private struct Twins {
+        let folder = TemporaryFolder()
+        let warm: URL
+        let plain: URL
+        let memory = BuildMemory()
+
+        init() throws {
+            warm = folder.url.appendingPathComponent("warm")
+            plain = folder.url.appendingPathComponent("plain")
+            for site in [warm, plain] {
+                for part in ["Content", "Themes"] {
+                    try copyFolder(Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
+                }
+            }
+        }
+
+        var options: BuildOptions {
+            var options = BuildOptions(source: warm.path, output: folder.url.appendingPathComponent("served").path, today: SampleSiteTests.today)
+            options.useCache = true
+            options.cacheFolder = folder.url.appendingPathComponent("cache").path
+            return options
+        }
+
+        /// Builds the warm site after `changed` (paths in the site) and returns the stages it went through.
+        @discardableResult
+        func rebuild(_ changed: [String]?) -> (BuildReport, [String]) {
+            let stages = Mutex<[String]>([])
+            let report = SiteBuilder.build(options, memory: memory, changed: changed.map { $0.map { warm.path + "/" + $0 } }) { stage in
+                stages.withLock { $0.append(stage) }
+            }
+            return (report, stages.withLock { $0 })
+        }
+
+        func edit(_ path: String, _ change: (String) -> String) throws {
+            for site in [warm, plain] {
+                let file = site.appendingPathComponent(path)
+                try change(try String(contentsOf: file, encoding: .utf8)).write(to: file, atomically: false, encoding: .utf8)
+            }
+        }
+
+        /// Whether the warm site's output is what a build from nothing makes of the same files.
+        func matchesAFullBuild() -> Bool {
+            let report = SiteBuilder.build(BuildOptions(source: plain.path, today: SampleSiteTests.today))
+            #expect(report.succeeded)
+            let served = FolderSnapshot(folder.url.appendingPathComponent("served")).files
+            let built = FolderSnapshot(plain.appendingPathComponent("Output")).files
+            for path in Set(served.keys).union(built.keys) where served[path] != built[path] {
+                Issue.record("\(path) differs from a full build")
+            }
+            return served == built
+        }
+    }
+
+    private let article = "Content/articles/dim-sum-in-sham-shui-po/index.md"
+
+    @Test func rebuildsArticlesAndPagesEditedInPlaceFromTheLastBuild() throws {
+        let twins = try Twins()
+        #expect(twins.rebuild(nil).0.succeeded)
+        let served = twins.folder.url.appendingPathComponent("served")
+        let before = FolderSnapshot(served)
+
+        try twins.edit(article) { $0.replacingOccurrences(of: "The queue moves", with: "The long queue moves") }
+        var (report, stages) = twins.rebuild([article])
+        #expect(stages == ["Rebuilding"])
+        #expect(report.succeeded && report.writtenCount == 2)
+        #expect(twins.matchesAFullBuild())
+        // The feed carries whole articles; the lists show only the title and summary.
+        let after = FolderSnapshot(served)
+        #expect(Set(after.files.keys.filter { before.dates[$0] != after.dates[$0] }) == ["articles/dim-sum-in-sham-shui-po/index.html", "feed.xml"])
+
+        // A new title shows on the cards, in the feed and on the lists of restaurants.
+        try twins.edit(article) { $0.replacingOccurrences(of: "title: Dim Sum in Sham Shui Po", with: "title: Dim Sum & Egg Cake in Sham Shui Po") }
+        (report, stages) = twins.rebuild([article])
+        #expect(stages == ["Rebuilding"])
+        #expect(report.writtenCount > 4)
+        #expect(twins.matchesAFullBuild())
+
+        // A page's text, and an editor's scratch file that came and went.
+        try twins.edit("Content/pages/about.md") { $0 + "\nWe answer every letter.\n" }
+        (report, stages) = twins.rebuild(["Content/pages/about.md", "Content/pages/4913"])
+        #expect(stages == ["Rebuilding"])
+        #expect(report.writtenCount == 1)
+        #expect(twins.matchesAFullBuild())
+    }
+
+    @Test func leavesEverythingElseToAFullBuild() throws {
+        let twins = try Twins()
+        #expect(twins.rebuild(nil).0.succeeded)
+
+        // A new date moves the article in every list.
+        try twins.edit(article) { $0.replacingOccurrences(of: "date: 2026-11-07T10:00", with: "date: 2026-11-24T10:00") }
+        var (report, stages) = twins.rebuild([article])
+        #expect(stages.contains("Reading"))
+        #expect(twins.matchesAFullBuild())
+
+        // An assignment, then a new tag.
+        let assignment = "Content/homework/2026-11-24/read-act-2-grade-8.md"
+        try twins.edit(assignment) { $0.replacingOccurrences(of: "act 2", with: "act 3") }
+        (report, stages) = twins.rebuild([assignment])
+        #expect(stages.contains("Reading"))
+        #expect(twins.matchesAFullBuild())
+        try twins.edit(article) { $0.replacingOccurrences(of: "tags: [dim sum, brunch, kowloon]", with: "tags: [dim sum, brunch, kowloon, queues]") }
+        (report, stages) = twins.rebuild([article])
+        #expect(stages.contains("Reading"))
+        #expect(twins.matchesAFullBuild())
+
+        // A mistake is reported by the full build and leaves the last good output; once
+        // fixed, edits are quick again.
+        try twins.edit(article) { $0.replacingOccurrences(of: "price: 98", with: "price: ninety") }
+        (report, stages) = twins.rebuild([article])
+        #expect(!report.succeeded)
+        #expect(report.diagnostics.map(\.location.path) == [article])
+        try twins.edit(article) { $0.replacingOccurrences(of: "price: ninety", with: "price: 98") }
+        (report, stages) = twins.rebuild([article])
+        #expect(report.succeeded && stages.contains("Reading"))
+        try twins.edit(article) { $0 + "\nThe egg cake sells out by noon.\n" }
+        (report, stages) = twins.rebuild([article])
+        #expect(stages == ["Rebuilding"])
+        #expect(twins.matchesAFullBuild())
+
+        // A new file.
+        let added = "Content/articles/milk-tea-in-tai-po.md"
+        for site in [twins.warm, twins.plain] {
+            try "---\ntitle: Milk Tea in Tai Po\ndate: 2026-11-20\n---\nStrong and silky.\n".write(to: site.appendingPathComponent(added), atomically: false, encoding: .utf8)
+        }
+        (report, stages) = twins.rebuild([added])
+        #expect(stages.contains("Reading"))
+        #expect(twins.matchesAFullBuild())
+    }
+}
