@@ -4,13 +4,14 @@
 #   Scripts/install-deps.sh --test   also what the tests need: Python with a virtual
 #                                    environment (.build/test-venv) holding the HTML
 #                                    checker, Selenium and axe; Chromium and its driver;
-#                                    Java for the checker; Leaflet for /map/
+#                                    Java for the checker; Leaflet for /map/; curl,
+#                                    which the server tests talk to `sitegen serve` with
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(python3 python3-venv chromium chromium-driver)
+    packages+=(python3 python3-venv chromium chromium-driver curl)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 

@@ -193,3 +193,48 @@ struct ServeURLSessionTests {
         #expect(image.count == 27_895)
     }
 }
+
+/// curl, as people and scripts fetch pages from `sitegen serve`.
+@Suite("sitegen serve with curl", .serialized)
+struct ServeCurlTests {
+    /// curl's status line and headers for `path`, and the body it saved; curl is part of
+    /// the test set-up (Scripts/install-deps.sh --test).
+    private func curl(_ arguments: [String]) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--show-error", "--max-time", "10"] + arguments
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func answersCurl() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "install curl: Scripts/install-deps.sh --test")
+        let folder = TemporaryFolder()
+        let options = BuildOptions(source: Repository.root.path, output: folder.url.appendingPathComponent("served").path, today: SampleSiteTests.today)
+        let server = try DevServer(options: options, host: "127.0.0.1", port: 0, console: CapturedConsole().console)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.server.port)"
+
+        let page = try curl(["--include", base + "/articles/lovely-breakfast/"])
+        #expect(page.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(page.contains("Content-Type: text/html; charset=utf-8\r\n"))
+        #expect(page.contains("Lovely Breakfast"))
+        #expect(try curl(["--output", "/dev/null", "--write-out", "%{http_code} %{content_type} %{size_download}", base + "/articles/lovely-breakfast/toast.jpg"])
+            == "200 image/jpeg 27895")
+        #expect(try curl(["--output", "/dev/null", "--write-out", "%{http_code} %{redirect_url}", base + "/about"]) == "301 \(base)/about/")
+        #expect(try curl(["--output", "/dev/null", "--write-out", "%{http_code}", base + "/no/such/page/"]) == "404")
+        let headers = try curl(["--head", base + "/feed.xml"])
+        let etag = try #require(headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }).dropFirst(5).trimmingCharacters(in: .whitespaces)
+        #expect(try curl(["--output", "/dev/null", "--write-out", "%{http_code}", "--header", "If-None-Match: \(etag)", base + "/feed.xml"]) == "304")
+        // curl keeps `..` and encoded dots as they are with --path-as-is.
+        for path in ["/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/articles/..%2f..%2f..%2fetc/passwd"] {
+            let reply = try curl(["--path-as-is", "--write-out", "\n%{http_code}", base + path])
+            #expect(reply.hasSuffix("\n400") || reply.hasSuffix("\n404"), "\(path)")
+            #expect(!reply.contains("root:"), "\(path)")
+        }
+    }
+}
