@@ -63,13 +63,14 @@ enum BuildCommand {
         return options
     }
 
-    static func run(arguments: [String], console: Console) -> Int32 {
+    static func run(arguments: [String], console: Console, endsProcess: Bool = false) -> Int32 {
         guard let parsed = Arguments(arguments, command: "build", options: options, flags: flags, console: console) else { return 2 }
         if parsed.has("--help") {
             console.print(help)
             return 0
         }
-        guard let options = buildOptions(parsed, console: console) else { return 2 }
+        guard var options = buildOptions(parsed, console: console) else { return 2 }
+        options.leavesMemoryToExit = endsProcess
         let quiet = parsed.has("--quiet")
 
         let clock = ContinuousClock()

@@ -14,7 +14,9 @@ public enum CommandLineTool {
         ("help", "show help for sitegen or for one command"),
     ]
 
-    public static func run(arguments: [String], console: Console = .standard) -> Int32 {
+    /// `endsProcess`: the process exits once the command is done (the `sitegen`
+    /// executable), so memory need not be given back before.
+    public static func run(arguments: [String], console: Console = .standard, endsProcess: Bool = false) -> Int32 {
         guard let first = arguments.first else {
             console.writeError(usage)
             return 2
@@ -29,7 +31,7 @@ public enum CommandLineTool {
         case "help":
             return help(topic: arguments.dropFirst().first, console: console)
         case "build":
-            return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console, endsProcess: endsProcess)
         case "check":
             return CheckCommand.run(arguments: Array(arguments.dropFirst()), console: console)
         case "serve":

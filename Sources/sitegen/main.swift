@@ -4,4 +4,4 @@ import SitegenCLI
 import Glibc
 #endif
 
-exit(CommandLineTool.run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(CommandLineTool.run(arguments: Array(CommandLine.arguments.dropFirst()), endsProcess: true))

@@ -216,6 +216,41 @@ struct BuildCacheTests {
         try Data([1, 2, 3]).write(to: cache.appendingPathComponent(file))
         _ = build(cached, cache: cache)
         #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+
+        // The models are in a store beside the cache: one damaged model spoils the store.
+        let store = cache.appendingPathComponent(file.replacingOccurrences(of: ".cache", with: ".models"))
+        var models = try Array(Data(contentsOf: store))
+        models[models.count / 2] ^= 0x01
+        try Data(models).write(to: store)
+        try edit(cached)
+        try edit(plain)
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+    }
+
+    @Test func addsOnlyEditedModelsToTheStoreAndStartsANewOneWhenMostAreOld() throws {
+        let folder = TemporaryFolder()
+        let site = try copySampleSite(into: folder, as: "site")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(site, cache: cache)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        let store = cache.appendingPathComponent(name).path
+        func size() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) }
+        let first = try size()
+        let article = site.appendingPathComponent("Content/articles/dim-sum-in-sham-shui-po/index.md")
+        let original = try String(contentsOf: article, encoding: .utf8)
+        var sizes: [Int] = []
+        for edit in 1...12 {
+            try (original + String(repeating: "\nAnother basket.", count: edit)).write(to: article, atomically: false, encoding: .utf8)
+            _ = build(site, cache: cache)
+            sizes.append(try size())
+        }
+        // One article's model is added each time, until the old ones outweigh the live ones.
+        #expect(sizes[0] > first && sizes[0] - first < first / 4)
+        #expect(sizes.max()! < first * 2 + first / 4)
+        #expect(sizes.contains { $0 < sizes.max()! })
+        #expect(build(site, cache: cache).hasPrefix("Nothing changed: "))
     }
 
     @Test func removesWhatADeletedArticleLeftAndRestoresWhatWasDeletedByHand() throws {

@@ -23,7 +23,7 @@ struct FileStamp: Sendable, Hashable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-3"
+    static let format = "sitegen-build-cache-4"
 
     enum Model: Sendable {
         case article(Article)
@@ -37,22 +37,27 @@ struct BuildCache: Sendable {
         var hash: UInt64
         /// The model as read from the cache, decoded only when the build needs it.
         var payload: Payload
+        /// Where the model's bytes are in the model store the cache was read with: a save
+        /// leaves them there instead of writing them again.
+        var stored: Range<Int>?
 
         enum Payload: Sendable {
             case encoded(ArraySlice<UInt8>)
             case decoded(Model, [Diagnostic])
         }
 
-        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic]) {
+        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic], stored: Range<Int>? = nil) {
             self.stamp = stamp
             self.hash = hash
             self.payload = .decoded(model, diagnostics)
+            self.stored = stored
         }
 
-        init(stamp: FileStamp, hash: UInt64, encoded: ArraySlice<UInt8>) {
+        init(stamp: FileStamp, hash: UInt64, encoded: ArraySlice<UInt8>, stored: Range<Int>) {
             self.stamp = stamp
             self.hash = hash
             self.payload = .encoded(encoded)
+            self.stored = stored
         }
 
         /// The model and its problems; nil when the cached bytes do not read back.
@@ -116,8 +121,12 @@ struct BuildCache: Sendable {
     var outputs: [String: OutputManifest.Entry] = [:]
     var pageCount = 0
     var fileCount = 0
+    /// The model store this cache was read with: which one, how much of it, and the
+    /// checksum of that much.
+    var store = ModelStore.Mark()
 
-    /// `<cache folder>/<hash of the site and output folders>.cache`.
+    /// `<cache folder>/<hash of the site and output folders>.cache`; the models are in
+    /// the store beside it (`.models`).
     static func file(in folder: String, site: URL, output: URL) -> String {
         let key = ContentHash.hex(Array((site.standardizedFileURL.path + "\n" + output.standardizedFileURL.path).utf8))
         return folder + "/" + key + ".cache"
@@ -130,7 +139,8 @@ struct BuildCache: Sendable {
         return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/sitegen"
     }
 
-    /// The cache at `path`, or nil when there is none or it does not read back whole.
+    /// The cache at `path`, or nil when there is none or it, or its model store, does
+    /// not read back whole.
     static func load(from path: String) -> BuildCache? {
         guard let file = FileReader.read(path), file.count > 8 else { return nil }
         // A cache that is not exactly as written (a bit flipped on disk, a write cut short)
@@ -144,6 +154,8 @@ struct BuildCache: Sendable {
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
             cache.pageCount = try reader.integer()
             cache.fileCount = try reader.integer()
+            cache.store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer(), checksum: try reader.unsigned())
+            guard let models = ModelStore.read(ModelStore.path(besides: path), as: cache.store) else { return nil }
             for _ in 0..<(try reader.count()) {
                 cache.inputs[try reader.string()] = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
             }
@@ -152,7 +164,10 @@ struct BuildCache: Sendable {
                 let path = try reader.string()
                 let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
                 let hash = try reader.unsigned()
-                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, encoded: try reader.slice())
+                let start = try reader.integer()
+                let end = try reader.integer()
+                guard ModelStore.headerLength <= start, start <= end, end <= cache.store.length else { return nil }
+                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, encoded: models[start..<end], stored: start..<end)
             }
             for _ in 0..<(try reader.count()) {
                 let path = try reader.string()
@@ -171,71 +186,74 @@ struct BuildCache: Sendable {
         }
     }
 
-    /// Writes the cache atomically; a cache that cannot be written only costs speed.
+    /// Writes the cache: models not in the store yet are added to its end (or, when most
+    /// of the store is models no longer used, a new store is written), then the rest is
+    /// written to a new file that replaces the old one. A cache that cannot be written
+    /// only costs speed.
     func save(to path: String) {
-        // Keys are sorted, not entries: moving 60,000 large entries about costs more than
-        // looking each up once.
-        let contentPaths = content.keys.sorted()
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Keys, not entries, are listed: moving 60,000 large entries about costs more than
+        // looking each up once. Nothing is sorted: the order of a cache's entries means
+        // nothing.
+        let contentPaths = Array(content.keys)
         let contentEntries = contentPaths.map { content[$0]! }
-        // New models are encoded on both cores; models read from the last cache keep their bytes.
-        let encoded = parallelMap(contentEntries) { $0.encoded() }
-        let entries = inputs.count + content.count + pages.count + outputs.count
-        var writer = BinaryWriter(reservingCapacity: encoded.reduce(4096) { $0 + $1.count } + entries * 96)
+        // The rest of the cache is written while the store is locked, so that it and the
+        // store it names are written by the same build.
+        _ = ModelStore.save(contentEntries, at: ModelStore.path(besides: path), readAs: store) { mark, locations in
+            writeIndex(to: path, store: mark, contentPaths: contentPaths, contentEntries: contentEntries, locations: locations)
+        }
+        BuildCache.prune(folder, keeping: path)
+    }
+
+    private func writeIndex(to path: String, store mark: ModelStore.Mark, contentPaths: [String], contentEntries: [ContentEntry], locations: [Range<Int>]) {
+        var writer = BinaryWriter(reservingCapacity: (inputs.count + content.count + pages.count + outputs.count) * 96 + 4096)
         writer.string(BuildCache.format)
         writer.string(signature)
         writer.unsigned(contextHash)
         writer.integer(pageCount)
         writer.integer(fileCount)
+        writer.unsigned(mark.identity)
+        writer.integer(mark.length)
+        writer.unsigned(mark.checksum)
         writer.unsigned(UInt64(inputs.count))
-        for path in inputs.keys.sorted() {
-            let stamp = inputs[path]!
+        for (path, stamp) in inputs {
             writer.string(path)
             writer.integer(stamp.size)
             writer.integer(Int(stamp.modified))
         }
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(UInt64(content.count))
-        for ((path, entry), payload) in zip(zip(contentPaths, contentEntries), encoded) {
+        for ((path, entry), location) in zip(zip(contentPaths, contentEntries), locations) {
             writer.string(path)
             writer.integer(entry.stamp.size)
             writer.integer(Int(entry.stamp.modified))
             writer.unsigned(entry.hash)
-            writer.slice(payload)
+            writer.integer(location.lowerBound)
+            writer.integer(location.upperBound)
         }
         writer.unsigned(UInt64(pages.count))
-        for path in pages.keys.sorted() {
-            let entry = pages[path]!
+        for (path, entry) in pages {
             writer.string(path)
             writer.unsigned(entry.fingerprint)
             writer.array(entry.templates) { $0.string($1) }
             writer.unsigned(entry.templatesHash)
         }
         writer.unsigned(UInt64(outputs.count))
-        for path in outputs.keys.sorted() {
-            let entry = outputs[path]!
+        for (path, entry) in outputs {
             writer.string(path)
             writer.integer(entry.size)
             writer.integer(Int(entry.modified))
             writer.unsigned(entry.hash)
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
-        var written = 0
-        let bytes = writer.bytes
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
+        if ModelStore.write(writer.bytes, to: temporary) {
+            if rename(temporary, path) != 0 { unlink(temporary) }
+        } else {
+            unlink(temporary)
         }
-        close(descriptor)
-        if written != bytes.count || rename(temporary, path) != 0 { unlink(temporary) }
-        BuildCache.prune(folder, keeping: path)
     }
 
     /// Caches of sites not built for a month are removed, so the folder does not grow forever.
@@ -243,7 +261,10 @@ struct BuildCache: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         let limit = Int64(Date().addingTimeInterval(-30 * 86_400).timeIntervalSince1970) * 1_000_000_000
         for name in names where name.hasSuffix(".cache") && folder + "/" + name != kept {
-            if let stamp = FileStamp.of(folder + "/" + name), stamp.modified < limit { unlink(folder + "/" + name) }
+            if let stamp = FileStamp.of(folder + "/" + name), stamp.modified < limit {
+                unlink(folder + "/" + name)
+                unlink(ModelStore.path(besides: folder + "/" + name))
+            }
         }
     }
 }
@@ -251,19 +272,25 @@ struct BuildCache: Sendable {
 /// A fast checksum over whole 8-byte words, for telling a damaged cache file.
 enum Checksum {
     static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for index in 0..<words {
+        var hash = advance(0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), over: bytes.prefix(bytes.count / 8 * 8))
+        for byte in bytes.suffix(bytes.count % 8) {
+            hash = (hash ^ UInt64(byte)) &* 0xC4CE_B9FE_1A85_EC53
+        }
+        return hash ^ (hash >> 32)
+    }
+
+    /// The running checksum `state` carried over `words` (a whole number of 8-byte words),
+    /// so that a file that only grows can be checked without reading it again.
+    static func advance(_ state: UInt64, over words: ArraySlice<UInt8>) -> UInt64 {
+        var hash = state
+        words.withUnsafeBytes { raw in
+            for index in 0..<(raw.count / 8) {
                 let word = raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
                 hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
                 hash ^= hash >> 29
             }
-            for index in (words * 8)..<raw.count {
-                hash = (hash ^ UInt64(raw[index])) &* 0xC4CE_B9FE_1A85_EC53
-            }
         }
-        return hash ^ (hash >> 32)
+        return hash
     }
 }
 
