@@ -437,7 +437,10 @@ extension String {
             if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~/".unicodeScalars.contains(scalar) {
                 result.unicodeScalars.append(scalar)
             } else {
-                result += String(format: "%%%02X", byte)
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hex[Int(byte >> 4)])
+                result.unicodeScalars.append(hex[Int(byte & 0x0F)])
             }
         }
         return result

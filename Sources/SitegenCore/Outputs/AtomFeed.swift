@@ -88,7 +88,7 @@ enum RFC3339 {
         let second = local - day * 86_400
         let date = CalendarDate(dayNumber: day)
         let sign = offset < 0 ? "-" : "+"
-        let zoneText = offset == 0 ? "Z" : String(format: "%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
-        return String(format: "%@T%02d:%02d:%02d%@", date.description, second / 3600, second % 3600 / 60, second % 60, zoneText)
+        let zoneText = offset == 0 ? "Z" : sign + (abs(offset) / 3600).zeroPadded(2) + ":" + (abs(offset) % 3600 / 60).zeroPadded(2)
+        return date.description + "T" + (second / 3600).zeroPadded(2) + ":" + (second % 3600 / 60).zeroPadded(2) + ":" + (second % 60).zeroPadded(2) + zoneText
     }
 }

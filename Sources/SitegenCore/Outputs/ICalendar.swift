@@ -103,11 +103,11 @@ struct ICalendar {
     }
 
     static func date(_ date: CalendarDate) -> String {
-        String(format: "%04d%02d%02d", date.year, date.month, date.day)
+        date.year.zeroPadded(4) + date.month.zeroPadded(2) + date.day.zeroPadded(2)
     }
 
     static func local(_ date: CalendarDate, _ time: TimeOfDay) -> String {
-        self.date(date) + String(format: "T%02d%02d%02d", time.hour, time.minute, time.second)
+        self.date(date) + "T" + time.hour.zeroPadded(2) + time.minute.zeroPadded(2) + time.second.zeroPadded(2)
     }
 
     static func utc(_ instant: Int) -> String {
@@ -148,6 +148,6 @@ struct ICalendar {
     }
 
     static func offset(_ seconds: Int) -> String {
-        String(format: "%@%02d%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+        (seconds < 0 ? "-" : "+") + (abs(seconds) / 3600).zeroPadded(2) + (abs(seconds) % 3600 / 60).zeroPadded(2)
     }
 }
