@@ -229,6 +229,36 @@ struct BuildCacheTests {
         #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
     }
 
+    @Test func writesAFirstBuildAsOneFolderThatBecomesTheOutput() throws {
+        let folder = TemporaryFolder()
+        let site = try copySampleSite(into: folder, as: "site")
+        let empty = folder.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let reference = folder.url.appendingPathComponent("reference")
+        mkdir(reference.path, 0o755)
+        for output in [folder.url.appendingPathComponent("new/output"), empty] {
+            let console = CapturedConsole()
+            #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--output", output.path, "--today", SampleSiteTests.today, "--quiet"],
+                                        console: console.console) == 0)
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
+            #expect(!siblings.contains { $0.contains("sitegen-staging") }, "\(siblings)")
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int)
+            let expected = try #require(try FileManager.default.attributesOfItem(atPath: reference.path)[.posixPermissions] as? Int)
+            #expect(mode == expected)
+        }
+        // A folder with something in it is written file by file: the same files.
+        let kept = folder.url.appendingPathComponent("kept")
+        try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: kept.appendingPathComponent(".keep"))
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--output", kept.path, "--today", SampleSiteTests.today, "--quiet"],
+                                    console: CapturedConsole().console) == 0)
+        var written = FolderSnapshot(kept).files
+        #expect(written.removeValue(forKey: ".keep") != nil)
+        #expect(FolderSnapshot(folder.url.appendingPathComponent("new/output")).files == written)
+        #expect(FolderSnapshot(empty).files == written)
+        #expect(written["articles/lovely-breakfast/index.html"] != nil)
+    }
+
     @Test func addsOnlyEditedModelsToTheStoreAndStartsANewOneWhenMostAreOld() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

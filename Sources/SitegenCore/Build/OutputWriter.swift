@@ -37,10 +37,12 @@ enum OutputWriter {
     /// a file it lists with the same size, time and content hash is known to be unchanged
     /// without reading it. With `removingStale` false, `files` are some of the output's
     /// files (a rebuild that knows which changed) and nothing else is touched.
-    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], removingStale: Bool = true) throws -> Result {
+    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], removingStale: Bool = true,
+                      staging: OutputStaging? = nil) throws -> Result {
         for file in files where safeRelativePath(file.path) == nil {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
         }
+        if let staging, staging.mirrorsOutput, let result = staging.becomeOutput(with: files) { return result }
         let root = output.path
         var rootInfo = stat()
         if stat(root, &rootInfo) == 0, (rootInfo.st_mode & S_IFMT) != S_IFDIR {
@@ -232,22 +234,30 @@ extension OutputWriter.Result {
 
 /// A folder beside the output where rendered pages wait until every page is rendered.
 /// Only pages whose bytes differ from the output's are staged; the write stage moves them
-/// into place, each with one atomic rename.
+/// into place, each with one atomic rename. When there is no output yet (a first build, a
+/// build on a clean machine), the staging folder is laid out as the output will be and
+/// becomes it with one rename: thousands of renames and folders fewer at the end.
 struct OutputStaging: Sendable {
     let folder: String
     let outputRoot: String
+    /// Whether pages are staged at their own paths, for the whole folder to become the output.
+    let mirrorsOutput: Bool
     private let counter = StagingCounter()
 
     init?(output: URL) {
         let parent = output.deletingLastPathComponent().path
         folder = parent + "/.\(output.lastPathComponent).sitegen-staging-\(getpid())"
         outputRoot = output.path
+        mirrorsOutput = !FileManager.default.fileExists(atPath: output.path) || OutputStaging.isEmptyFolder(output.path)
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
+        guard mkdir(folder, mirrorsOutput ? 0o755 : 0o700) == 0 || errno == EEXIST else { return nil }
     }
 
     func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
         let hash = ContentHash.value(bytes)
+        if mirrorsOutput, OutputWriter.safeRelativePath(path) != nil, let modified = place(bytes, at: path) {
+            return OutputFile(path: path, contents: .staged(folder + "/" + path, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
+        }
         let target = outputRoot + "/" + path
         var info = stat()
         if stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
@@ -263,8 +273,66 @@ struct OutputStaging: Sendable {
         return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
     }
 
+    /// Makes the folders of `paths` in a staging folder laid out as the output, one after
+    /// the other: two cores making folders in one folder at once spin on its lock.
+    func makeFolders(for paths: [String]) {
+        guard mirrorsOutput else { return }
+        var made: Set<Substring> = []
+        for path in paths where OutputWriter.safeRelativePath(path) != nil {
+            var end = path.startIndex
+            while let slash = path[end...].firstIndex(of: "/") {
+                let folderPath = path[..<slash]
+                if made.insert(folderPath).inserted { mkdir(folder + "/" + folderPath, 0o755) }
+                end = path.index(after: slash)
+            }
+        }
+    }
+
+    /// Writes `bytes` at `path` inside the staging folder, making its folders as needed.
+    private func place(_ bytes: [UInt8], at path: String) -> Int64? {
+        let target = folder + "/" + path
+        if let modified = try? OutputWriter.writeStaged(bytes, to: target) { return modified }
+        guard errno == ENOENT else { return nil }
+        let parent = (target as NSString).deletingLastPathComponent
+        guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else { return nil }
+        return try? OutputWriter.writeStaged(bytes, to: target)
+    }
+
+    /// Adds the files not staged yet and renames the staging folder to the output; nil
+    /// (with nothing lost) when the output appeared meanwhile or a file cannot be placed.
+    func becomeOutput(with files: [OutputFile]) -> OutputWriter.Result? {
+        var result = OutputWriter.Result()
+        result.manifest.reserveCapacity(files.count)
+        for file in files {
+            let entry: OutputManifest.Entry
+            switch file.contents {
+            case .staged(let staged, let stagedEntry):
+                guard staged == folder + "/" + file.path else { return nil }
+                entry = stagedEntry
+            case .bytes(let bytes):
+                guard let modified = place(bytes, at: file.path) else { return nil }
+                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
+            case .copy(let source):
+                guard let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
+                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
+            case .unchanged:
+                return nil
+            }
+            result.written += 1
+            result.bytesWritten += entry.size
+            result.manifest[file.path] = entry
+        }
+        if OutputStaging.isEmptyFolder(outputRoot) { rmdir(outputRoot) }
+        guard rename(folder, outputRoot) == 0 else { return nil }
+        return result
+    }
+
     func remove() {
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private static func isEmptyFolder(_ path: String) -> Bool {
+        (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true
     }
 }
 

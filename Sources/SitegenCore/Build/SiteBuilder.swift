@@ -91,7 +91,7 @@ public enum SiteBuilder {
         progress("Writing")
         let result: OutputWriter.Result
         do {
-            result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs)
+            result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs, staging: prepared.staging)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
@@ -290,6 +290,7 @@ public enum SiteBuilder {
         let fingerprints = fingerprinter.of(index.plan)
         let rendered: Render.Output
         let staging = stagesPages ? OutputStaging(output: outputURL) : nil
+        staging?.makeFolders(for: index.plan.map(\.path) + tree.staticFiles + assets.files.keys.sorted())
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))

@@ -189,16 +189,20 @@ enum FileReader {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            offset += count
+        // One byte more than the file has: a read that fills it tells a file that grew
+        // while being read, without a second buffer for every file.
+        let expected = Int(info.st_size)
+        var filled = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
+            while filled < buffer.count {
+                let result = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { break }
+                filled += result
+            }
+            count = filled
         }
-        if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
-        // A file that grew while being read is read to its end.
+        guard filled > expected else { return bytes }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
