@@ -8,6 +8,11 @@
 #
 #   Scripts/bench.sh [small|medium|large|articles ...]   (default: small medium large)
 # Corpora are generated once into $BENCH_DIR (default /tmp/sitegen-bench).
+#
+# Each full build goes into a new folder, and the folders are removed only at the end:
+# on ext4 without a journal (this kind of VM) creating files shortly after thousands were
+# deleted makes the kernel skip over every recently freed inode, which once tripled a
+# build's time and grew with each run; a CI machine building a fresh clone never pays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
@@ -38,14 +43,15 @@ measure() {
     rm -f "$report"
 }
 
-# The median of $runs measurements of a command prepared by the function named in $1.
+# The median of $runs measurements of a command prepared by the function named in $1;
+# @OUT@ in the command stands for the output folder of the moment ($current_out).
 median() {
     local prepare=$1
     shift
     local results=()
     for _ in $(seq "$runs"); do
         $prepare
-        results+=("$(measure "$@")")
+        results+=("$(measure "${@//@OUT@/$current_out}")")
     done
     printf '%s\n' "${results[@]}" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'
 }
@@ -71,21 +77,25 @@ for size in "${sizes[@]}"; do
         rm -rf "$site" "$twin"
         python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" --hugo "$twin" >/dev/null 2>&1
     fi
+    runs_dir=$bench_dir/runs-$size
+    rm -rf "$runs_dir" && mkdir -p "$runs_dir"
     out=$bench_dir/out-$size
     cache=$bench_dir/cache-$size
-    build=("$sitegen" build --source "$site" --output "$out" --today "$today" --cache-dir "$cache" --quiet)
+    build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
     # A copy of the corpus to edit, so the generated one stays as generated.
     work=$bench_dir/work-$size
     rm -rf "$work" && cp -r "$site" "$work"
     edit_build=("$sitegen" build --source "$work" --output "$out-edit" --today "$today" --cache-dir "$cache-edit" --quiet)
 
-    fresh() { rm -rf "$out" "$cache"; sync; }
+    run=0
+    fresh() { run=$((run + 1)); current_out=$runs_dir/sitegen-$run; sync; }
     nothing() { :; }
-    "${build[@]}" >/dev/null
+    fresh
+    "${build[@]//@OUT@/$current_out}" >/dev/null
     full=$(median fresh "${build[@]}")
-    files=$(find "$out" -type f | wc -l)
-    bytes=$(du -sb "$out" | cut -f1)
-    pages=$(find "$out" -name '*.html' | wc -l)
+    files=$(find "$current_out" -type f | wc -l)
+    bytes=$(du -sb "$current_out" | cut -f1)
+    pages=$(find "$current_out" -name '*.html' | wc -l)
     row "$size" sitegen full "$full" "$files" "$bytes" "$pages"
     noop=$(median nothing "${build[@]}")
     row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
@@ -102,16 +112,17 @@ for size in "${sizes[@]}"; do
     row "$size" sitegen "one template" "$card" 0 0 "$pages"
 
     if [[ -n $hugo ]]; then
-        hugo_out=$bench_dir/out-hugo-$size
-        hugo_fresh() { rm -rf "$hugo_out"; sync; }
-        hugo_build=("$hugo" --source "$twin" --destination "$hugo_out" --quiet)
-        "${hugo_build[@]}" >/dev/null 2>&1
+        hugo_fresh() { run=$((run + 1)); current_out=$runs_dir/hugo-$run; sync; }
+        hugo_build=("$hugo" --source "$twin" --destination @OUT@ --quiet)
+        hugo_fresh
+        "${hugo_build[@]//@OUT@/$current_out}" >/dev/null 2>&1
         full=$(median hugo_fresh "${hugo_build[@]}")
-        row "$size" hugo full "$full" "$(find "$hugo_out" -type f | wc -l)" "$(du -sb "$hugo_out" | cut -f1)" "$(find "$hugo_out" -name '*.html' | wc -l)"
+        row "$size" hugo full "$full" "$(find "$current_out" -type f | wc -l)" "$(du -sb "$current_out" | cut -f1)" "$(find "$current_out" -name '*.html' | wc -l)"
         noop=$(median nothing "${hugo_build[@]}")
-        row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$hugo_out" -name '*.html' | wc -l)"
+        row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi
 done
+for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
 
 # The dev server: reload latency after an edit on the large corpus, and a load of 100
 # connections for 10 s on the sample site with wrk (Debian's wrk) when it is installed.

@@ -27,7 +27,7 @@ struct WarmBuild: Sendable {
 /// every list — by validating only the edited files, putting their models into the old
 /// index and rendering only the pages that show them. Anything else (a new, deleted or
 /// renamed file, an assignment, a setting, a template, a moved article, an error) is
-/// left to the full build, which the answer nil asks for.
+/// left to the full build, which the answer false asks for.
 enum QuickRebuild {
     /// Brings `warm` up to date with the files at `changed` (absolute paths), writing the
     /// pages that change; false when the change needs a full build. `warm` is changed in
