@@ -113,7 +113,7 @@ public enum SiteBuilder {
             let firstInMemory = memory.map { $0.keep(cache) } ?? true
             if let cacheFile, firstInMemory {
                 progress("Caching")
-                cache.save(to: cacheFile)
+                cache.save(to: cacheFile, stored: prepared.storingModels?.wait())
             }
             if let memory, var warm = prepared.warm {
                 warm.report = report
@@ -142,6 +142,8 @@ public enum SiteBuilder {
         /// What a long-running process keeps to start its next build from (its report and
         /// cache filled in once the files are written).
         var warm: WarmBuild?
+        /// The models being added to the cache's store while the pages are rendered.
+        var storingModels: Concurrently<ModelStore.Saved?>?
     }
 
     static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false, memory: BuildMemory? = nil) -> Prepared {
@@ -283,6 +285,13 @@ public enum SiteBuilder {
         guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
+        // A command saves its cache every time: the models go to the store on a third
+        // thread while the pages are rendered, most of it in the kernel's time.
+        let storingModels = memory == nil ? cacheFile.map { file in
+            let content = entries
+            let mark = candidate?.store ?? ModelStore.Mark()
+            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: mark) }
+        } : nil
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(tree.markdown.count)
         for source in tree.markdown { hashes["Content/" + source.contentPath] = entries[source.contentPath]?.hash }
@@ -320,7 +329,8 @@ public enum SiteBuilder {
             warm = WarmBuild(tree: tree, positions: positions, modelContext: modelContext, theme: theme, leaflet: leaflet, assets: assets.paths, index: index,
                              hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
         }
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging, warm: warm)
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging, warm: warm,
+                        storingModels: storingModels)
     }
 
     /// Whether every file the last build wrote is still there as it was written.

@@ -188,22 +188,22 @@ struct BuildCache: Sendable {
 
     /// Writes the cache: models not in the store yet are added to its end (or, when most
     /// of the store is models no longer used, a new store is written), then the rest is
-    /// written to a new file that replaces the old one. A cache that cannot be written
+    /// written to a new file that replaces the old one. `stored`: what a save of the
+    /// models begun earlier (beside the rendering) did. A cache that cannot be written
     /// only costs speed.
-    func save(to path: String) {
+    func save(to path: String, stored: ModelStore.Saved? = nil) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // Keys, not entries, are listed: moving 60,000 large entries about costs more than
-        // looking each up once. Nothing is sorted: the order of a cache's entries means
-        // nothing.
-        let contentPaths = Array(content.keys)
-        let contentEntries = contentPaths.map { content[$0]! }
-        // The rest of the cache is written while the store is locked, so that it and the
-        // store it names are written by the same build.
-        _ = ModelStore.save(contentEntries, at: ModelStore.path(besides: path), readAs: store) { mark, locations in
-            writeIndex(to: path, store: mark, contentPaths: contentPaths, contentEntries: contentEntries, locations: locations)
-        }
+        guard let saved = stored ?? BuildCache.saveModels(content, besides: path, readAs: store) else { return }
+        writeIndex(to: path, store: saved.mark, contentPaths: saved.paths, contentEntries: saved.paths.map { content[$0]! }, locations: saved.locations)
         BuildCache.prune(folder, keeping: path)
+    }
+
+    /// Adds the models of `content` that the store read as `mark` lacks to the store
+    /// beside the cache file at `path`.
+    static func saveModels(_ content: [String: ContentEntry], besides path: String, readAs mark: ModelStore.Mark) -> ModelStore.Saved? {
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark)
     }
 
     private func writeIndex(to path: String, store mark: ModelStore.Mark, contentPaths: [String], contentEntries: [ContentEntry], locations: [Range<Int>]) {

@@ -37,12 +37,24 @@ enum ModelStore {
         return bytes
     }
 
-    /// Stores the models of `entries` that are not in the store read as `mark`, and calls
-    /// `commit` with the new mark and where each entry's model is, while no other sitegen
-    /// can change the store; nil when the store cannot be written.
-    static func save(_ entries: [BuildCache.ContentEntry], at path: String, readAs mark: Mark, commit: (Mark, [Range<Int>]) -> Void) -> Bool {
+    /// Where a save put each model, for the cache file to name.
+    struct Saved: Sendable {
+        var mark: Mark
+        /// Relative to Content/, in the order of `locations`.
+        var paths: [String]
+        var locations: [Range<Int>]
+    }
+
+    /// Stores the models of `entries` (by path) that are not in the store read as `mark`;
+    /// nil when the store cannot be written. The store is locked meanwhile, so that two
+    /// sitegens do not write it at once; a cache file naming a store that another build
+    /// changed since does not read back (checksum) and is ignored.
+    static func save(_ entries: [String: BuildCache.ContentEntry], at path: String, readAs mark: Mark) -> Saved? {
+        // Keys, not entries, are listed: moving 60,000 large entries about costs more than
+        // looking each up once. Nothing is sorted: the order means nothing.
+        let paths = Array(entries.keys)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         flock(descriptor, LOCK_EX)
 
@@ -51,29 +63,33 @@ enum ModelStore {
         let readable = fstat(descriptor, &info) == 0 && Int(info.st_size) >= mark.length && mark.length >= headerLength
             && pread(descriptor, &header, headerLength, 0) == headerLength
         let appendable = readable && Array(header[0..<8]) == magic && identity(in: header[8..<16]) == mark.identity
-        let kept = entries.map { appendable ? $0.stored : nil }
-        let fresh = parallelMap(Array(zip(entries, kept))) { entry, kept in kept == nil ? entry.encoded() : [] }
+        let kept = paths.map { appendable ? entries[$0]!.stored : nil }
+        let fresh = parallelMap(Array(zip(paths, kept))) { path, kept in kept == nil ? entries[path]!.encoded() : [] }
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = fresh.reduce(0) { $0 + padded($1.count) }
 
-        // Mostly dead models: a new store with only the live ones.
+        // Mostly dead models: a new store with only the live ones, written as it is
+        // assembled, a megabyte at a time.
         if !appendable || (mark.length - headerLength - live) * 2 > mark.length + added {
-            var bytes = magic
             let identity = UInt64.random(in: 1...UInt64.max)
-            withUnsafeBytes(of: identity.littleEndian) { bytes += $0 }
-            bytes.reserveCapacity(headerLength + zip(entries, fresh).reduce(0) { $0 + padded($1.1.isEmpty ? ($1.0.stored?.count ?? 0) : $1.1.count) })
-            var locations: [Range<Int>] = []
-            locations.reserveCapacity(entries.count)
-            for (entry, model) in zip(entries, fresh) {
-                locations.append(append(model.isEmpty ? entry.encoded() : model, to: &bytes))
-            }
             let temporary = path + ".\(getpid()).tmp"
-            guard write(bytes, to: temporary), rename(temporary, path) == 0 else {
-                unlink(temporary)
-                return false
+            let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard output >= 0 else { return nil }
+            var writer = ChunkWriter(descriptor: output)
+            writer.append(magic[...])
+            withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
+            var locations: [Range<Int>] = []
+            locations.reserveCapacity(paths.count)
+            for (path, model) in zip(paths, fresh) {
+                locations.append(writer.appendPadded(model.isEmpty ? entries[path]!.encoded() : model))
             }
-            commit(Mark(identity: identity, length: bytes.count, checksum: Checksum.advance(seed, over: bytes[...])), locations)
-            return true
+            let written = writer.finish()
+            close(output)
+            guard written, rename(temporary, path) == 0 else {
+                unlink(temporary)
+                return nil
+            }
+            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations)
         }
 
         // Otherwise the new models go after the ones the cache uses; whatever another
@@ -81,18 +97,62 @@ enum ModelStore {
         var tail: [UInt8] = []
         tail.reserveCapacity(added)
         var locations: [Range<Int>] = []
-        locations.reserveCapacity(entries.count)
+        locations.reserveCapacity(paths.count)
         for (kept, model) in zip(kept, fresh) {
             if let kept {
                 locations.append(kept)
             } else {
-                let range = append(model, to: &tail)
-                locations.append((range.lowerBound + mark.length)..<(range.upperBound + mark.length))
+                let start = mark.length + tail.count
+                tail += model
+                tail += repeatElement(0, count: padded(model.count) - model.count)
+                locations.append(start..<(start + model.count))
             }
         }
-        guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail, to: descriptor, at: mark.length) else { return false }
-        commit(Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])), locations)
-        return true
+        guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
+        return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])),
+                     paths: paths, locations: locations)
+    }
+
+    /// Writes a new store through a buffer, keeping its length and running checksum.
+    private struct ChunkWriter {
+        let descriptor: Int32
+        var buffer: [UInt8] = []
+        var length = 0
+        var checksum = ModelStore.seed
+        var failed = false
+        static let chunk = 1 << 20
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+            buffer.reserveCapacity(ChunkWriter.chunk + 65_536)
+        }
+
+        mutating func append(_ bytes: ArraySlice<UInt8>) {
+            buffer += bytes
+            length += bytes.count
+            if buffer.count >= ChunkWriter.chunk { flush() }
+        }
+
+        /// Appends `model` padded to whole 8-byte words; where it went.
+        mutating func appendPadded(_ model: ArraySlice<UInt8>) -> Range<Int> {
+            let start = length
+            append(model)
+            append(ArraySlice(repeatElement(0, count: ModelStore.padded(model.count) - model.count)))
+            return start..<(start + model.count)
+        }
+
+        /// Writes whole words; a partial word waits for the next chunk.
+        private mutating func flush() {
+            let whole = buffer.count / 8 * 8
+            checksum = Checksum.advance(checksum, over: buffer[..<whole])
+            if !failed, !ModelStore.writeAll(buffer[..<whole], to: descriptor, at: length - buffer.count) { failed = true }
+            buffer.removeFirst(whole)
+        }
+
+        mutating func finish() -> Bool {
+            flush()
+            return !failed && buffer.isEmpty
+        }
     }
 
     /// Writes `bytes` to a new file at `path`.
@@ -100,10 +160,10 @@ enum ModelStore {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        return writeAll(bytes, to: descriptor, at: 0)
+        return writeAll(bytes[...], to: descriptor, at: 0)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at start: Int) -> Bool {
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, at start: Int) -> Bool {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(start + written)) }
@@ -112,14 +172,6 @@ enum ModelStore {
             written += count
         }
         return true
-    }
-
-    /// Adds `model` at the end of `bytes`, padded to whole 8-byte words; where it went.
-    private static func append(_ model: ArraySlice<UInt8>, to bytes: inout [UInt8]) -> Range<Int> {
-        let start = bytes.count
-        bytes += model
-        bytes += repeatElement(0, count: padded(model.count) - model.count)
-        return start..<(start + model.count)
     }
 
     private static func padded(_ count: Int) -> Int { (count + 7) / 8 * 8 }
