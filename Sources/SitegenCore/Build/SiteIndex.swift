@@ -124,6 +124,10 @@ struct SiteIndex: Sendable {
         self.site = site
         self.moment = moment
         teachers = content.teachers
+        // The homework schedule needs nothing of the articles: it is made on another core.
+        let scheduling = Concurrently {
+            HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
+        }
 
         var claims: [String: String] = [:]
         func claim(_ path: String, by source: String, at location: SourceLocation) -> Bool {
@@ -165,7 +169,7 @@ struct SiteIndex: Sendable {
         tags = SiteIndex.groups(.tag, of: allArticles, published: self.articles) { $0.tags }
         restaurants = SiteIndex.restaurants(of: self.articles)
 
-        homework = HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
+        homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
         if site.lacksBaseURL {
             log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
