@@ -9,7 +9,8 @@
 #   Scripts/bench.sh [small|medium|large|articles ...]   (default: small medium large)
 # Corpora are generated once into $BENCH_DIR (default /tmp/sitegen-bench).
 #
-# Each full build goes into a new folder, and the folders are removed only at the end:
+# Each full build goes into a new folder, and the folders are removed only once every
+# build is measured (folders of a run that was stopped are moved aside and removed then):
 # on ext4 without a journal (this kind of VM) creating files shortly after thousands were
 # deleted makes the kernel skip over every recently freed inode, which once tripled a
 # build's time and grew with each run; a CI machine building a fresh clone never pays it.
@@ -78,13 +79,22 @@ for size in "${sizes[@]}"; do
         python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" --hugo "$twin" >/dev/null 2>&1
     fi
     runs_dir=$bench_dir/runs-$size
-    rm -rf "$runs_dir" && mkdir -p "$runs_dir"
+    if [[ -d $runs_dir ]]; then mkdir -p "$bench_dir/trash" && mv "$runs_dir" "$bench_dir/trash/$size-$(date +%s%N)"; fi
+    mkdir -p "$runs_dir"
     out=$bench_dir/out-$size
     cache=$bench_dir/cache-$size
     build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
-    # A copy of the corpus to edit, so the generated one stays as generated.
+    # A copy of the corpus to edit, so the generated one stays as generated; made once and
+    # put back after each run (removing and copying 60,000 files would slow the builds
+    # that follow, see above).
     work=$bench_dir/work-$size
-    rm -rf "$work" && cp -r "$site" "$work"
+    first_article=$(cd "$site" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
+    if [[ -d $work ]]; then
+        cp "$site/$first_article" "$work/$first_article"
+        rm -f "$work/Themes/default/article.card.mustache"
+    else
+        cp -r "$site" "$work"
+    fi
     edit_build=("$sitegen" build --source "$work" --output "$out-edit" --today "$today" --cache-dir "$cache-edit" --quiet)
 
     run=0
@@ -101,7 +111,7 @@ for size in "${sizes[@]}"; do
     row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
 
     "${edit_build[@]}" >/dev/null
-    article=$(find "$work/Content/articles" -name '*.md' | sort | awk 'NR == 1')
+    article=$work/$first_article
     template=$work/Themes/default/article.card.mustache
     mkdir -p "$work/Themes/default"
     edit_article() { printf '\nEdited at %s.\n' "$RANDOM$RANDOM" >> "$article"; }
@@ -123,6 +133,7 @@ for size in "${sizes[@]}"; do
     fi
 done
 for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
+rm -rf "$bench_dir/trash"
 
 # The dev server: reload latency after an edit on the large corpus, and a load of 100
 # connections for 10 s on the sample site with wrk (Debian's wrk) when it is installed.
