@@ -42,11 +42,6 @@ struct PageFingerprints: Sendable {
         }
     }
 
-    /// Every page's fingerprint, by output path.
-    static func make(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) -> [String: UInt64] {
-        PageFingerprints(index, hashes: hashes, context: context, assets: assets).of(index.plan)
-    }
-
     /// The fingerprints of `pages`, by output path.
     func of(_ pages: [PlannedPage]) -> [String: UInt64] {
         var lists = SharedLists(fingerprints: self)
