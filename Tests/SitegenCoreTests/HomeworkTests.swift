@@ -127,5 +127,8 @@ struct SubscriptionFormatTests {
         #expect(RFC3339.format(instant, in: TimeZone(identifier: "Asia/Hong_Kong")!) == "2026-11-25T14:00:00+08:00")
         #expect(RFC3339.format(instant, in: TimeZone(identifier: "UTC")!) == "2026-11-25T06:00:00Z")
         #expect(XML.escape("<a href=\"x\">Tom & Jerry's</a>\u{1}") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;")
+        #expect(XML.escape("奶茶\u{FFFE}\t\u{FFFF}\u{FFFD}\u{EFBF}\r\n\u{0}é") == "奶茶\t\u{FFFD}\u{EFBF}\r\né")
+        #expect(JSONString.quote("Plain name, 2026-11-25") == "\"Plain name, 2026-11-25\"")
+        #expect(JSONString.quote("</script>\u{2028}\"\\\n奶茶") == "\"\\u003c/script\\u003e\\u2028\\\"\\\\\\n奶茶\"")
     }
 }

@@ -60,22 +60,31 @@ struct AtomFeed {
 
 enum XML {
     /// Escapes text and attribute values, and drops the characters XML 1.0 forbids.
+    /// Works on UTF-8 bytes: a feed escapes whole articles, and going scalar by scalar
+    /// cost more than making the rest of the feed.
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: result.unicodeScalars.append(scalar)
+        let source = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(source.count + source.count / 8)
+        var index = 0
+        while index < source.count {
+            let byte = source[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "&"): bytes += "&amp;".utf8
+            case UInt8(ascii: "<"): bytes += "&lt;".utf8
+            case UInt8(ascii: ">"): bytes += "&gt;".utf8
+            case UInt8(ascii: "\""): bytes += "&quot;".utf8
+            case UInt8(ascii: "'"): bytes += "&apos;".utf8
+            case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): bytes.append(byte)
+            case ..<0x20: continue
+            // U+FFFE and U+FFFF, EF BF BE and EF BF BF.
+            case 0xEF where index + 1 < source.count && source[index] == 0xBF && (source[index + 1] == 0xBE || source[index + 1] == 0xBF):
+                index += 2
+            default: bytes.append(byte)
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
