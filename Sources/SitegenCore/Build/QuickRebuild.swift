@@ -26,35 +26,55 @@ struct WarmBuild: Sendable {
 /// the writer's loop — articles and pages edited in place, each keeping its place in
 /// every list — by validating only the edited files, putting their models into the old
 /// index and rendering only the pages that show them. Anything else (a new, deleted or
-/// renamed file, an assignment, a setting, a template, a moved article, an error) is
-/// left to the full build, which the answer false asks for.
+/// renamed file, an assignment, a setting, a template, a moved article) is left to the
+/// full build. An edited file with errors fails the rebuild at once, with nothing
+/// written, and the last good build stays what the next one starts from.
 enum QuickRebuild {
+    enum Outcome {
+        /// `warm` is the new last good build.
+        case rebuilt
+        /// An edited file has errors: nothing was written and `warm` is as it was.
+        case failed(BuildReport)
+        /// The change needs a full build; `warm` is to be dropped.
+        case needsFullBuild
+    }
+
     /// Brings `warm` up to date with the files at `changed` (absolute paths), writing the
-    /// pages that change; false when the change needs a full build. `warm` is changed in
-    /// place, so that its large tables are not copied: after false it is to be dropped.
-    static func attempt(_ warm: inout WarmBuild, options: BuildOptions, changed: [String]) -> Bool {
+    /// pages that change. `warm` is changed in place, so that its large tables are not
+    /// copied.
+    static func attempt(_ warm: inout WarmBuild, options: BuildOptions, changed: [String]) -> Outcome {
         let moment: BuildMoment
         if let text = options.today {
-            guard let parsed = BuildMoment(parsing: text) else { return false }
+            guard let parsed = BuildMoment(parsing: text) else { return .needsFullBuild }
             moment = parsed
         } else {
             moment = BuildMoment.now(in: warm.index.site.timeZone)
         }
-        guard moment == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return false }
+        guard moment == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
         warm.report.writtenCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0
-        guard !edited.isEmpty else { return true }
+        guard !edited.isEmpty else { return .rebuilt }
 
         let entries = Validate.models(edited, tree: warm.tree, context: warm.modelContext)
+        let editedPaths = Set(edited.map { "Content/" + $0.contentPath })
+        let problems = entries.flatMap { $0.decoded()?.1 ?? [] }.map { problem in
+            var problem = problem
+            if options.strict { problem.severity = .error }
+            return problem
+        }
+        let diagnostics = (warm.report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems).sorted()
+        if problems.contains(where: { $0.severity == .error }) {
+            var report = warm.report
+            report.diagnostics = diagnostics
+            report.writtenCount = 0
+            return .failed(report)
+        }
         var articles: [Article] = []
         var pages: [Page] = []
-        var problems: [Diagnostic] = []
         var retitled = false
         for (file, entry) in zip(edited, entries) {
-            guard let (model, diagnostics) = entry.decoded(), !diagnostics.contains(where: { $0.severity == .error }),
-                  !options.strict || diagnostics.isEmpty, let (old, _) = warm.cache.content[file.contentPath]?.decoded()
-            else { return false }
+            guard let (model, _) = entry.decoded(), let (old, _) = warm.cache.content[file.contentPath]?.decoded() else { return .needsFullBuild }
             switch (model, old) {
             case (.article(let new), .article(let old)) where SiteIndex.keepsPlace(new, of: old):
                 articles.append(new)
@@ -62,9 +82,8 @@ enum QuickRebuild {
             case (.page(let new), .page(let old)) where SiteIndex.keepsPlace(new, of: old):
                 pages.append(new)
             default:
-                return false
+                return .needsFullBuild
             }
-            problems += diagnostics
         }
 
         warm.index.replace(articles: articles, pages: pages)
@@ -86,16 +105,15 @@ enum QuickRebuild {
             result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
             for (path, page) in rendered.pages { warm.cache.pages[path] = page }
         } catch {
-            return false
+            return .needsFullBuild
         }
         for (path, entry) in result.manifest { warm.cache.outputs[path] = entry }
 
-        let editedPaths = Set(edited.map { "Content/" + $0.contentPath })
-        warm.report.diagnostics = (warm.report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems).sorted()
+        warm.report.diagnostics = diagnostics
         warm.report.writtenCount = result.written
         warm.report.unchangedCount = warm.report.fileCount - result.written
         warm.cache.diagnostics = warm.report.diagnostics
-        return true
+        return .rebuilt
     }
 
     /// The site's Markdown files among `changed` (absolute paths), with their new stamps,

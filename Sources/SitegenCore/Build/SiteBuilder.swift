@@ -71,12 +71,17 @@ public enum SiteBuilder {
     public static func build(_ options: BuildOptions, memory: BuildMemory? = nil, changed: [String]? = nil, progress: @Sendable (String) -> Void = { _ in }) -> BuildReport {
         if let memory, let changed, var warm = memory.takeWarm() {
             progress("Rebuilding")
-            if QuickRebuild.attempt(&warm, options: options, changed: changed) {
+            switch QuickRebuild.attempt(&warm, options: options, changed: changed) {
+            case .rebuilt:
                 memory.keep(warm)
                 return warm.report
+            case .failed(let report):
+                memory.keep(warm)
+                return report
+            case .needsFullBuild:
+                // What it did to the cache is true of the files; the full build starts from it.
+                memory.keep(cacheOnly: warm.cache)
             }
-            // What it did to the cache is true of the files; the full build starts from it.
-            memory.keep(cacheOnly: warm.cache)
         }
         let cacheFile = options.useCache ? BuildCache.file(in: options.cacheFolder ?? BuildCache.defaultFolder, site: URL(fileURLWithPath: options.source),
                                                           output: URL(fileURLWithPath: options.output ?? URL(fileURLWithPath: options.source).appendingPathComponent("Output").path))
