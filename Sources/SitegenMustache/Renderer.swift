@@ -177,7 +177,16 @@ struct Renderer {
     }
 }
 
-enum HTMLEscaping {
+/// How `{{name}}` escapes a value; public so that HTML made outside templates is escaped
+/// the same way.
+public enum HTMLEscaping {
+    /// `string` with `& < > " '` escaped, safe in element content and in quoted attributes.
+    public static func escape(_ string: String) -> String {
+        var output: [UInt8] = []
+        append(string, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Escapes `& < > " '` so a value is safe in element content and in quoted attributes.
     static func append(_ string: String, to output: inout [UInt8]) {
         var string = string

@@ -276,7 +276,6 @@ struct OutputStaging: Sendable {
     /// Makes the folders of `paths` in a staging folder laid out as the output, one after
     /// the other: two cores making folders in one folder at once spin on its lock.
     func makeFolders(for paths: [String]) {
-        guard mirrorsOutput else { return }
         var made: Set<Substring> = []
         for path in paths where OutputWriter.safeRelativePath(path) != nil {
             var end = path.startIndex

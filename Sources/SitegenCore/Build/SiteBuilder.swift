@@ -304,7 +304,7 @@ public enum SiteBuilder {
         let fingerprints = fingerprinter.of(index.plan)
         let rendered: Render.Output
         let staging = stagesPages ? OutputStaging(output: outputURL) : nil
-        staging?.makeFolders(for: index.plan.map(\.path) + tree.staticFiles + assets.files.keys.sorted())
+        if let staging, staging.mirrorsOutput { staging.makeFolders(for: index.plan.map(\.path) + tree.staticFiles + Array(assets.files.keys)) }
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))

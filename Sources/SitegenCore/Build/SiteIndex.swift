@@ -252,9 +252,10 @@ struct SiteIndex: Sendable {
 // restaurant, draft state) needs no new index: the edited models take the old ones'
 // places, and only the pages that show them are made again.
 extension SiteIndex {
-    /// Whether `new` sits in every list exactly where `old` did.
+    /// Whether `new` sits in every list exactly where `old` did (the order follows the
+    /// date, which the instant is made from).
     static func keepsPlace(_ new: Article, of old: Article) -> Bool {
-        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.instant == old.instant && new.draft == old.draft
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft
             && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
     }
 

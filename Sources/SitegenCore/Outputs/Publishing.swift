@@ -1,4 +1,5 @@
 import Foundation
+import SitegenMustache
 
 /// What a published site needs besides its pages: the feed of articles, the sitemap and
 /// robots.txt.
@@ -39,8 +40,7 @@ enum Publishing {
     /// The whole article: its cover, the story and every photo with its text.
     static func content(of article: Article, context: ViewContext) -> String {
         func image(_ image: ResolvedImage) -> String {
-            guard case .string(let url)? = context.image(image).member("url") else { return "" }
-            var tag = "<p><img src=\"\(HTMLText.escape(url))\" alt=\"\(HTMLText.escape(image.alt))\""
+            var tag = "<p><img src=\"\(HTMLEscaping.escape(context.url(of: image)))\" alt=\"\(HTMLEscaping.escape(image.alt))\""
             if let width = image.width, let height = image.height { tag += " width=\"\(width)\" height=\"\(height)\"" }
             return tag + "></p>\n"
         }
@@ -98,22 +98,5 @@ enum Publishing {
         var text = "User-agent: *\nAllow: /\n"
         if let sitemap = context.absoluteURL("sitemap.xml") { text += "\nSitemap: \(sitemap)\n" }
         return Array(text.utf8)
-    }
-}
-
-enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 }

@@ -116,13 +116,16 @@ struct ViewContext: Sendable {
 
     func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
 
-    func image(_ image: ResolvedImage) -> MustacheValue {
-        let url: String
+    /// Where an image is: its page in the site, or the remote address as written.
+    func url(of image: ResolvedImage) -> String {
         switch image.location {
-        case .site(let path): url = self.url(path)
-        case .remote(let remote): url = remote
+        case .site(let path): url(path)
+        case .remote(let remote): remote
         }
-        var fields: [String: MustacheValue] = ["url": .string(url), "alt": .string(image.alt)]
+    }
+
+    func image(_ image: ResolvedImage) -> MustacheValue {
+        var fields: [String: MustacheValue] = ["url": .string(url(of: image)), "alt": .string(image.alt)]
         if let width = image.width { fields["width"] = .int(width) }
         if let height = image.height { fields["height"] = .int(height) }
         return .dictionary(fields)
