@@ -91,6 +91,37 @@ struct ValueTests {
         #expect(Summary.make(from: "Short and\nsweet.") == "Short and sweet.")
     }
 
+    @Test func collapsesWhitespaceAsSplittingCharactersWould() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "word", "é", "e\u{301}", "字", "👩‍🍳", " ", "  ", "\t", "\r\n", "\n", "\u{A0}", "\u{2003}", " \u{301}", "\u{200D}", ",", "…"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(Summary.collapsingWhitespace(text) == expected, "\(Array(text.unicodeScalars))")
+        }
+    }
+
+    @Test func encodesURLPathsByteForByte() {
+        #expect("articles/lovely-breakfast/".urlPathEncoded == "articles/lovely-breakfast/")
+        #expect("tags/點心 & tea/".urlPathEncoded == "tags/%E9%BB%9E%E5%BF%83%20%26%20tea/")
+        #expect("a~b_c.d%".urlPathEncoded == "a~b_c.d%25")
+    }
+
+    @Test func writesCoordinatesAsPrintfWould() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 22.2819, -122.4194, 180, -90, 0.0000005, 1.0000005, 45.1234565, 1e-7, -1e-7, 179.9999999, 0.0000025, 2.5e-7, 7.5e-7, 1e-300, .leastNormalMagnitude, .leastNonzeroMagnitude, 123456789.0000005, 0.1, 0.5]
+        for _ in 0..<5_000 {
+            let decimals = Int.random(in: 0...9, using: &generator)
+            let scale = pow(10.0, Double(decimals))
+            values.append((Double.random(in: -180...180, using: &generator) * scale).rounded() / scale)
+            values.append(Double.random(in: -180...180, using: &generator))
+            values.append(Double(Int.random(in: -999_999...999_999, using: &generator)) / 1_000_000 + 0.000_000_5)
+        }
+        for value in values {
+            #expect(MapLinks.coordinate(value) == String(format: "%.6f", value), "\(value)")
+        }
+    }
+
     @Test func formatsPricesWithTheCurrencySymbol() {
         let formats = Formats(language: LanguageTag("en"))
         #expect(formats.price(Price(amount: 34, currency: CurrencyCode("HKD"))) == "HK$ 34")

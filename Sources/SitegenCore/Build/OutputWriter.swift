@@ -216,10 +216,13 @@ enum OutputWriter {
 
     /// The path as given when it stays inside the output folder; nil when it would leave it.
     static func safeRelativePath(_ path: String) -> String? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\"),
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".sitegen-") })
-        else { return nil }
+        // On bytes: every page's path is checked, and String's contains goes through Foundation.
+        let bytes = path.utf8
+        guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { return nil }
+        let staging = Array(".sitegen-".utf8)
+        for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard !part.isEmpty, !part.elementsEqual(".".utf8), !part.elementsEqual("..".utf8), !part.starts(with: staging) else { return nil }
+        }
         return path
     }
 }

@@ -420,29 +420,82 @@ enum ContentBody {
 enum Summary {
     /// The first paragraph, cut on a word near 200 characters.
     static func make(from text: String, limit: Int = 200) -> String {
-        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard collapsed.count > limit else { return collapsed }
+        let collapsed = collapsingWhitespace(text)
+        guard collapsed.utf8.count > limit, collapsed.count > limit else { return collapsed }
         let cut = collapsed.prefix(limit)
         let end = cut.lastIndex(of: " ") ?? cut.endIndex
         return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+    }
+
+    /// Runs of whitespace become one space, none at either end — as splitting the text's
+    /// characters on whitespace and joining them with spaces would, scalar by scalar
+    /// (a paragraph has thousands of characters; splitting made an array of them).
+    static func collapsingWhitespace(_ text: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        // Whether the scalar before was whitespace that a mark can join: controls (tab,
+        // line breaks) always end their character.
+        var inJoinableWhitespace = false
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let isWhitespace = scalar.isASCII ? (scalar == " " || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+            if isWhitespace {
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator: inJoinableWhitespace = false
+                default: inJoinableWhitespace = true
+                }
+                pendingSpace = !result.isEmpty
+            } else if inJoinableWhitespace && extendsCharacter(scalar) {
+                // Part of the whitespace character before it, which is dropped whole.
+                continue
+            } else {
+                if pendingSpace { result.append(UInt8(ascii: " ")) }
+                if scalar.isASCII {
+                    result.append(UInt8(scalar.value))
+                } else {
+                    UTF8.encode(scalar) { result.append($0) }
+                }
+                inJoinableWhitespace = false
+                pendingSpace = false
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Scalars that never begin a character: they join the one before (extend, ZWJ,
+    /// spacing marks).
+    private static func extendsCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isGraphemeExtend || scalar.value == 0x200D || scalar.properties.generalCategory == .spacingMark
     }
 }
 
 extension String {
     /// Percent-encodes what may not stand in a URL path; `/` stays.
     var urlPathEncoded: String {
-        var result = ""
+        // Nearly every path (a slug) needs no escape: it is returned as it is.
+        guard !utf8.allSatisfy(String.staysInURLPath) else { return self }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
         for byte in utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~/".unicodeScalars.contains(scalar) {
-                result.unicodeScalars.append(scalar)
+            if String.staysInURLPath(byte) {
+                bytes.append(byte)
             } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                result.unicodeScalars.append("%")
-                result.unicodeScalars.append(hex[Int(byte >> 4)])
-                result.unicodeScalars.append(hex[Int(byte & 0x0F)])
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func staysInURLPath(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            true
+        default:
+            false
+        }
     }
 }

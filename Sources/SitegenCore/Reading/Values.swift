@@ -309,6 +309,11 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
     /// A slug made from any text: letters and digits of every script kept in lowercase,
     /// accents dropped from Latin letters (`Crème` → `creme`), anything else a hyphen.
     init?(making text: String) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let made = Slug.textMade(fromASCII: text) else { return nil }
+            self.text = made
+            return
+        }
         var result = ""
         var pendingHyphen = false
         for character in text {
@@ -331,6 +336,30 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
         }
         guard !result.isEmpty, result.count <= 200 else { return nil }
         self.text = result
+    }
+
+    /// What `init?(making:)` makes of ASCII text, byte by byte (tags and file names are
+    /// nearly always ASCII, and a character at a time costs a string each).
+    private static func textMade(fromASCII text: String) -> String? {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var pendingHyphen = false
+        for byte in text.utf8 {
+            let kept: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte + 32
+            case UInt8(ascii: "'"): continue
+            default:
+                pendingHyphen = true
+                continue
+            }
+            if pendingHyphen, !result.isEmpty { result.append(UInt8(ascii: "-")) }
+            pendingHyphen = false
+            result.append(kept)
+        }
+        guard !result.isEmpty, result.count <= 200 else { return nil }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Lowercase letters of any script, digits and single hyphens between them: nothing

@@ -35,9 +35,26 @@ struct MapLinks: Sendable {
         "https://www.openstreetmap.org/directions?route=%3B\(MapLinks.coordinate(latitude))%2C\(MapLinks.coordinate(longitude))"
     }
 
-    /// Six decimals (about 10 cm), written the same on every machine.
+    /// Six decimals (about 10 cm), written the same on every machine: what "%.6f" prints
+    /// (the exact binary value rounded half to even), without Foundation's formatter, which
+    /// cost more than the rest of an article's map.
     static func coordinate(_ value: Double) -> String {
-        String(format: "%.6f", value)
+        guard value.isNormal, value.magnitude < 1e9 else {
+            return value == 0 ? (value.sign == .minus ? "-0.000000" : "0.000000") : String(format: "%.6f", value)
+        }
+        // value = significand × 2^-shift exactly, with shift > 0 below 2^52.
+        let significand = UInt128(value.significandBitPattern | (1 << 52))
+        let shift = 52 - Int(value.exponent)
+        let scaled = significand * 1_000_000
+        var micro: UInt128 = 0
+        if shift < 100 {
+            micro = scaled >> shift
+            let remainder = scaled & ((1 << shift) - 1)
+            let half: UInt128 = 1 << (shift - 1)
+            if remainder > half || (remainder == half && micro & 1 == 1) { micro += 1 }
+        }
+        let fraction = String(micro % 1_000_000)
+        return (value.sign == .minus ? "-" : "") + String(micro / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }
 

@@ -92,19 +92,41 @@ final class Formats: Sendable {
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
     func price(_ price: Price) -> String {
         remembered(.price(price)) {
+            let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
+            return currencies.withLock { styles in
+                let style = styles[price.currency] ?? CurrencyStyle(price.currency, locale: locale)
+                styles[price.currency] = style
+                let number = isWhole ? style.whole : style.fractional
+                return "\(style.symbol) \(number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)")"
+            }
+        }
+    }
+
+    /// Making a NumberFormatter costs more than formatting hundreds of numbers with it
+    /// (ICU builds its pattern tables), and every article may have its own price.
+    private let currencies = Mutex<[CurrencyCode: CurrencyStyle]>([:])
+
+    private struct CurrencyStyle {
+        let symbol: String
+        let whole: NumberFormatter
+        let fractional: NumberFormatter
+
+        init(_ currency: CurrencyCode, locale: Locale) {
             let formatter = NumberFormatter()
             formatter.locale = locale
             formatter.numberStyle = .currency
-            formatter.currencyCode = price.currency.code
-            let symbol = formatter.currencySymbol ?? price.currency.code
-            let number = NumberFormatter()
-            number.locale = locale
-            number.numberStyle = .decimal
-            let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
-            number.minimumFractionDigits = isWhole ? 0 : formatter.minimumFractionDigits
-            number.maximumFractionDigits = isWhole ? 0 : max(formatter.maximumFractionDigits, 2)
-            let amount = number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)"
-            return "\(symbol) \(amount)"
+            formatter.currencyCode = currency.code
+            symbol = formatter.currencySymbol ?? currency.code
+            whole = NumberFormatter()
+            whole.locale = locale
+            whole.numberStyle = .decimal
+            whole.minimumFractionDigits = 0
+            whole.maximumFractionDigits = 0
+            fractional = NumberFormatter()
+            fractional.locale = locale
+            fractional.numberStyle = .decimal
+            fractional.minimumFractionDigits = formatter.minimumFractionDigits
+            fractional.maximumFractionDigits = max(formatter.maximumFractionDigits, 2)
         }
     }
 }
