@@ -8,23 +8,32 @@ public enum JSONString {
             || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "'") || $0 == 0xE2 }) {
             return "\"" + text + "\""
         }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<", ">", "&", "'", "\u{2028}", "\u{2029}":
-                result += hex(scalar.value)
-            case _ where scalar.value < 0x20:
-                result += hex(scalar.value)
+        // Byte by byte: a summary ends in "…" (E2 80 A6), which brings most texts here.
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = [UInt8(ascii: "\"")]
+        result.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""): result += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): result += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): result += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): result += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20:
+                result += hex(UInt32(byte)).utf8
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                // U+2028 and U+2029, which end a line in JavaScript.
+                result += hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029).utf8
+                index += 2
             default:
-                result.unicodeScalars.append(scalar)
+                result.append(byte)
             }
+            index += 1
         }
-        return result + "\""
+        result.append(UInt8(ascii: "\""))
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static func hex(_ value: UInt32) -> String {

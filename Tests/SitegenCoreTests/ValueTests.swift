@@ -207,3 +207,51 @@ struct PercentEncodingTests {
         #expect(PercentEncoding.decode("a/b", refusing: { $0 == UInt8(ascii: "/") }) == Array("a/b".utf8))
     }
 }
+
+@Suite("JSON strings")
+struct JSONStringTests {
+    /// The escaping written scalar by scalar, as the contract states it.
+    private func reference(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "<", ">", "&", "'", "\u{2028}", "\u{2029}", "\u{0}"..."\u{1F}":
+                let digits = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    @Test func escapesWhatCouldCloseAScriptOrEndALine() {
+        #expect(JSONString.quote("</script>") == "\"\\u003c/script\\u003e\"")
+        #expect(JSONString.quote("a\u{2028}b\u{2029}…") == "\"a\\u2028b\\u2029…\"")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{1}", "<", ">", "&", "'", "…", "—", "\u{2028}", "\u{2029}", "é", "字", "👩‍🍳", "\u{7F}"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(JSONString.quote(text) == reference(text), "\(Array(text.unicodeScalars))")
+        }
+    }
+}
+
+@Suite("Dates and times as written")
+struct DateTimeParsingTests {
+    @Test func readsExactlyTheWrittenForms() {
+        #expect(CalendarDate(parsing: "2026-12-01")?.description == "2026-12-01")
+        for bad in ["2026-12-1", "2026/12/01", "2026-12-01 ", "20261-2-01", "２０２６-12-01", "2026-1２-01", "", "2026-12-0a", "2026-12-0\u{301}1"] {
+            #expect(CalendarDate(parsing: bad[...]) == nil, "\(bad)")
+        }
+        #expect(TimeOfDay(parsing: "08:15").map { [$0.hour, $0.minute, $0.second] } == [8, 15, 0])
+        #expect(TimeOfDay(parsing: "23:59:59").map { [$0.hour, $0.minute, $0.second] } == [23, 59, 59])
+        for bad in ["24:00", "12:60", "12:00:60", "8:15", "08:15:", "08-15", "08:15:0", "０8:15", ""] {
+            #expect(TimeOfDay(parsing: bad[...]) == nil, "\(bad)")
+        }
+    }
+}

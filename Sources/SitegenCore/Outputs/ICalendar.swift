@@ -67,19 +67,21 @@ struct ICalendar {
 
     /// TEXT values escape backslash, semicolon, comma and newlines (RFC 5545, 3.3.11).
     static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case ";": result += "\\;"
-            case ",": result += "\\,"
-            case "\r": continue
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: continue
-            default: result.unicodeScalars.append(scalar)
+        // Most titles and names need nothing: they are returned as they are.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) else {
+            return text
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","): result += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0..<0x20, 0x7F: continue
+            default: result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// A content line folded at 75 octets: CRLF and a space start each continuation, and

@@ -88,12 +88,24 @@ struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, CustomStr
 
     /// Reads exactly `YYYY-MM-DD` without checking that the day exists.
     init?(parsing text: Substring) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        // Byte by byte: every assignment has two or three dates.
+        guard text.utf8.count == 10,
+              let year = Self.digits(text.utf8, 0..<4), let month = Self.digits(text.utf8, 5..<7), let day = Self.digits(text.utf8, 8..<10),
+              text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 4)] == UInt8(ascii: "-"),
+              text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 7)] == UInt8(ascii: "-")
         else { return nil }
         self.init(year: year, month: month, day: day)
+    }
+
+    /// The number the ASCII digits at `offsets` of `bytes` write, or nil if any is not a digit.
+    static func digits(_ bytes: Substring.UTF8View, _ offsets: Range<Int>) -> Int? {
+        var value = 0
+        for offset in offsets {
+            let byte = bytes[bytes.index(bytes.startIndex, offsetBy: offset)]
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     func check() throws(ValueProblem) {
@@ -157,12 +169,16 @@ struct TimeOfDay: FrontMatterValue, Hashable, Comparable, Sendable, CustomString
     }
 
     init?(parsing text: Substring) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60
+        let bytes = text.utf8
+        guard bytes.count == 5 || bytes.count == 8,
+              let hour = CalendarDate.digits(bytes, 0..<2), let minute = CalendarDate.digits(bytes, 3..<5), hour < 24, minute < 60,
+              bytes[bytes.index(bytes.startIndex, offsetBy: 2)] == UInt8(ascii: ":")
         else { return nil }
-        let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
-        guard second < 60 else { return nil }
+        var second = 0
+        if bytes.count == 8 {
+            guard bytes[bytes.index(bytes.startIndex, offsetBy: 5)] == UInt8(ascii: ":"), let found = CalendarDate.digits(bytes, 6..<8), found < 60 else { return nil }
+            second = found
+        }
         self.init(hour: hour, minute: minute, second: second)
     }
 
