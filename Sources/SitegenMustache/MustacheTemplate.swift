@@ -115,8 +115,10 @@ public struct MustacheLibrary: Sendable {
 
     /// Renders and tells which templates the output was made of: the template itself, every
     /// partial and parent it included, and the names it looked for and did not find.
-    public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, usedTemplates: inout Set<String>) throws(MustacheError) -> [UInt8] {
-        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint)
+    /// With a `memo`, partials over objects with an identity are rendered once per memo.
+    public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, usedTemplates: inout Set<String>,
+                            memo: MustachePartialMemo? = nil) throws(MustacheError) -> [UInt8] {
+        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
         try renderer.render(template.nodes, indent: [])
         usedTemplates = renderer.usedTemplates.union([template.name])
         return renderer.output

@@ -59,10 +59,15 @@ public protocol MustacheObject: Sendable {
     func mustacheMember(_ key: String) -> MustacheValue?
     /// What `{{object}}` prints (a price as `HK$ 34`); nil prints nothing.
     var mustacheText: String? { get }
+    /// Who the object is, for a `MustachePartialMemo`: two objects with the same identity
+    /// must answer every field alike for as long as the memo lives. Nil (the default)
+    /// renders its partials every time.
+    var mustacheIdentity: (any Hashable & Sendable)? { get }
 }
 
 extension MustacheObject {
     public var mustacheText: String? { nil }
+    public var mustacheIdentity: (any Hashable & Sendable)? { nil }
 }
 
 /// A type that can be turned into a `MustacheValue`.

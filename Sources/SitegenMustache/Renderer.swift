@@ -10,14 +10,21 @@ struct Renderer {
     /// Names of the templates this render included, for rebuilds that re-render only the
     /// pages an edited template is part of.
     private(set) var usedTemplates: Set<String> = []
+    private let memo: MustachePartialMemo?
+    /// What a rendering being remembered depended on: the lowest frame of the stack a
+    /// lookup read, whether blocks were consulted, and how deep templates went.
+    private var lowestFrameRead = Int.max
+    private var readBlocks = false
+    private var deepest = 0
 
     struct BlockContent {
         var nodes: [Node]
         var path: String
     }
 
-    init(library: MustacheLibrary, root: MustacheValue, path: String, sizeHint: Int) {
+    init(library: MustacheLibrary, root: MustacheValue, path: String, sizeHint: Int, memo: MustachePartialMemo?) {
         self.library = library
+        self.memo = memo
         self.stack = [root]
         self.path = path
         output.reserveCapacity(sizeHint)
@@ -53,11 +60,18 @@ struct Renderer {
             case .partial(let reference, let standaloneIndent, let tag):
                 if tag.startsLine { output.append(contentsOf: indent) }
                 guard let template = try resolve(reference, isParent: false, tag: tag) else { continue }
-                try include(template, indent: standaloneIndent.map { indent + $0 } ?? [], tag: tag)
+                let partialIndent = standaloneIndent.map { indent + $0 } ?? []
+                if let memo, case .object(let object) = stack[stack.count - 1], let identity = object.mustacheIdentity {
+                    let key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
+                    try includeRemembered(template, indent: partialIndent, tag: tag, memo: memo, key: key)
+                } else {
+                    try include(template, indent: partialIndent, tag: tag)
+                }
 
             case .parent(let reference, let standaloneIndent, let overrides, let tag):
                 if tag.startsLine { output.append(contentsOf: indent) }
                 guard let template = try resolve(reference, isParent: true, tag: tag) else { continue }
+                readBlocks = true
                 let saved = blocks
                 for (name, nodes) in overrides where blocks[name] == nil {
                     blocks[name] = BlockContent(nodes: nodes, path: path)
@@ -67,6 +81,7 @@ struct Renderer {
 
             case .block(let name, let children, let standaloneIndent, let tag):
                 if tag.startsLine { output.append(contentsOf: indent) }
+                readBlocks = true
                 guard let override = blocks[name] else {
                     try render(children, indent: standaloneIndent.map { indent + $0 } ?? indent)
                     continue
@@ -91,8 +106,35 @@ struct Renderer {
         depth -= 1
     }
 
+    /// Includes a partial whose context is an object with an identity: from the memo when
+    /// it was rendered before, else rendered and kept if it depended on nothing else.
+    private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], tag: Tag, memo: MustachePartialMemo,
+                                            key: MustachePartialMemo.Key) throws(MustacheError) {
+        if let entry = memo[key], depth + entry.depth <= library.nestingLimit {
+            output.append(contentsOf: entry.bytes)
+            usedTemplates.formUnion(entry.usedTemplates)
+            return
+        }
+        let floor = stack.count - 1
+        let saved = (lowestFrameRead: lowestFrameRead, readBlocks: readBlocks, usedTemplates: usedTemplates, deepest: deepest)
+        lowestFrameRead = .max
+        readBlocks = false
+        usedTemplates = []
+        deepest = depth
+        let start = output.count
+        try include(template, indent: indent, tag: tag)
+        if lowestFrameRead >= floor && !readBlocks {
+            memo[key] = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
+        }
+        lowestFrameRead = min(saved.lowestFrameRead, lowestFrameRead)
+        readBlocks = saved.readBlocks || readBlocks
+        usedTemplates.formUnion(saved.usedTemplates)
+        deepest = max(saved.deepest, deepest)
+    }
+
     private mutating func enter(_ name: String, tag: Tag) throws(MustacheError) {
         depth += 1
+        deepest = max(deepest, depth)
         if depth > library.nestingLimit {
             throw MustacheError(path: path, position: tag.position, kind: .recursionTooDeep(name: name, limit: library.nestingLimit))
         }
@@ -123,9 +165,11 @@ struct Renderer {
 
     /// `a.b.c`: the first frame from the top that has `a`, then `b` and `c` inside it,
     /// with no going back down the stack once `a` is found.
-    private func lookup(_ name: Name) -> MustacheValue? {
+    private mutating func lookup(_ name: Name) -> MustacheValue? {
         guard let first = name.components.first else { return stack.last }
         var index = stack.count - 1
+        // A name not found anywhere depends on every frame.
+        defer { lowestFrameRead = min(lowestFrameRead, max(index, 0)) }
         while index >= 0 {
             if var value = stack[index].member(first) {
                 for component in name.components.dropFirst() {

@@ -57,10 +57,27 @@ public enum FrontMatter {
 
 /// Finds the first byte that is not valid UTF-8 and says where it is.
 public enum UTF8Check {
+    /// Eight bytes at a time: most files are plain ASCII, and then there is nothing to decode.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            var high: UInt64 = 0
+            while offset + 8 <= raw.count {
+                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < raw.count {
+                high |= UInt64(raw[offset])
+                offset += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+    }
+
     public static func firstInvalidByte(in bytes: [UInt8], path: String) -> Diagnostic? {
         // Nearly every file is valid: the standard library's check is much faster than
         // decoding scalar by scalar, which only runs to find where a problem is.
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        if isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1

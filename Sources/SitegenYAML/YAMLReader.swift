@@ -45,9 +45,15 @@ private struct TreeBuilder {
     let limits: YAMLReader.Limits
     let input: [UInt8]
 
-    private enum Frame {
-        case sequence([YAMLNode], SourceLocation, anchor: String?)
-        case mapping([YAMLPair], pendingKey: (String, SourceLocation)?, SourceLocation, anchor: String?)
+    /// A list or mapping being read. A struct changed in place on the stack: an enum's
+    /// payload taken out to append to would copy the whole list for every item.
+    private struct Frame {
+        var isMapping: Bool
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        var pendingKey: (String, SourceLocation)?
+        var start: SourceLocation
+        var anchor: String?
     }
 
     private var stack: [Frame] = []
@@ -111,20 +117,17 @@ private struct TreeBuilder {
             try add(YAMLNode(.scalar(YAMLScalar(text, style: style)), at: at), size: 1, anchor: anchor(scalar.anchor))
         case YAML_SEQUENCE_START_EVENT:
             try enter(at)
-            stack.append(.sequence([], at, anchor: anchor(event.data.sequence_start.anchor)))
+            stack.append(Frame(isMapping: false, start: at, anchor: anchor(event.data.sequence_start.anchor)))
             sizes.append(1)
         case YAML_MAPPING_START_EVENT:
             try enter(at)
-            stack.append(.mapping([], pendingKey: nil, at, anchor: anchor(event.data.mapping_start.anchor)))
+            stack.append(Frame(isMapping: true, start: at, anchor: anchor(event.data.mapping_start.anchor)))
             sizes.append(1)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let size = sizes.removeLast()
-            switch stack.removeLast() {
-            case .sequence(let items, let start, let anchor):
-                try add(YAMLNode(.sequence(items), at: start), size: size, anchor: anchor)
-            case .mapping(let pairs, _, let start, let anchor):
-                try add(YAMLNode(.mapping(pairs), at: start), size: size, anchor: anchor)
-            }
+            let frame = stack.removeLast()
+            let node = YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items), at: frame.start)
+            try add(node, size: size, anchor: frame.anchor)
         case YAML_ALIAS_EVENT:
             let name = anchor(event.data.alias.anchor) ?? ""
             guard let target = anchors[name] else {
@@ -152,29 +155,28 @@ private struct TreeBuilder {
             throw .error(at: node.location, "YAML expands to more than \(limits.maximumNodes) values (are aliases repeating each other?)")
         }
         if let anchor { anchors[anchor] = (node, size) }
-        guard let frame = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return
         }
         sizes[sizes.count - 1] += size
-        switch frame {
-        case .sequence(var items, let start, let anchor):
-            items.append(node)
-            stack.append(.sequence(items, start, anchor: anchor))
-        case .mapping(var pairs, let pendingKey, let start, let anchor):
-            if let (key, keyLocation) = pendingKey {
-                pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
-                stack.append(.mapping(pairs, pendingKey: nil, start, anchor: anchor))
-                return
-            }
-            guard let scalar = node.scalar else {
-                throw .error(at: node.location, "expected a key like 'title:', found \(node.shortDescription) used as a key")
-            }
-            if let first = pairs.first(where: { $0.key == scalar.text }) {
-                throw .error(at: node.location, "duplicate key '\(scalar.text)': it is already given at line \(first.keyLocation.line)")
-            }
-            stack.append(.mapping(pairs, pendingKey: (scalar.text, node.location), start, anchor: anchor))
+        let top = stack.count - 1
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            return
         }
+        if let (key, keyLocation) = stack[top].pendingKey {
+            stack[top].pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+            stack[top].pendingKey = nil
+            return
+        }
+        guard let scalar = node.scalar else {
+            throw .error(at: node.location, "expected a key like 'title:', found \(node.shortDescription) used as a key")
+        }
+        if let first = stack[top].pairs.first(where: { $0.key == scalar.text }) {
+            throw .error(at: node.location, "duplicate key '\(scalar.text)': it is already given at line \(first.keyLocation.line)")
+        }
+        stack[top].pendingKey = (scalar.text, node.location)
     }
 }
 

@@ -70,6 +70,9 @@ enum Render {
         let jobs = jobs(for: pages ?? index.plan, of: index, leaflet: leaflet, assets: assets)
         let library = theme.library
         let templateHashes = theme.templateHashes
+        // Cards and rows of one article or assignment are rendered once for all the list
+        // pages of this run; the memo goes with the run, so no edit can meet a stale one.
+        let memo = MustachePartialMemo()
         @Sendable func templatesHash(_ names: [String]) -> UInt64 {
             var print = Fingerprint()
             for name in names {
@@ -94,7 +97,7 @@ enum Render {
             case .template(let name, let context):
                 do throws(MustacheError) {
                     var used: Set<String> = []
-                    let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used)
+                    let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used, memo: memo)
                     let names = used.sorted()
                     let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
                     return .success((made(job.path, bytes), entry))

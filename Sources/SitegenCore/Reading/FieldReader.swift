@@ -44,7 +44,9 @@ final class FieldReader {
     private let prefix: String
     private let location: SourceLocation
     private let pairs: [YAMLPair]
-    private var readKeys: Set<String> = []
+    /// A list, not a set: a front matter has a dozen keys, and hashing each name cost more
+    /// than reading its value.
+    private var readKeys: [String] = []
 
     init(_ node: YAMLNode?, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "") {
         self.log = log
@@ -64,7 +66,7 @@ final class FieldReader {
 
     /// The node of `key`, or nil when it is absent or written as null.
     func node(_ key: String) -> YAMLNode? {
-        readKeys.insert(key)
+        if !readKeys.contains(key) { readKeys.append(key) }
         guard let pair = pairs.first(where: { $0.key == key }) else { return nil }
         if pair.value.scalar?.isNull == true { return nil }
         return pair.value
@@ -130,7 +132,7 @@ final class FieldReader {
     func reportUnknownKeys(what: String) {
         for pair in pairs where !readKeys.contains(pair.key) {
             var message = "unknown key '\(name(pair.key))' in \(what)"
-            if let suggestion = Suggestion.closest(to: pair.key, among: Array(readKeys)) {
+            if let suggestion = Suggestion.closest(to: pair.key, among: readKeys) {
                 message += "; did you mean '\(name(suggestion))'?"
             }
             log.warning(at: pair.keyLocation, message)

@@ -163,6 +163,10 @@ struct ArticleView: MustacheObject {
 
     var url: String { context.url("articles/\(article.slug.text)/") }
 
+    /// Within one render run every view of an article answers alike (the site and its
+    /// formats do not change during it); the source path names the article.
+    var mustacheIdentity: (any Hashable & Sendable)? { [variant, article.sourcePath] }
+
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
         case "view": .string(variant)
@@ -221,6 +225,8 @@ struct AssignmentView: MustacheObject {
     var today: CalendarDate
     /// The archive page of the day it was given, for the grade the page is about.
     var dayURL: String
+
+    var mustacheIdentity: (any Hashable & Sendable)? { [variant, assignment.sourcePath, dayURL, today.description] }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// Partials rendered over objects that say who they are (`MustacheObject.mustacheIdentity`),
+/// kept for the renders that share the memo: a list page shows the same card of an
+/// article as a dozen other pages do, and renders it once.
+///
+/// A rendering is kept only when nothing in it depended on the rest of the page: every name
+/// it looked up was found in the object or in what the partial made of it (never in the
+/// contexts below), and it used no blocks. Who makes a memo decides how long objects keep
+/// their identity: the memo must not outlive the values and templates it was filled with.
+public final class MustachePartialMemo: Sendable {
+    /// Unchecked: the identity is Sendable (`MustacheObject.mustacheIdentity` says so);
+    /// AnyHashable only erases its type.
+    struct Key: Hashable, @unchecked Sendable {
+        var template: String
+        var identity: AnyHashable
+        var indent: [UInt8]
+
+        init(template: String, identity: any Hashable & Sendable, indent: [UInt8]) {
+            self.template = template
+            self.identity = AnyHashable(identity)
+            self.indent = indent
+        }
+    }
+
+    struct Entry: Sendable {
+        var bytes: [UInt8]
+        var usedTemplates: Set<String>
+        /// How many templates deep the rendering went, so that a use deeper in a page still
+        /// meets the nesting limit.
+        var depth: Int
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    public init() {}
+
+    subscript(key: Key) -> Entry? {
+        get { entries.withLock { $0[key] } }
+        set { entries.withLock { $0[key] = newValue } }
+    }
+
+    /// How many renderings are kept.
+    public var count: Int { entries.withLock { $0.count } }
+}
