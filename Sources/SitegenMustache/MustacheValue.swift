@@ -61,13 +61,14 @@ public protocol MustacheObject: Sendable {
     var mustacheText: String? { get }
     /// Who the object is, for a `MustachePartialMemo`: two objects with the same identity
     /// must answer every field alike for as long as the memo lives. Nil (the default)
-    /// renders its partials every time.
-    var mustacheIdentity: (any Hashable & Sendable)? { get }
+    /// renders its partials every time. A string: comparing type-erased values cost more
+    /// than rendering a small partial.
+    var mustacheIdentity: String? { get }
 }
 
 extension MustacheObject {
     public var mustacheText: String? { nil }
-    public var mustacheIdentity: (any Hashable & Sendable)? { nil }
+    public var mustacheIdentity: String? { nil }
 }
 
 /// A type that can be turned into a `MustacheValue`.

@@ -9,18 +9,10 @@ import Synchronization
 /// contexts below), and it used no blocks. Who makes a memo decides how long objects keep
 /// their identity: the memo must not outlive the values and templates it was filled with.
 public final class MustachePartialMemo: Sendable {
-    /// Unchecked: the identity is Sendable (`MustacheObject.mustacheIdentity` says so);
-    /// AnyHashable only erases its type.
-    struct Key: Hashable, @unchecked Sendable {
+    struct Key: Hashable, Sendable {
         var template: String
-        var identity: AnyHashable
+        var identity: String
         var indent: [UInt8]
-
-        init(template: String, identity: any Hashable & Sendable, indent: [UInt8]) {
-            self.template = template
-            self.identity = AnyHashable(identity)
-            self.indent = indent
-        }
     }
 
     struct Entry: Sendable {

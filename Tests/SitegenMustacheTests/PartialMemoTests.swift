@@ -21,7 +21,7 @@ private struct Dish: MustacheObject {
         }
     }
 
-    var mustacheIdentity: (any Hashable & Sendable)? { name }
+    var mustacheIdentity: String? { name }
 }
 
 private func library(_ sources: [String: String]) throws -> MustacheLibrary {

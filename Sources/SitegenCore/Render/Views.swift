@@ -165,7 +165,7 @@ struct ArticleView: MustacheObject {
 
     /// Within one render run every view of an article answers alike (the site and its
     /// formats do not change during it); the source path names the article.
-    var mustacheIdentity: (any Hashable & Sendable)? { [variant, article.sourcePath] }
+    var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
@@ -226,7 +226,7 @@ struct AssignmentView: MustacheObject {
     /// The archive page of the day it was given, for the grade the page is about.
     var dayURL: String
 
-    var mustacheIdentity: (any Hashable & Sendable)? { [variant, assignment.sourcePath, dayURL, today.description] }
+    var mustacheIdentity: String? { [variant, assignment.sourcePath, dayURL, today.description].joined(separator: "\u{0}") }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
