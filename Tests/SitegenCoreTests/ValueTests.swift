@@ -255,3 +255,27 @@ struct DateTimeParsingTests {
         }
     }
 }
+
+@Suite("Content hashes")
+struct ContentHashTests {
+    @Test func tellsApartEveryLengthAndEveryOneBitChange() {
+        var generator = SystemRandomNumberGenerator()
+        var seen: [UInt64: [UInt8]] = [:]
+        for length in 0..<200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var variants = [bytes, [UInt8](repeating: 0, count: length)]
+            for bit in stride(from: 0, to: length * 8, by: 7) {
+                var flipped = bytes
+                flipped[bit / 8] ^= 1 << UInt8(bit % 8)
+                variants.append(flipped)
+            }
+            for variant in variants {
+                let hash = ContentHash.value(variant)
+                if let earlier = seen[hash] { #expect(earlier == variant) }
+                seen[hash] = variant
+            }
+        }
+        #expect(seen.count > 20_000)
+        #expect(ContentHash.hex(Array("body { color: red }".utf8)).count == 8)
+    }
+}

@@ -23,7 +23,7 @@ struct FileStamp: Sendable, Hashable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-4"
+    static let format = "sitegen-build-cache-5"
 
     enum Model: Sendable {
         case article(Article)
