@@ -246,6 +246,7 @@ struct OutputStaging: Sendable {
     /// Whether pages are staged at their own paths, for the whole folder to become the output.
     let mirrorsOutput: Bool
     private let counter = StagingCounter()
+    private var folders: StagingFolders?
 
     init?(output: URL) {
         let parent = output.deletingLastPathComponent().path
@@ -276,22 +277,19 @@ struct OutputStaging: Sendable {
         return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
     }
 
-    /// Makes the folders of `paths` in a staging folder laid out as the output, one after
-    /// the other: two cores making folders in one folder at once spin on its lock.
-    func makeFolders(for paths: [String]) {
-        var made: Set<Substring> = []
-        for path in paths where OutputWriter.safeRelativePath(path) != nil {
-            var end = path.startIndex
-            while let slash = path[end...].firstIndex(of: "/") {
-                let folderPath = path[..<slash]
-                if made.insert(folderPath).inserted { mkdir(folder + "/" + folderPath, 0o755) }
-                end = path.index(after: slash)
-            }
-        }
+    /// This staging, with the folders of `paths` being made in a staging folder laid out as
+    /// the output, in their order, on a thread of its own: pages rendered in that order find
+    /// their folder made, and a page that comes early waits for it. One thread: two cores
+    /// making folders in one folder at once spin on its lock.
+    func makingFolders(for paths: [String]) -> OutputStaging {
+        var staging = self
+        staging.folders = StagingFolders(in: folder, for: paths.filter { OutputWriter.safeRelativePath($0) != nil })
+        return staging
     }
 
     /// Writes `bytes` at `path` inside the staging folder, making its folders as needed.
     private func place(_ bytes: [UInt8], at path: String) -> Int64? {
+        folders?.waitForFolder(of: path)
         let target = folder + "/" + path
         if let modified = try? OutputWriter.writeStaged(bytes, to: target) { return modified }
         guard errno == ENOENT else { return nil }
@@ -303,6 +301,7 @@ struct OutputStaging: Sendable {
     /// Adds the files not staged yet and renames the staging folder to the output; nil
     /// (with nothing lost) when the output appeared meanwhile or a file cannot be placed.
     func becomeOutput(with files: [OutputFile]) -> OutputWriter.Result? {
+        folders?.finish()
         var result = OutputWriter.Result()
         result.manifest.reserveCapacity(files.count)
         for file in files {
@@ -330,6 +329,7 @@ struct OutputStaging: Sendable {
     }
 
     func remove() {
+        folders?.finish()
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -339,6 +339,46 @@ struct OutputStaging: Sendable {
 }
 
 /// Numbers for staged files: unique, whichever core asks.
+/// The folders of a staging laid out as the output, made one after the other on a thread
+/// of their own.
+final class StagingFolders: Sendable {
+    /// Where each path's folders come in the order of making.
+    private let positions: [String: Int]
+    /// How many paths have all their folders.
+    private let made = Atomic(0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(in root: String, for paths: [String]) {
+        positions = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        Thread.detachNewThread { [self] in
+            var existing: Set<Substring> = []
+            for (position, path) in paths.enumerated() {
+                var end = path.startIndex
+                while let slash = path[end...].firstIndex(of: "/") {
+                    let folder = path[..<slash]
+                    if existing.insert(folder).inserted { mkdir(root + "/" + folder, 0o755) }
+                    end = path.index(after: slash)
+                }
+                made.store(position + 1, ordering: .releasing)
+            }
+            done.signal()
+        }
+    }
+
+    /// Returns once the folders of `path` are made (at once for a path not in the list:
+    /// its writer makes its folders).
+    func waitForFolder(of path: String) {
+        guard let position = positions[path] else { return }
+        while made.load(ordering: .acquiring) <= position { usleep(50) }
+    }
+
+    /// Waits for the thread to end, before the staging folder is renamed or removed.
+    func finish() {
+        done.wait()
+        done.signal()
+    }
+}
+
 final class StagingCounter: Sendable {
     private let value = Mutex(0)
 

@@ -290,6 +290,11 @@ public enum SiteBuilder {
         guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
+        // Folders of a first build are made on a thread of their own from here on, while the
+        // pages are fingerprinted and rendered in the same order.
+        let staging = stagesPages ? OutputStaging(output: outputURL).map { staging in
+            staging.mirrorsOutput ? staging.makingFolders(for: index.plan.map(\.path) + tree.staticFiles + Array(assets.files.keys)) : staging
+        } : nil
         // A command saves its cache every time: the models go to the store on a third
         // thread while the pages are rendered, most of it in the kernel's time.
         let storingModels = memory == nil ? cacheFile.map { file in
@@ -303,8 +308,6 @@ public enum SiteBuilder {
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
         let fingerprints = fingerprinter.of(index.plan)
         let rendered: Render.Output
-        let staging = stagesPages ? OutputStaging(output: outputURL) : nil
-        if let staging, staging.mirrorsOutput { staging.makeFolders(for: index.plan.map(\.path) + tree.staticFiles + Array(assets.files.keys)) }
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
@@ -459,14 +462,15 @@ extension CalendarDate {
 
 /// Runs `transform` over `items` on every core, keeping their order.
 func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Result) -> [Result] {
-    var results = [Result?](repeating: nil, count: items.count)
-    results.withUnsafeMutableBufferPointer { buffer in
+    // Each result is put straight into its place: an array of optionals unwrapped at the end
+    // copied every model of the site once more.
+    Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            slots[index] = transform(items[index])
+            (slots.baseAddress! + index).initialize(to: transform(items[index]))
         }
+        initialized = items.count
     }
-    return results.map { $0! }
 }
 
 /// A value worked out on another thread while the caller does something else.
