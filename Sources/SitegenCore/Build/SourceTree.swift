@@ -116,6 +116,15 @@ private struct Walker {
         let real = realPath(folder) ?? folder
         guard !visited.contains(real) else { return }
         let visited = visited.union([real])
+        var files: [(path: String, relative: String)] = []
+        defer {
+            // A homework folder may hold tens of thousands of files: they are stat'ed on
+            // both cores.
+            let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.path) } : files.map { FileStamp.of($0.path) }
+            for (file, stamp) in zip(files, stamps) {
+                if let stamp { found.append((file.relative, stamp)) }
+            }
+        }
         for entry in entries(of: folder) where !entry.name.hasPrefix(".") {
             let path = folder + "/" + entry.name
             let relativePath = relative + entry.name
@@ -133,7 +142,7 @@ private struct Walker {
             case .folder:
                 walk(path, relative: relativePath + "/", display: display, visited: visited, into: &found)
             case .file:
-                if let stamp = FileStamp.of(path) { found.append((relativePath, stamp)) }
+                files.append((path, relativePath))
             case .other:
                 problems.append(.warning(at: SourceLocation(path: display + relativePath, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             case .missing:
