@@ -279,3 +279,17 @@ struct ContentHashTests {
         #expect(ContentHash.hex(Array("body { color: red }".utf8)).count == 8)
     }
 }
+
+@Suite("Numbers as dates write them")
+struct ZeroPaddingTests {
+    @Test func padsToTheWidthAndKeepsLongerNumbers() {
+        #expect(7.zeroPadded(2) == "07")
+        #expect(2026.zeroPadded(4) == "2026")
+        #expect(12345.zeroPadded(4) == "12345")
+        #expect(0.zeroPadded(3) == "000")
+        #expect((-7).zeroPadded(2) == "-07")
+        #expect(Int.max.zeroPadded(2) == String(Int.max))
+        #expect(CalendarDate(year: 2026, month: 3, day: 9).description == "2026-03-09")
+        #expect(CalendarDate(year: 12026, month: 3, day: 9).description == "12026-03-09")
+    }
+}

@@ -8,11 +8,14 @@ struct HomeworkViews: Sendable {
     /// `/homework/` and the home page: a sentence per grade. Every homework page shows
     /// it, so it is made once.
     private(set) var summary: MustacheValue = .null
+    /// What every page of a grade shows of it, made once per grade.
+    private var commonFields: [GradeID: [String: MustacheValue]] = [:]
 
     init(index: SiteIndex, context: ViewContext) {
         self.index = index
         self.context = context
         summary = makeSummary()
+        for grade in index.site.homework.grades { commonFields[grade] = makeCommon(grade) }
     }
 
     var schedule: HomeworkSchedule { index.homework }
@@ -128,6 +131,10 @@ struct HomeworkViews: Sendable {
     }
 
     private func common(_ grade: GradeID) -> [String: MustacheValue] {
+        commonFields[grade] ?? makeCommon(grade)
+    }
+
+    private func makeCommon(_ grade: GradeID) -> [String: MustacheValue] {
         var gradeFields: [String: MustacheValue] = [
             "id": .string(grade.text),
             "name": .string(GradeNames.name(of: grade)),
