@@ -63,28 +63,42 @@ enum XML {
     /// Works on UTF-8 bytes: a feed escapes whole articles, and going scalar by scalar
     /// cost more than making the rest of the feed.
     static func escape(_ text: String) -> String {
-        let source = Array(text.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(source.count + source.count / 8)
-        var index = 0
-        while index < source.count {
-            let byte = source[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "&"): bytes += "&amp;".utf8
-            case UInt8(ascii: "<"): bytes += "&lt;".utf8
-            case UInt8(ascii: ">"): bytes += "&gt;".utf8
-            case UInt8(ascii: "\""): bytes += "&quot;".utf8
-            case UInt8(ascii: "'"): bytes += "&apos;".utf8
-            case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): bytes.append(byte)
-            case ..<0x20: continue
-            // U+FFFE and U+FFFF, EF BF BE and EF BF BF.
-            case 0xEF where index + 1 < source.count && source[index] == 0xBF && (source[index + 1] == 0xBE || source[index + 1] == 0xBF):
-                index += 2
-            default: bytes.append(byte)
+        var text = text
+        return text.withUTF8 { source in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(source.count + source.count / 8)
+            // Bytes that stay are copied a run at a time.
+            var run = 0
+            var index = 0
+            while index < source.count {
+                let replacement: StaticString
+                var length = 1
+                switch source[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&apos;"
+                case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    index += 1
+                    continue
+                case ..<0x20: replacement = ""
+                // U+FFFE and U+FFFF, EF BF BE and EF BF BF.
+                case 0xEF where index + 2 < source.count && source[index + 1] == 0xBF && (source[index + 2] == 0xBE || source[index + 2] == 0xBF):
+                    replacement = ""
+                    length = 3
+                default:
+                    index += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
+                replacement.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                index += length
+                run = index
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<source.count]))
+            return String(decoding: bytes, as: UTF8.self)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
