@@ -195,7 +195,7 @@ struct BuildCache: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard let saved = stored ?? BuildCache.saveModels(content, besides: path, readAs: store) else { return }
-        writeIndex(to: path, store: saved.mark, contentPaths: saved.paths, contentEntries: saved.paths.map { content[$0]! }, locations: saved.locations)
+        writeIndex(to: path, store: saved.mark, contentPaths: saved.paths, locations: saved.locations)
         BuildCache.prune(folder, keeping: path)
     }
 
@@ -206,7 +206,7 @@ struct BuildCache: Sendable {
         return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark)
     }
 
-    private func writeIndex(to path: String, store mark: ModelStore.Mark, contentPaths: [String], contentEntries: [ContentEntry], locations: [Range<Int>]) {
+    private func writeIndex(to path: String, store mark: ModelStore.Mark, contentPaths: [String], locations: [Range<Int>]) {
         var writer = BinaryWriter(reservingCapacity: (inputs.count + content.count + pages.count + outputs.count) * 96 + 4096)
         writer.string(BuildCache.format)
         writer.string(signature)
@@ -224,11 +224,14 @@ struct BuildCache: Sendable {
         }
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(UInt64(content.count))
-        for ((path, entry), location) in zip(zip(contentPaths, contentEntries), locations) {
+        for (path, location) in zip(contentPaths, locations) {
+            // Only the stamp and hash are read: copying whole entries (their models) cost
+            // more than writing the index.
+            let stamp = content[path]!.stamp
             writer.string(path)
-            writer.integer(entry.stamp.size)
-            writer.integer(Int(entry.stamp.modified))
-            writer.unsigned(entry.hash)
+            writer.integer(stamp.size)
+            writer.integer(Int(stamp.modified))
+            writer.unsigned(content[path]!.hash)
             writer.integer(location.lowerBound)
             writer.integer(location.upperBound)
         }
