@@ -137,6 +137,12 @@ public enum Markdown {
             }
         }
 
+        if images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText) {
+            var whole = rendered
+            whole.links = links
+            return whole
+        }
+
         var sections = [MarkdownSection(image: nil, imageIndex: nil, html: "")]
         var firstParagraph: String?
         var imageIndex = 0
@@ -192,6 +198,29 @@ public enum Markdown {
             if event == CMARK_EVENT_DONE { return }
             if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) { body(node) }
         }
+    }
+
+    /// A body without images or headings at its top is one section, rendered with one call:
+    /// block by block, a short assignment cost more in conversions than in parsing. Nil
+    /// when the body has a heading (its id is added block by block).
+    private static func renderWhole(_ document: OpaquePointer, options: Options, includePlainText: Bool) -> RenderedMarkdown? {
+        var firstParagraph: String?
+        var block = cmark_node_first_child(document)
+        while let current = block {
+            switch cmark_node_get_type(current) {
+            case CMARK_NODE_HEADING: return nil
+            case CMARK_NODE_PARAGRAPH where firstParagraph == nil: firstParagraph = plainText(of: current)
+            default: break
+            }
+            block = cmark_node_next(current)
+        }
+        var html = ""
+        if let rendered = cmark_render_html(document, options.cmarkValue) {
+            html = String(cString: rendered)
+            free(rendered)
+        }
+        return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, html: html)], images: [], firstParagraph: firstParagraph,
+                                plainText: includePlainText ? readableText(of: document) : nil)
     }
 
     private static func countImages(under root: OpaquePointer) -> Int {
