@@ -19,8 +19,9 @@ struct HomeworkSchedule: Sendable {
     var draftCounts: [GradeID: Int]
     /// Each grade's assignments by day, in subject order, and all of them newest first:
     /// every page asks for these, so they are sorted out once.
-    private var byGradeAndDay: [GradeID: [CalendarDate: [Assignment]]] = [:]
     private var byGrade: [GradeID: [Assignment]] = [:]
+    /// Where each day's work is in `byGrade` (a day's assignments are next to each other).
+    private var dayRanges: [GradeID: [CalendarDate: Range<Int>]] = [:]
 
     init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
         self.site = site
@@ -48,31 +49,41 @@ struct HomeworkSchedule: Sendable {
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
 
-        var grouped: [GradeID: [Assignment]] = [:]
-        for assignment in assignments {
-            for grade in assignment.grades { grouped[grade, default: []].append(assignment) }
+        // Positions are grouped and sorted, not the assignments: moving 50,000 large values
+        // about costs more than comparing them. Each is copied once into its grade's list.
+        var grouped: [GradeID: [Int]] = [:]
+        for position in assignments.indices {
+            for grade in assignments[position].grades { grouped[grade, default: []].append(position) }
         }
-        for (grade, list) in grouped {
+        let list = assignments
+        let ranks = list.map { order[$0.subject] ?? Int.max }
+        for (grade, positions) in grouped {
             // One sort: newest day first, then subject order, title and id. Each day's
-            // list keeps that order. Positions are sorted, not the assignments: moving
-            // 50,000 large values about costs more than comparing them.
-            let ranks = list.map { order[$0.subject] ?? Int.max }
-            let newestFirst = list.indices.sorted { a, b in
+            // work is then a run of the list, in that order.
+            let newestFirst = positions.sorted { a, b in
                 if list[a].assigned != list[b].assigned { return list[a].assigned > list[b].assigned }
                 if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
                 if list[a].title != list[b].title { return list[a].title < list[b].title }
                 return list[a].id < list[b].id
             }.map { list[$0] }
             byGrade[grade] = newestFirst
-            var days: [CalendarDate: [Assignment]] = [:]
-            for assignment in newestFirst { days[assignment.assigned, default: []].append(assignment) }
-            byGradeAndDay[grade] = days
+            var days: [CalendarDate: Range<Int>] = [:]
+            var start = 0
+            while start < newestFirst.count {
+                let day = newestFirst[start].assigned
+                var end = start + 1
+                while end < newestFirst.count, newestFirst[end].assigned == day { end += 1 }
+                days[day] = start..<end
+                start = end
+            }
+            dayRanges[grade] = days
         }
     }
 
     /// A grade's assignments of one day, in subject order.
     func assignments(of grade: GradeID, on day: CalendarDate) -> [Assignment] {
-        byGradeAndDay[grade]?[day] ?? []
+        guard let list = byGrade[grade], let range = dayRanges[grade]?[day] else { return [] }
+        return Array(list[range])
     }
 
     /// Subjects of a list of assignments, each once, in subject order.
