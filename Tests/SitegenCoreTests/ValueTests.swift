@@ -69,6 +69,11 @@ struct ValueTests {
         #expect(Slug(validating: "a-b-1") != nil)
         #expect(Slug(validating: "../x") == nil)
         #expect(Slug(validating: "A") == nil)
+        for bad in ["", "-a", "a-", "a b", "a_b", String(repeating: "a", count: 201)] {
+            #expect(Slug(validating: bad) == nil, "\(bad)")
+        }
+        #expect(Slug(validating: "é") != nil)
+        #expect(Slug(validating: String(repeating: "a", count: 200)) != nil)
     }
 
     @Test func derivesTheDefaultSlugFromTheFileName() {
