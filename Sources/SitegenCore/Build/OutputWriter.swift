@@ -338,7 +338,6 @@ struct OutputStaging: Sendable {
     }
 }
 
-/// Numbers for staged files: unique, whichever core asks.
 /// The folders of a staging laid out as the output, made one after the other on a thread
 /// of their own.
 final class StagingFolders: Sendable {
@@ -379,6 +378,7 @@ final class StagingFolders: Sendable {
     }
 }
 
+/// Numbers for staged files: unique, whichever core asks.
 final class StagingCounter: Sendable {
     private let value = Mutex(0)
 

@@ -69,7 +69,6 @@ enum QuickRebuild {
         if problems.contains(where: { $0.severity == .error }) {
             var report = warm.report
             report.diagnostics = diagnostics
-            report.writtenCount = 0
             return .failed(report)
         }
         var articles: [Article] = []

@@ -314,10 +314,11 @@ public enum SiteBuilder {
         } : nil
         // A command saves its cache every time: the models go to the store on a third
         // thread while the pages are rendered, most of it in the kernel's time.
+        // Models kept from the last cache are where that cache's store has them.
+        let storeMark = candidate?.store ?? ModelStore.Mark()
         let storingModels = memory == nil ? cacheFile.map { file in
             let content = entries
-            let mark = candidate?.store ?? ModelStore.Mark()
-            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: mark) }
+            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
         } : nil
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(tree.markdown.count)
@@ -343,8 +344,7 @@ public enum SiteBuilder {
         }
         report.pageCount = rendered.files.count
         var cache = BuildCache(signature: signature, contextHash: context.value)
-        // Models kept from the last cache are where that cache's store has them.
-        cache.store = candidate?.store ?? ModelStore.Mark()
+        cache.store = storeMark
         cache.inputs = inputs
         cache.content = entries
         cache.pages = rendered.pages

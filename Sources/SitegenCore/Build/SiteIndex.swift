@@ -315,13 +315,9 @@ extension SiteIndex {
     /// of restaurants show. The sitemap shows only places and dates: it stays as it is.
     func pages(showing sourcePaths: [String], retitled: Bool) -> [PlannedPage] {
         func shows(_ list: ArraySlice<Article>) -> Bool {
-            for position in list.indices where sourcePaths.contains(list[position].sourcePath) { return true }
-            return false
+            list.contains { sourcePaths.contains($0.sourcePath) }
         }
-        var atRestaurant = false
-        for position in articles.indices where articles[position].restaurant != nil && sourcePaths.contains(articles[position].sourcePath) {
-            atRestaurant = true
-        }
+        let atRestaurant = articles.contains { $0.restaurant != nil && sourcePaths.contains($0.sourcePath) }
         let inFeed = shows(articles.prefix(Publishing.feedLength))
         return plan.filter { planned in
             switch planned {

@@ -117,14 +117,6 @@ private struct Walker {
         guard !visited.contains(real) else { return }
         let visited = visited.union([real])
         var files: [(path: String, relative: String)] = []
-        defer {
-            // A homework folder may hold tens of thousands of files: they are stat'ed on
-            // both cores.
-            let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.path) } : files.map { FileStamp.of($0.path) }
-            for (file, stamp) in zip(files, stamps) {
-                if let stamp { found.append((file.relative, stamp)) }
-            }
-        }
         for entry in entries(of: folder) where !entry.name.hasPrefix(".") {
             let path = folder + "/" + entry.name
             let relativePath = relative + entry.name
@@ -148,6 +140,11 @@ private struct Walker {
             case .missing:
                 continue
             }
+        }
+        // A homework folder may hold tens of thousands of files: they are stat'ed on both cores.
+        let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.path) } : files.map { FileStamp.of($0.path) }
+        for (file, stamp) in zip(files, stamps) {
+            if let stamp { found.append((file.relative, stamp)) }
         }
     }
 

@@ -134,7 +134,8 @@ struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, CustomStr
     }
 
     var description: String {
-        // Written straight into a small string: pages print thousands of dates.
+        // Written straight into a small string: pages print thousands of dates, and joining
+        // three padded numbers cost 1 % more instructions on the 1,000 + 5,000 corpus.
         guard (0...9999).contains(year) else { return year.zeroPadded(4) + "-" + month.zeroPadded(2) + "-" + day.zeroPadded(2) }
         return String(unsafeUninitializedCapacity: 10) { bytes in
             func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value % 10) }
@@ -556,23 +557,21 @@ extension Int {
     /// 7 → "07". (String(format:) goes through Foundation's formatter, which costs more
     /// than the rest of a date's work on pages that print thousands of them.)
     func zeroPadded(_ width: Int) -> String {
-        if self >= 0, width <= 15, self < 1_000_000_000_000_000 {
-            var digits = 1
-            var rest = self / 10
-            while rest > 0 { digits += 1; rest /= 10 }
-            let count = Swift.max(width, digits)
-            if count <= 15 {
-                return String(unsafeUninitializedCapacity: count) { bytes in
-                    var value = self
-                    for offset in stride(from: count - 1, through: 0, by: -1) {
-                        bytes[offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                        value /= 10
-                    }
-                    return count
+        // Written straight into a string short enough to need no allocation.
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let count = Swift.max(width, digits)
+        if self >= 0, count <= 15 {
+            return String(unsafeUninitializedCapacity: count) { bytes in
+                var value = self
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    bytes[offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
                 }
+                return count
             }
         }
-        let digits = String(magnitude)
-        return (self < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
+        return (self < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, width - digits)) + String(magnitude)
     }
 }
