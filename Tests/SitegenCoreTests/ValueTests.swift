@@ -285,6 +285,53 @@ struct ContentHashTests {
     }
 }
 
+@Suite("Page fingerprints")
+struct FingerprintTests {
+    private func fingerprint(_ parts: [String]) -> UInt64 {
+        var fingerprint = Fingerprint()
+        for part in parts { fingerprint.add(part) }
+        return fingerprint.value
+    }
+
+    @Test func tellsApartWhereValuesEndAndEveryOneBitChange() {
+        var seen: [UInt64: [String]] = [:]
+        func note(_ parts: [String]) {
+            let value = fingerprint(parts)
+            if let earlier = seen[value] { #expect(earlier == parts) }
+            seen[value] = parts
+        }
+        for length in 0..<40 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            // Every split of the text into two values, and every one-bit change of it.
+            for cut in 0...length {
+                note([String(text.prefix(cut)), String(text.dropFirst(cut))])
+            }
+            for bit in 0..<(length * 7) {
+                var bytes = Array(text.utf8)
+                bytes[bit / 7] ^= 1 << UInt8(bit % 7)
+                note([String(decoding: bytes, as: UTF8.self)])
+            }
+        }
+        #expect(seen.count > 5_000)
+        var numbers = Fingerprint()
+        numbers.add(1)
+        var other = Fingerprint()
+        other.add(2)
+        #expect(numbers.value != other.value)
+    }
+}
+
+@Suite("Sorting by keys")
+struct KeyedSortTests {
+    @Test func ordersAsSortingByTheComparisonWouldKeepingTiesInPlace() {
+        var generator = SystemRandomNumberGenerator()
+        let items = (0..<2_000).map { index in (name: ["Tea", "tea", "Milk", "kaya", "Kaya"].randomElement(using: &generator)!, index: index) }
+        let byKey = items.sorted(byKey: { ($0.name.lowercased(), $0.name) }, by: <)
+        let byComparison = items.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+        #expect(byKey.map(\.index) == byComparison.map(\.index))
+    }
+}
+
 @Suite("Numbers as dates write them")
 struct ZeroPaddingTests {
     @Test func padsToTheWidthAndKeepsLongerNumbers() {

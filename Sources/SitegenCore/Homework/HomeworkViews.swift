@@ -221,7 +221,7 @@ struct HomeworkViews: Sendable {
         let earliest = schedule.moment.date.dayNumber - Self.calendarHistory
         let events = schedule.assignments(of: grade)
             .filter { ($0.due?.date.dayNumber ?? Int.min) >= earliest }
-            .sorted { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) < ($1.due!.date, $1.due!.time ?? TimeOfDay(hour: 0, minute: 0), $1.id) }
+            .sorted(byKey: { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) }, by: <)
             .map { assignment in
                 var description = assignment.detailsText
                 if let teacher = assignment.teacher { description += (description.isEmpty ? "" : "\n\n") + "Teacher: \(teacher.name)" }

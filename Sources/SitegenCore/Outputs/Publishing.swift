@@ -45,8 +45,8 @@ enum Publishing {
             return tag + "></p>\n"
         }
         var html = article.cover.map(image) ?? ""
-        html += article.mainHTML
-        for sub in article.subContents { html += image(sub.image) + sub.html }
+        html += article.mainHTML.text
+        for sub in article.subContents { html += image(sub.image) + sub.html.text }
         return html
     }
 

@@ -183,9 +183,9 @@ struct ArticleView: MustacheObject {
             article.author.map { .dictionary(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
         case "restaurant": article.restaurant.map(restaurant) ?? .null
         case "tags": .array(article.tags.map { context.label($0, kind: .tag) })
-        case "body": .string(article.mainHTML)
+        case "body": .string(article.mainHTML.text)
         case "subContents":
-            .array(article.subContents.map { .dictionary(["image": context.image($0.image), "html": .string($0.html)]) })
+            .array(article.subContents.map { .dictionary(["image": context.image($0.image), "html": .string($0.html.text)]) })
         case "draft": .bool(article.draft)
         default: nil
         }
