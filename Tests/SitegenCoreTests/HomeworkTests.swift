@@ -22,13 +22,11 @@ struct HomeworkSentenceTests {
 
 /// Assignments made in memory, to see what the schedule picks at a moment.
 private func assignment(_ id: String, _ subject: String, grade: String, assigned: CalendarDate, due: DateTimeValue? = nil, draft: Bool = false) -> Assignment {
-    var fake = try! Assignment(file: ContentFile(path: "Content/homework/\(id).md", contentPath: "homework/\(id).md",
-                                                 frontMatter: try! YAMLReader.read(Array("title: \(id)\nsubject: \(subject)\ngrade: \(grade)\nassigned: \(assigned)\n".utf8), path: "x"),
-                                                 body: [], bodyFirstLine: 1),
-                               context: HomeworkFixtures.context, log: DiagnosticLog())
-    fake.due = due
-    fake.draft = draft
-    return fake
+    var yaml = "title: \(id)\nsubject: \(subject)\ngrade: \(grade)\nassigned: \(assigned)\ndraft: \(draft)\n"
+    if let due { yaml += "due: \"\(due)\"\n" }
+    return try! Assignment(file: ContentFile(path: "Content/homework/\(id).md", contentPath: "homework/\(id).md",
+                                             frontMatter: try! YAMLReader.read(Array(yaml.utf8), path: "x"), body: [], bodyFirstLine: 1),
+                           context: HomeworkFixtures.context, log: DiagnosticLog())
 }
 
 private enum HomeworkFixtures {

@@ -189,11 +189,11 @@ extension BinaryReader {
     }
 
     mutating func article() throws(Corrupt) -> Article {
-        try Article(from: &self)
+        Article(try ArticleFields(from: &self))
     }
 
     mutating func assignment() throws(Corrupt) -> Assignment {
-        try Assignment(from: &self)
+        Assignment(try AssignmentFields(from: &self))
     }
 
     mutating func page() throws(Corrupt) -> Page {
@@ -219,7 +219,7 @@ extension Teacher {
     }
 }
 
-extension Article {
+extension ArticleFields {
     init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
@@ -251,7 +251,7 @@ extension Article {
     }
 }
 
-extension Assignment {
+extension AssignmentFields {
     init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         id = try reader.string()

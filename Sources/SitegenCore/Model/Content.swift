@@ -115,8 +115,34 @@ struct BodyHTML: Sendable {
     }
 }
 
-/// A food article: `Content/articles/**/*.md`.
+/// A food article: `Content/articles/**/*.md`. Its fields live in one immutable box, so
+/// that the lists showing an article (pages of the home list, its tags, meal and
+/// restaurant, fingerprints, feeds) each hold a reference: a copy of the fields was a
+/// retain and a release for each of a dozen strings and arrays, a fifth of a rebuild.
+@dynamicMemberLookup
 struct Article: Sendable {
+    private final class Box: Sendable {
+        let fields: ArticleFields
+        init(_ fields: ArticleFields) { self.fields = fields }
+    }
+
+    private let box: Box
+
+    init(_ fields: ArticleFields) {
+        box = Box(fields)
+    }
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        self.init(try ArticleFields(file: file, context: context, log: log))
+    }
+
+    subscript<Value>(dynamicMember field: KeyPath<ArticleFields, Value>) -> Value {
+        box.fields[keyPath: field]
+    }
+}
+
+/// What an article is made of, checked when its file is read.
+struct ArticleFields: Sendable {
     var sourcePath: String
     var slug: Slug
     var title: String
@@ -151,11 +177,11 @@ struct Article: Sendable {
         tags = fields.list("tags", Label.self, singleAllowed: true) ?? []
 
         if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
-            cover = Article.readCover(coverFields, file: file, context: context)
+            cover = ArticleFields.readCover(coverFields, file: file, context: context)
             coverFields.reportUnknownKeys(what: "article front matter")
         }
 
-        price = Article.readPrice(fields, site: context.site)
+        price = ArticleFields.readPrice(fields, site: context.site)
 
         if let authorFields = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
             let name = authorFields.optional("name", String.self)
@@ -171,7 +197,7 @@ struct Article: Sendable {
         }
 
         if let restaurantFields = fields.mapping("restaurant", expectation: "a mapping like {name: Toast Box, address: ..., lat: 22.3, lon: 114.2}") {
-            restaurant = Article.readRestaurant(restaurantFields)
+            restaurant = ArticleFields.readRestaurant(restaurantFields)
             restaurantLocation = fields.keyLocation("restaurant")
             restaurantFields.reportUnknownKeys(what: "article front matter")
         }
@@ -272,8 +298,32 @@ struct Article: Sendable {
     }
 }
 
-/// An assignment: `Content/homework/**/*.md`.
+/// An assignment: `Content/homework/**/*.md`, boxed like an article: the homework
+/// schedule and its views copy assignments into lists by day, grade, teacher and due date.
+@dynamicMemberLookup
 struct Assignment: Sendable {
+    private final class Box: Sendable {
+        let fields: AssignmentFields
+        init(_ fields: AssignmentFields) { self.fields = fields }
+    }
+
+    private let box: Box
+
+    init(_ fields: AssignmentFields) {
+        box = Box(fields)
+    }
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        self.init(try AssignmentFields(file: file, context: context, log: log))
+    }
+
+    subscript<Value>(dynamicMember field: KeyPath<AssignmentFields, Value>) -> Value {
+        box.fields[keyPath: field]
+    }
+}
+
+/// What an assignment is made of, checked when its file is read.
+struct AssignmentFields: Sendable {
     var sourcePath: String
     /// Stable across builds: made from the file's path, so feeds and calendars keep it.
     var id: String
