@@ -115,29 +115,35 @@ struct BodyHTML: Sendable {
     }
 }
 
-/// A food article: `Content/articles/**/*.md`. Its fields live in one immutable box, so
-/// that the lists showing an article (pages of the home list, its tags, meal and
-/// restaurant, fingerprints, feeds) each hold a reference: a copy of the fields was a
-/// retain and a release for each of a dozen strings and arrays, a fifth of a rebuild.
+/// A model whose fields live in one immutable box, so that each list showing it holds a
+/// reference: an article is copied into every list that shows it (pages of the home list,
+/// its tags, meal and restaurant, fingerprints, feeds), an assignment into lists by day,
+/// grade, teacher and due date, and a copy of the fields was a retain and a release for
+/// each of a dozen strings and arrays, a fifth of a rebuild.
 @dynamicMemberLookup
-struct Article: Sendable {
+struct Boxed<Fields: Sendable>: Sendable {
     private final class Box: Sendable {
-        let fields: ArticleFields
-        init(_ fields: ArticleFields) { self.fields = fields }
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
     }
 
     private let box: Box
 
-    init(_ fields: ArticleFields) {
+    init(_ fields: Fields) {
         box = Box(fields)
     }
 
+    subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
+        box.fields[keyPath: field]
+    }
+}
+
+/// A food article: `Content/articles/**/*.md`.
+typealias Article = Boxed<ArticleFields>
+
+extension Boxed where Fields == ArticleFields {
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try ArticleFields(file: file, context: context, log: log))
-    }
-
-    subscript<Value>(dynamicMember field: KeyPath<ArticleFields, Value>) -> Value {
-        box.fields[keyPath: field]
     }
 }
 
@@ -298,27 +304,12 @@ struct ArticleFields: Sendable {
     }
 }
 
-/// An assignment: `Content/homework/**/*.md`, boxed like an article: the homework
-/// schedule and its views copy assignments into lists by day, grade, teacher and due date.
-@dynamicMemberLookup
-struct Assignment: Sendable {
-    private final class Box: Sendable {
-        let fields: AssignmentFields
-        init(_ fields: AssignmentFields) { self.fields = fields }
-    }
+/// An assignment: `Content/homework/**/*.md`.
+typealias Assignment = Boxed<AssignmentFields>
 
-    private let box: Box
-
-    init(_ fields: AssignmentFields) {
-        box = Box(fields)
-    }
-
+extension Boxed where Fields == AssignmentFields {
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try AssignmentFields(file: file, context: context, log: log))
-    }
-
-    subscript<Value>(dynamicMember field: KeyPath<AssignmentFields, Value>) -> Value {
-        box.fields[keyPath: field]
     }
 }
 

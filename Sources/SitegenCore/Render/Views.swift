@@ -131,10 +131,17 @@ final class Formats: Sendable {
     }
 }
 
-/// Everything a view of a model needs besides the model.
-struct ViewContext: Sendable {
-    var site: Site
-    var formats: Formats
+/// Everything a view of a model needs besides the model. A class: every view of every
+/// card and row holds it, and a copy of the site's settings was a retain for each of
+/// their strings.
+final class ViewContext: Sendable {
+    let site: Site
+    let formats: Formats
+
+    init(site: Site, formats: Formats) {
+        self.site = site
+        self.formats = formats
+    }
 
     func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
 
