@@ -78,14 +78,18 @@ public enum Markdown {
         public var allowsRawHTML = false
         /// Straight quotes and dashes become typographic ones.
         public var smartPunctuation = true
+        /// Invalid UTF-8 becomes U+FFFD. A caller that has checked the text whole can skip
+        /// cmark's check of every line.
+        public var checksUTF8 = true
 
-        public init(allowsRawHTML: Bool = false, smartPunctuation: Bool = true) {
+        public init(allowsRawHTML: Bool = false, smartPunctuation: Bool = true, checksUTF8: Bool = true) {
             self.allowsRawHTML = allowsRawHTML
             self.smartPunctuation = smartPunctuation
+            self.checksUTF8 = checksUTF8
         }
 
         var cmarkValue: Int32 {
-            var value = CMARK_OPT_VALIDATE_UTF8
+            var value = checksUTF8 ? CMARK_OPT_VALIDATE_UTF8 : CMARK_OPT_DEFAULT
             if allowsRawHTML { value |= CMARK_OPT_UNSAFE }
             if smartPunctuation { value |= CMARK_OPT_SMART }
             return value

@@ -16,6 +16,12 @@ public enum YAMLReader {
     /// Parses `text`, a document that starts at line `firstLine` of the file `path`.
     /// Returns nil for an empty document.
     public static func read(_ text: [UInt8], path: String, firstLine: Int = 1, limits: Limits = Limits()) throws(Diagnostic) -> YAMLNode? {
+        if let flat = FlatMappingReader.read(text, path: path, firstLine: firstLine) { return flat }
+        return try readWithLibYAML(text, path: path, firstLine: firstLine, limits: limits)
+    }
+
+    /// `read` without the shortcut for flat front matter, for tests that compare the two.
+    static func readWithLibYAML(_ text: [UInt8], path: String, firstLine: Int = 1, limits: Limits = Limits()) throws(Diagnostic) -> YAMLNode? {
         var builder = TreeBuilder(path: path, firstLine: firstLine, limits: limits, input: text)
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {

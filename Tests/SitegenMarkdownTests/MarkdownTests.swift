@@ -41,6 +41,12 @@ struct MarkdownTests {
         #expect(Markdown.html(from: source, options: .init(allowsRawHTML: true)).contains("<script>alert(1)</script>"))
     }
 
+    @Test func replacesInvalidUTF8UnlessTheCallerCheckedIt() {
+        let valid = Array("Café – 茶餐廳, *done*\n".utf8)
+        #expect(Markdown.render(valid, options: .init(checksUTF8: false)).html == Markdown.render(valid).html)
+        #expect(Markdown.render([0x61, 0xFF, 0x62]).html == "<p>a\u{FFFD}b</p>\n")
+    }
+
     @Test func rendersAnEmptyBody() {
         let rendered = Markdown.render([])
         #expect(rendered.sections.count == 1)

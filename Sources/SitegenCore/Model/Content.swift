@@ -448,7 +448,8 @@ enum ContentBody {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
         var links: [ContentLink] = []
-        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML), includePlainText: includePlainText, resolveLink: { link in
+        // A content file is read only once it is known to be UTF-8 (Parse.content).
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false), includePlainText: includePlainText, resolveLink: { link in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
             // A root-relative link means the site's root, which is the base path when the
             // site is served under one.

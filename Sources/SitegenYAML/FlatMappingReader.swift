@@ -1,0 +1,211 @@
+import SitegenSupport
+
+/// Reads the front matter most files have — one `key: value` a line, values bare, in
+/// double quotes without escapes, or flat lists like `[6, 7]` — without libyaml, whose
+/// set-up and event stream cost more than the rest of reading an assignment. Anything
+/// else (nesting, other quoting, comments after values, characters YAML treats specially)
+/// is left to libyaml: `read` answers nil, never an error, so every error and every
+/// unusual document reads exactly as libyaml reads it. A test checks both readers agree
+/// on thousands of generated documents.
+enum FlatMappingReader {
+    /// The mapping of `text`, or nil when it is not written in the flat form.
+    static func read(_ text: [UInt8], path: String, firstLine: Int) -> YAMLNode? {
+        text.withUnsafeBufferPointer { bytes in
+            var reader = Cursor(bytes: bytes, path: path, firstLine: firstLine)
+            return reader.mapping()
+        }
+    }
+
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let path: String
+        let firstLine: Int
+        var offset = 0
+        var line = 0
+        /// Where the current line starts, and how many characters precede `offset` on it.
+        var lineStart = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, path: String, firstLine: Int) {
+            self.bytes = bytes
+            self.path = path
+            self.firstLine = firstLine
+        }
+
+        var location: SourceLocation {
+            var column = 1
+            for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
+            return SourceLocation(path: path, line: firstLine + line, column: column)
+        }
+
+        var atLineEnd: Bool { offset == bytes.count || bytes[offset] == UInt8(ascii: "\n") }
+
+        mutating func mapping() -> YAMLNode? {
+            var pairs: [YAMLPair] = []
+            var start: SourceLocation?
+            while offset < bytes.count {
+                // Blank lines and whole-line comments between keys; a comment with a character
+                // YAML 1.1 counts as a line break (NEL, U+2028) does not end where it seems to.
+                if bytes[offset] == UInt8(ascii: "\n") || bytes[offset] == UInt8(ascii: "#") {
+                    while !atLineEnd {
+                        guard let length = printableCharacter(at: offset) else { return nil }
+                        offset += length
+                    }
+                    if offset < bytes.count { nextLine() }
+                    continue
+                }
+                let keyLocation = location
+                guard let key = key(), !pairs.contains(where: { $0.key == key }) else { return nil }
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
+                while offset < bytes.count, bytes[offset] == UInt8(ascii: " ") { offset += 1 }
+                guard let value = value() else { return nil }
+                guard atLineEnd else { return nil }
+                pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: value))
+                if start == nil { start = keyLocation }
+                if offset < bytes.count { nextLine() }
+            }
+            guard let start, pairs.count < 10_000 else { return nil }
+            return YAMLNode(.mapping(pairs), at: start)
+        }
+
+        mutating func nextLine() {
+            offset += 1
+            line += 1
+            lineStart = offset
+        }
+
+        /// `[A-Za-z_][A-Za-z0-9_]*` and its colon, at the start of a line.
+        mutating func key() -> String? {
+            let start = offset
+            while offset < bytes.count, isWordByte(bytes[offset]) { offset += 1 }
+            guard offset > start, !isDigit(bytes[start]), offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return nil }
+            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            offset += 1
+            return key
+        }
+
+        mutating func value() -> YAMLNode? {
+            guard offset < bytes.count else { return nil }
+            let at = location
+            switch bytes[offset] {
+            case UInt8(ascii: "\""):
+                guard let text = quoted() else { return nil }
+                return YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: at)
+            case UInt8(ascii: "["):
+                guard let items = list() else { return nil }
+                return YAMLNode(.sequence(items), at: at)
+            default:
+                guard let text = plain(inList: false) else { return nil }
+                return YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: at)
+            }
+        }
+
+        /// `"…"` with no backslash, then nothing but the line's end or, in a list, what
+        /// follows an item.
+        mutating func quoted() -> String? {
+            offset += 1
+            let start = offset
+            while offset < bytes.count, bytes[offset] != UInt8(ascii: "\"") {
+                guard bytes[offset] != UInt8(ascii: "\\"), let length = printableCharacter(at: offset) else { return nil }
+                offset += length
+            }
+            guard offset < bytes.count else { return nil }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            offset += 1
+            return text
+        }
+
+        /// A bare value: ASCII, not starting with a character YAML gives a meaning to, with
+        /// no `: `, ` #` or trailing space; in a list, no `,`, `[`, `]`, `{`, `}` or `:`.
+        mutating func plain(inList: Bool) -> String? {
+            let start = offset
+            guard !atLineEnd, !Self.indicators.contains(bytes[offset]) else { return nil }
+            while !atLineEnd {
+                let byte = bytes[offset]
+                if inList, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") { break }
+                guard byte >= 0x20, byte < 0x7F else { return nil }
+                if byte == UInt8(ascii: ":") {
+                    guard !inList, offset + 1 < bytes.count, bytes[offset + 1] != UInt8(ascii: " "), bytes[offset + 1] != UInt8(ascii: "\n") else { return nil }
+                }
+                if byte == UInt8(ascii: "#"), bytes[offset - 1] == UInt8(ascii: " ") { return nil }
+                if inList, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") { return nil }
+                offset += 1
+            }
+            guard offset > start, bytes[offset - 1] != UInt8(ascii: " ") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        }
+
+        /// `[a, "b", 7]` on one line, or `[]`.
+        mutating func list() -> [YAMLNode]? {
+            offset += 1
+            var items: [YAMLNode] = []
+            skipSpaces()
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                offset += 1
+                return items
+            }
+            while true {
+                guard offset < bytes.count else { return nil }
+                let at = location
+                if bytes[offset] == UInt8(ascii: "\"") {
+                    guard let text = quoted() else { return nil }
+                    items.append(YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: at))
+                } else {
+                    guard let text = plain(inList: true) else { return nil }
+                    items.append(YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: at))
+                }
+                skipSpaces()
+                guard offset < bytes.count else { return nil }
+                switch bytes[offset] {
+                case UInt8(ascii: ","):
+                    offset += 1
+                    skipSpaces()
+                    guard offset < bytes.count, bytes[offset] != UInt8(ascii: "]") else { return nil }
+                case UInt8(ascii: "]"):
+                    offset += 1
+                    return items
+                default:
+                    return nil
+                }
+            }
+        }
+
+        mutating func skipSpaces() {
+            while offset < bytes.count, bytes[offset] == UInt8(ascii: " ") { offset += 1 }
+        }
+
+        /// The length of the character at `index` when it is valid UTF-8 and text YAML reads
+        /// as it is: no control characters, and none of the characters YAML 1.1 counts as
+        /// line breaks or forbids (NEL and the other C1 controls, U+2028, U+2029, U+FEFF,
+        /// U+FFFE, U+FFFF).
+        func printableCharacter(at index: Int) -> Int? {
+            let lead = bytes[index]
+            if lead < 0x80 { return lead >= 0x20 && lead != 0x7F ? 1 : nil }
+            let length: Int
+            var scalar: UInt32
+            switch lead {
+            case 0xC2...0xDF: (length, scalar) = (2, UInt32(lead & 0x1F))
+            case 0xE0...0xEF: (length, scalar) = (3, UInt32(lead & 0x0F))
+            case 0xF0...0xF4: (length, scalar) = (4, UInt32(lead & 0x07))
+            default: return nil
+            }
+            guard index + length <= bytes.count else { return nil }
+            for next in bytes[(index + 1)..<(index + length)] {
+                guard next & 0xC0 == 0x80 else { return nil }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            let shortest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+            guard scalar >= shortest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar), scalar >= 0xA0,
+                  scalar != 0x2028, scalar != 0x2029, scalar != 0xFEFF, scalar != 0xFFFE, scalar != 0xFFFF
+            else { return nil }
+            return length
+        }
+
+        static let indicators: Set<UInt8> = Set("-?:,[]{}#&*!|>'\"%@` ".utf8)
+
+        func isWordByte(_ byte: UInt8) -> Bool {
+            isDigit(byte) || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+        }
+
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    }
+}
