@@ -1,7 +1,9 @@
 import SitegenSupport
 
 /// Reads the front matter most files have — one `key: value` a line, values bare, in
-/// double quotes without escapes, or flat lists like `[6, 7]` — without libyaml, whose
+/// double quotes without escapes, flat lists like `[6, 7]` or flat mappings like
+/// `{name: Sam, username: sam}`, and mappings one level deep on indented lines — without
+/// libyaml, whose
 /// set-up and event stream cost more than the rest of reading an assignment. Anything
 /// else (nesting, other quoting, comments after values, characters YAML treats specially)
 /// is left to libyaml: `read` answers nil, never an error, so every error and every
@@ -39,7 +41,10 @@ enum FlatMappingReader {
 
         var atLineEnd: Bool { offset == bytes.count || bytes[offset] == UInt8(ascii: "\n") }
 
-        mutating func mapping() -> YAMLNode? {
+        /// A block mapping whose keys start `indent` spaces into their lines, up to the
+        /// first line indented less; at the top (`indent` 0) a key may open a mapping on the
+        /// lines below it.
+        mutating func mapping(indent: Int = 0) -> YAMLNode? {
             var pairs: [YAMLPair] = []
             var start: SourceLocation?
             while offset < bytes.count {
@@ -53,18 +58,37 @@ enum FlatMappingReader {
                     if offset < bytes.count { nextLine() }
                     continue
                 }
+                let spaces = leadingSpaces()
+                if spaces < indent, indent > 0 { break }
+                guard spaces == indent else { return nil }
+                offset += spaces
                 let keyLocation = location
                 guard let key = key(), !pairs.contains(where: { $0.key == key }) else { return nil }
-                guard offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
-                while offset < bytes.count, bytes[offset] == UInt8(ascii: " ") { offset += 1 }
-                guard let value = value() else { return nil }
-                guard atLineEnd else { return nil }
+                let value: YAMLNode
+                if indent == 0, offset < bytes.count, bytes[offset] == UInt8(ascii: "\n") {
+                    nextLine()
+                    let nested = leadingSpaces()
+                    guard nested > 0, let inner = mapping(indent: nested) else { return nil }
+                    value = inner
+                } else {
+                    guard offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
+                    skipSpaces()
+                    guard let inline = self.value(), atLineEnd else { return nil }
+                    value = inline
+                    if offset < bytes.count { nextLine() }
+                }
                 pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: value))
                 if start == nil { start = keyLocation }
-                if offset < bytes.count { nextLine() }
             }
             guard let start, pairs.count < 10_000 else { return nil }
             return YAMLNode(.mapping(pairs), at: start)
+        }
+
+        /// Spaces at the start of the line at `offset`, which is a line's start.
+        func leadingSpaces() -> Int {
+            var index = offset
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+            return index - offset
         }
 
         mutating func nextLine() {
@@ -93,8 +117,11 @@ enum FlatMappingReader {
             case UInt8(ascii: "["):
                 guard let items = list() else { return nil }
                 return YAMLNode(.sequence(items), at: at)
+            case UInt8(ascii: "{"):
+                guard let pairs = flowMapping() else { return nil }
+                return YAMLNode(.mapping(pairs), at: at)
             default:
-                guard let text = plain(inList: false) else { return nil }
+                guard let text = plain(closing: nil) else { return nil }
                 return YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: at)
             }
         }
@@ -115,57 +142,91 @@ enum FlatMappingReader {
         }
 
         /// A bare value: ASCII, not starting with a character YAML gives a meaning to, with
-        /// no `: `, ` #` or trailing space; in a list, no `,`, `[`, `]`, `{`, `}` or `:`.
-        mutating func plain(inList: Bool) -> String? {
+        /// no `: `, ` #` or trailing space; inside `[…]` or `{…}` (`closing` is `]` or `}`),
+        /// ending at `,` or `closing` and with no other bracket or `:`.
+        mutating func plain(closing: UInt8?) -> String? {
             let start = offset
-            guard !atLineEnd, !Self.indicators.contains(bytes[offset]) else { return nil }
+            guard !atLineEnd, !Self.isIndicator(bytes[offset]) else { return nil }
             while !atLineEnd {
                 let byte = bytes[offset]
-                if inList, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") { break }
+                if let closing, byte == UInt8(ascii: ",") || byte == closing { break }
                 guard byte >= 0x20, byte < 0x7F else { return nil }
                 if byte == UInt8(ascii: ":") {
-                    guard !inList, offset + 1 < bytes.count, bytes[offset + 1] != UInt8(ascii: " "), bytes[offset + 1] != UInt8(ascii: "\n") else { return nil }
+                    guard closing == nil, offset + 1 < bytes.count, bytes[offset + 1] != UInt8(ascii: " "), bytes[offset + 1] != UInt8(ascii: "\n") else { return nil }
                 }
                 if byte == UInt8(ascii: "#"), bytes[offset - 1] == UInt8(ascii: " ") { return nil }
-                if inList, byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") { return nil }
+                if closing != nil, Self.isBracket(byte) { return nil }
                 offset += 1
             }
             guard offset > start, bytes[offset - 1] != UInt8(ascii: " ") else { return nil }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         }
 
+        /// A scalar inside `[…]` or `{…}`: quoted or bare.
+        mutating func flowScalar(closing: UInt8) -> YAMLNode? {
+            guard offset < bytes.count else { return nil }
+            let at = location
+            if bytes[offset] == UInt8(ascii: "\"") {
+                guard let text = quoted() else { return nil }
+                return YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: at)
+            }
+            guard let text = plain(closing: closing) else { return nil }
+            return YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: at)
+        }
+
+        /// After an item of `[…]` or `{…}`: true at the closing bracket (passed), false at a
+        /// comma followed by another item, nil for anything else.
+        mutating func endOfItem(closing: UInt8) -> Bool? {
+            skipSpaces()
+            guard offset < bytes.count else { return nil }
+            switch bytes[offset] {
+            case UInt8(ascii: ","):
+                offset += 1
+                skipSpaces()
+                guard offset < bytes.count, bytes[offset] != closing else { return nil }
+                return false
+            case closing:
+                offset += 1
+                return true
+            default:
+                return nil
+            }
+        }
+
+        /// Past `[` or `{` and the spaces after it: true when `closing` follows at once
+        /// (and is passed too).
+        mutating func opens(closing: UInt8) -> Bool {
+            offset += 1
+            skipSpaces()
+            guard offset < bytes.count, bytes[offset] == closing else { return false }
+            offset += 1
+            return true
+        }
+
+        /// `{name: Sam, username: "sam"}` on one line, or `{}`.
+        mutating func flowMapping() -> [YAMLPair]? {
+            var pairs: [YAMLPair] = []
+            if opens(closing: UInt8(ascii: "}")) { return pairs }
+            while true {
+                let keyLocation = location
+                guard let key = key(), !pairs.contains(where: { $0.key == key }), offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
+                skipSpaces()
+                guard let value = flowScalar(closing: UInt8(ascii: "}")) else { return nil }
+                pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: value))
+                guard let closed = endOfItem(closing: UInt8(ascii: "}")) else { return nil }
+                if closed { return pairs }
+            }
+        }
+
         /// `[a, "b", 7]` on one line, or `[]`.
         mutating func list() -> [YAMLNode]? {
-            offset += 1
             var items: [YAMLNode] = []
-            skipSpaces()
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
-                offset += 1
-                return items
-            }
+            if opens(closing: UInt8(ascii: "]")) { return items }
             while true {
-                guard offset < bytes.count else { return nil }
-                let at = location
-                if bytes[offset] == UInt8(ascii: "\"") {
-                    guard let text = quoted() else { return nil }
-                    items.append(YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: at))
-                } else {
-                    guard let text = plain(inList: true) else { return nil }
-                    items.append(YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: at))
-                }
-                skipSpaces()
-                guard offset < bytes.count else { return nil }
-                switch bytes[offset] {
-                case UInt8(ascii: ","):
-                    offset += 1
-                    skipSpaces()
-                    guard offset < bytes.count, bytes[offset] != UInt8(ascii: "]") else { return nil }
-                case UInt8(ascii: "]"):
-                    offset += 1
-                    return items
-                default:
-                    return nil
-                }
+                guard let item = flowScalar(closing: UInt8(ascii: "]")) else { return nil }
+                items.append(item)
+                guard let closed = endOfItem(closing: UInt8(ascii: "]")) else { return nil }
+                if closed { return items }
             }
         }
 
@@ -200,7 +261,19 @@ enum FlatMappingReader {
             return length
         }
 
-        static let indicators: Set<UInt8> = Set("-?:,[]{}#&*!|>'\"%@` ".utf8)
+        /// Characters a bare value must not start with.
+        static func isIndicator(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "#"), UInt8(ascii: "&"),
+                 UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""),
+                 UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"), UInt8(ascii: " "): true
+            default: isBracket(byte)
+            }
+        }
+
+        static func isBracket(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")
+        }
 
         func isWordByte(_ byte: UInt8) -> Bool {
             isDigit(byte) || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
