@@ -5,6 +5,8 @@ public struct MustacheTemplate: Sendable {
     /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
     public let path: String
     let nodes: [Node]
+    /// Its place in the library that holds it, for `TemplateUse`.
+    var index = -1
 
     public init(name: String, source: String, path: String? = nil) throws(MustacheError) {
         self.name = name
@@ -48,6 +50,8 @@ public struct MustacheLibrary: Sendable {
     }
 
     public private(set) var templates: [String: MustacheTemplate] = [:]
+    /// The templates' names by their places.
+    private(set) var names: [String] = []
     public var missingTemplates: MissingTemplates
     /// How many partials, parents and block overrides may be nested inside each other.
     public var nestingLimit = 100
@@ -76,6 +80,9 @@ public struct MustacheLibrary: Sendable {
     }
 
     public mutating func add(_ template: MustacheTemplate) {
+        var template = template
+        template.index = templates[template.name]?.index ?? names.count
+        if template.index == names.count { names.append(template.name) }
         templates[template.name] = template
     }
 
@@ -120,7 +127,8 @@ public struct MustacheLibrary: Sendable {
                             memo: MustachePartialMemo? = nil) throws(MustacheError) -> [UInt8] {
         var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
         try renderer.render(template.nodes, indent: [])
-        usedTemplates = renderer.usedTemplates.union([template.name])
+        usedTemplates = renderer.usedTemplates.names(in: self)
+        usedTemplates.insert(template.name)
         return renderer.output
     }
 }
@@ -131,5 +139,33 @@ public struct MustacheLibraryError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         errors.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// The templates a render included, as bits at their places in the library, and the names
+/// it looked for in vain: a page includes dozens of partials, and a set of names hashed
+/// each of them again and again.
+struct TemplateUse: Sendable {
+    private var bits: [UInt64] = []
+    var missing: Set<String> = []
+
+    mutating func insert(_ template: MustacheTemplate) {
+        let (word, bit) = template.index.quotientAndRemainder(dividingBy: 64)
+        if bits.count <= word { bits += repeatElement(0, count: word + 1 - bits.count) }
+        bits[word] |= 1 << UInt64(bit)
+    }
+
+    mutating func formUnion(_ other: TemplateUse) {
+        if bits.count < other.bits.count { bits += repeatElement(0, count: other.bits.count - bits.count) }
+        for (word, value) in other.bits.enumerated() { bits[word] |= value }
+        if !other.missing.isEmpty { missing.formUnion(other.missing) }
+    }
+
+    func names(in library: MustacheLibrary) -> Set<String> {
+        var names = missing
+        for (word, value) in bits.enumerated() where value != 0 {
+            for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { names.insert(library.names[word * 64 + bit]) }
+        }
+        return names
     }
 }

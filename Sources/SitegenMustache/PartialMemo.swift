@@ -17,7 +17,7 @@ public final class MustachePartialMemo: Sendable {
 
     struct Entry: Sendable {
         var bytes: [UInt8]
-        var usedTemplates: Set<String>
+        var usedTemplates: TemplateUse
         /// How many templates deep the rendering went, so that a use deeper in a page still
         /// meets the nesting limit.
         var depth: Int

@@ -9,7 +9,7 @@ struct Renderer {
     private var depth = 0
     /// Names of the templates this render included, for rebuilds that re-render only the
     /// pages an edited template is part of.
-    private(set) var usedTemplates: Set<String> = []
+    private(set) var usedTemplates = TemplateUse()
     private let memo: MustachePartialMemo?
     /// What a rendering being remembered depended on: the lowest frame of the stack a
     /// lookup read, whether blocks were consulted, and how deep templates went.
@@ -97,7 +97,7 @@ struct Renderer {
     }
 
     private mutating func include(_ template: MustacheTemplate, indent: [UInt8], tag: Tag) throws(MustacheError) {
-        usedTemplates.insert(template.name)
+        usedTemplates.insert(template)
         try enter(template.name, tag: tag)
         let savedPath = path
         path = template.path
@@ -119,7 +119,7 @@ struct Renderer {
         let saved = (lowestFrameRead: lowestFrameRead, readBlocks: readBlocks, usedTemplates: usedTemplates, deepest: deepest)
         lowestFrameRead = .max
         readBlocks = false
-        usedTemplates = []
+        usedTemplates = TemplateUse()
         deepest = depth
         let start = output.count
         try include(template, indent: indent, tag: tag)
@@ -150,7 +150,7 @@ struct Renderer {
             case .string(let found):
                 name = found
             case nil where library.missingTemplates == .renderNothing:
-                usedTemplates.insert("*" + expression.source)
+                usedTemplates.missing.insert("*" + expression.source)
                 return nil
             default:
                 guard library.missingTemplates == .fail else { return nil }
@@ -158,7 +158,7 @@ struct Renderer {
             }
         }
         if let template = library.templates[name] { return template }
-        usedTemplates.insert(name)
+        usedTemplates.missing.insert(name)
         guard library.missingTemplates == .fail else { return nil }
         throw MustacheError(path: path, position: tag.position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
     }

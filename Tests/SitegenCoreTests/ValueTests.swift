@@ -96,6 +96,24 @@ struct ValueTests {
         #expect(Summary.make(from: "Short and\nsweet.") == "Short and sweet.")
     }
 
+    @Test func cutsAsCountingEveryCharacterWould() {
+        func reference(_ text: String, limit: Int) -> String {
+            let collapsed = Summary.collapsingWhitespace(text)
+            guard collapsed.count > limit else { return collapsed }
+            let cut = collapsed.prefix(limit)
+            let end = cut.lastIndex(of: " ") ?? cut.endIndex
+            return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "word", "\u{E9}", "e\u{301}", "\u{1F1ED}\u{1F1F0}", "\u{8336}", " ", " ", ",", "\u{2014}", "\n", "\t", " \u{301}"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for limit in [5, 40, 200] {
+                #expect(Summary.make(from: text, limit: limit) == reference(text, limit: limit))
+            }
+        }
+    }
+
     @Test func collapsesWhitespaceAsSplittingCharactersWould() {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "word", "é", "e\u{301}", "字", "👩‍🍳", " ", "  ", "\t", "\r\n", "\n", "\u{A0}", "\u{2003}", " \u{301}", "\u{200D}", ",", "…"]

@@ -500,8 +500,11 @@ enum Summary {
     /// The first paragraph, cut on a word near 200 characters.
     static func make(from text: String, limit: Int = 200) -> String {
         let collapsed = collapsingWhitespace(text)
-        guard collapsed.utf8.count > limit, collapsed.count > limit else { return collapsed }
-        let cut = collapsed.prefix(limit)
+        // Counting the characters of a long paragraph only as far as the limit.
+        guard collapsed.utf8.count > limit, let limitIndex = collapsed.index(collapsed.startIndex, offsetBy: limit, limitedBy: collapsed.endIndex),
+              limitIndex != collapsed.endIndex
+        else { return collapsed }
+        let cut = collapsed[..<limitIndex]
         let end = cut.lastIndex(of: " ") ?? cut.endIndex
         return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
     }
@@ -519,9 +522,14 @@ enum Summary {
         for scalar in text.unicodeScalars {
             let isWhitespace = scalar.isASCII ? (scalar == " " || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
             if isWhitespace {
-                switch scalar.properties.generalCategory {
-                case .control, .lineSeparator, .paragraphSeparator: inJoinableWhitespace = false
-                default: inJoinableWhitespace = true
+                if scalar.isASCII {
+                    // The space is a separator; tab and line breaks are controls.
+                    inJoinableWhitespace = scalar == " "
+                } else {
+                    switch scalar.properties.generalCategory {
+                    case .control, .lineSeparator, .paragraphSeparator: inJoinableWhitespace = false
+                    default: inJoinableWhitespace = true
+                    }
                 }
                 pendingSpace = !result.isEmpty
             } else if inJoinableWhitespace && extendsCharacter(scalar) {
