@@ -16,16 +16,16 @@ public enum JSONString {
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "\""): result += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): result += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): result += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): result += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\""): escape(UInt8(ascii: "\""), to: &result)
+            case UInt8(ascii: "\\"): escape(UInt8(ascii: "\\"), to: &result)
+            case UInt8(ascii: "\n"): escape(UInt8(ascii: "n"), to: &result)
+            case UInt8(ascii: "\r"): escape(UInt8(ascii: "r"), to: &result)
+            case UInt8(ascii: "\t"): escape(UInt8(ascii: "t"), to: &result)
             case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20:
-                result += hex(UInt32(byte)).utf8
+                hex(UInt16(byte), to: &result)
             case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 // U+2028 and U+2029, which end a line in JavaScript.
-                result += hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029).utf8
+                hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029, to: &result)
                 index += 2
             default:
                 result.append(byte)
@@ -36,8 +36,18 @@ public enum JSONString {
         return String(decoding: result, as: UTF8.self)
     }
 
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    private static func escape(_ letter: UInt8, to result: inout [UInt8]) {
+        result.append(UInt8(ascii: "\\"))
+        result.append(letter)
+    }
+
+    /// `\u` and four lowercase hex digits.
+    private static func hex(_ value: UInt16, to result: inout [UInt8]) {
+        result.append(UInt8(ascii: "\\"))
+        result.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt16(shift)) & 0xF)
+            result.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 }

@@ -141,6 +141,13 @@ extension ViewContext {
 
 extension JSONText {
     static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        var text = "{"
+        for (index, member) in members.enumerated() {
+            if index > 0 { text += "," }
+            text += string(member.0)
+            text += ":"
+            text += member.1
+        }
+        return text + "}"
     }
 }
