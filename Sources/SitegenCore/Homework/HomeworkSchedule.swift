@@ -101,7 +101,7 @@ struct HomeworkSchedule: Sendable {
         }
         let byDay = Dictionary(grouping: pending) { $0.due!.date }
         return byDay.keys.sorted().map { day in
-            (day, byDay[day]!.sorted { ($0.due!.time ?? TimeOfDay(hour: 23, minute: 59), rank($0.subject), $0.title, $0.id) < ($1.due!.time ?? TimeOfDay(hour: 23, minute: 59), rank($1.subject), $1.title, $1.id) })
+            (day, byDay[day]!.sorted(byKey: { ($0.due!.time ?? TimeOfDay(hour: 23, minute: 59), rank($0.subject), $0.title, $0.id) }, by: <))
         }
     }
 
@@ -111,7 +111,7 @@ struct HomeworkSchedule: Sendable {
     }
 
     func sorted(_ list: [Assignment]) -> [Assignment] {
-        list.sorted { (rank($0.subject), $0.title, $0.id) < (rank($1.subject), $1.title, $1.id) }
+        list.sorted(byKey: { (rank($0.subject), $0.title, $0.id) }, by: <)
     }
 
     private func rank(_ subject: String) -> Int {
