@@ -348,6 +348,16 @@ struct KeyedSortTests {
         let byComparison = items.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         #expect(byKey.map(\.index) == byComparison.map(\.index))
     }
+
+    @Test func lowercasesBytewiseAsTheStandardLibraryDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["A", "z", "Q", "7", " ", "-", "'", "É", "é", "İ", "ß", "Σ", "ǅ", "\u{301}", "Ⅻ", "🍜", "\u{7F}", "@", "[", "`", "{"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(text.lowercasedBytewise == text.lowercased(), "\(text)")
+        }
+        #expect("Double Happiness Bistro".lowercasedBytewise == "double happiness bistro")
+    }
 }
 
 @Suite("Numbers as dates write them")

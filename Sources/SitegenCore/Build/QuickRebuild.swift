@@ -96,13 +96,14 @@ enum QuickRebuild {
             warm.cache.inputs[sitePath] = file.stamp
             warm.cache.content[file.contentPath] = entry
         }
-        let shown = warm.index.pages(showing: articles.map(\.sourcePath) + pages.map(\.sourcePath), retitled: retitled)
+        let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), retitled: retitled)
+        let shownPaths = shown.map(\.path)
         let fingerprints = PageFingerprints(warm.index, hashes: warm.hashes, context: warm.contextHash, assets: warm.assets, homework: warm.homeworkFingerprint)
         let result: OutputWriter.Result
         do {
             let rendered = try Render.run(warm.index, theme: warm.theme, leaflet: warm.leaflet, assets: warm.assets,
-                                          reuse: Render.Reuse(previous: warm.cache, fingerprints: fingerprints.of(shown), outputRoot: warm.outputURL.path, staging: nil),
-                                          pages: shown)
+                                          reuse: Render.Reuse(previous: warm.cache, fingerprints: fingerprints.of(shown, paths: shownPaths), outputRoot: warm.outputURL.path, staging: nil),
+                                          pages: (shown, shownPaths))
             result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
             for (path, page) in rendered.pages { warm.cache.pages[path] = page }
         } catch {

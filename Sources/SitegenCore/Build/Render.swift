@@ -52,7 +52,8 @@ enum Render {
     /// What the last build leaves for this one to reuse.
     struct Reuse: Sendable {
         var previous: BuildCache?
-        var fingerprints: [String: UInt64]
+        /// Of the pages rendered, in their order.
+        var fingerprints: [UInt64]
         var outputRoot: String
         /// Where rendered pages wait, outside the output folder, so that a large site
         /// need not hold every page in memory; nil keeps them in memory.
@@ -64,10 +65,10 @@ enum Render {
         var pages: [String: BuildCache.PageEntry]
     }
 
-    /// Renders `pages`, or every page of the plan.
+    /// Renders `pages` (with their output paths), or every page of the plan.
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
-                    pages: [PlannedPage]? = nil) throws(MustacheError) -> Output {
-        let jobs = jobs(for: pages ?? index.plan, of: index, leaflet: leaflet, assets: assets)
+                    pages: (pages: [PlannedPage], paths: [String])? = nil) throws(MustacheError) -> Output {
+        let jobs = jobs(for: pages?.pages ?? index.plan, paths: pages?.paths ?? index.planPaths, of: index, leaflet: leaflet, assets: assets)
         let library = theme.library
         let templateHashes = theme.templateHashes
         // Cards and rows of one article or assignment are rendered once for all the list
@@ -82,15 +83,16 @@ enum Render {
             return print.value
         }
         let staging = reuse?.staging
+        let outputFolder = reuse.flatMap { OpenFolder($0.outputRoot) }
         @Sendable func made(_ path: String, _ bytes: [UInt8]) -> OutputFile {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
-        let outcomes = parallelMap(jobs) { job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
-            let fingerprint = reuse?.fingerprints[job.path]
+        let outcomes = parallelMap(Array(jobs.enumerated())) { position, job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
+            let fingerprint = reuse?.fingerprints[position]
             if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
                templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
-               FileStamp.of(reuse.outputRoot + "/" + job.path) == FileStamp(size: written.size, modified: written.modified) {
+               outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
                 return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier))
             }
             switch job.kind {
@@ -125,38 +127,57 @@ enum Render {
         return output
     }
 
-    static func jobs(for pages: [PlannedPage], of index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
-        let context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
-        let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
-        let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
-        let site = MustacheValue.object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
-        let homework = HomeworkViews(index: index, context: context)
-        let metas = PageMeta(index: index, context: context, homework: homework)
-        @Sendable func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
+    /// What every job's context is made from, held once by reference: a job that captured
+    /// the index and the page metadata as values copied each of their fields.
+    private final class Shared: Sendable {
+        let index: SiteIndex
+        let context: ViewContext
+        let site: MustacheValue
+        let homework: HomeworkViews
+        let metas: PageMeta
+
+        init(index: SiteIndex, assets: [String: [String: String]]) {
+            self.index = index
+            context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
+            let context = context
+            let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
+            let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
+            site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
+            homework = HomeworkViews(index: index, context: context)
+            metas = PageMeta(index: index, context: context, homework: homework)
+        }
+
+        func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
             let meta = metas.make(for: planned)
             return .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description), "meta": meta]) { own, _ in own })
         }
-        @Sendable func cards(_ articles: [Article]) -> MustacheValue {
+
+        func cards(_ articles: [Article]) -> MustacheValue {
             .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
         }
+    }
 
-        return pages.map { planned -> Job in
+    static func jobs(for pages: [PlannedPage], paths: [String], of index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
+        let shared = Shared(index: index, assets: assets)
+        let context = shared.context
+
+        return zip(pages, paths).map { planned, path -> Job in
             switch planned {
             case .home(let list):
-                return Job(path: planned.path, template: "home", context: page(planned, [
-                    "articles": cards(list.articles),
+                return Job(path: path, template: "home", context: shared.page(planned, [
+                    "articles": shared.cards(list.articles),
                     "pagination": pagination(context, list),
-                    "hasDrafts": .bool(index.draftCount > 0),
-                    "homework": homework.summary,
+                    "hasDrafts": .bool(shared.index.draftCount > 0),
+                    "homework": shared.homework.summary,
                 ]))
             case .article(let article):
-                return Job(path: planned.path, template: "article", context: page(planned, [
+                return Job(path: path, template: "article", context: shared.page(planned, [
                     "article": .object(ArticleView(article: article, variant: "article", context: context)),
                 ]))
             case .page(let item):
-                return Job(path: planned.path, template: "page", context: page(planned, ["page": .object(PageView(page: item, context: context))]))
+                return Job(path: path, template: "page", context: shared.page(planned, ["page": .object(PageView(page: item, context: context))]))
             case .group(let group, let list):
-                return Job(path: planned.path, template: "list", context: page(planned, [
+                return Job(path: path, template: "list", context: shared.page(planned, [
                     "group": .dictionary([
                         "name": .string(group.label.name),
                         "isMeal": .bool(group.kind == .meal),
@@ -167,12 +188,12 @@ enum Render {
                         "draftCount": .int(group.draftCount),
                         "oneDraft": .bool(group.draftCount == 1),
                     ]),
-                    "articles": cards(list.articles),
+                    "articles": shared.cards(list.articles),
                     "pagination": pagination(context, list),
                 ]))
             case .groupIndex(let kind):
-                let groups = kind == .meal ? index.meals : index.tags
-                return Job(path: planned.path, template: "groups", context: page(planned, [
+                let groups = kind == .meal ? shared.index.meals : shared.index.tags
+                return Job(path: path, template: "groups", context: shared.page(planned, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),
                     "groups": .array(groups.map { group in
@@ -186,38 +207,38 @@ enum Render {
                     }),
                 ]))
             case .restaurants:
-                return Job(path: planned.path, template: "restaurants", context: page(planned, ["restaurants": .array(index.restaurants.map { restaurant(context, $0) })]))
+                return Job(path: path, template: "restaurants", context: shared.page(planned, ["restaurants": .array(shared.index.restaurants.map { restaurant(context, $0) })]))
             case .map:
-                let pinned = index.restaurants.filter(\.hasCoordinates)
-                return Job(path: planned.path, template: "map", context: page(planned, [
+                let pinned = shared.index.restaurants.filter(\.hasCoordinates)
+                return Job(path: path, template: "map", context: shared.page(planned, [
                     "restaurants": .array(pinned.map { restaurant(context, $0) }),
                     "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
                     "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
                     "mapData": .string(mapData(context, pinned)),
-                    "unpinnedCount": .int(index.restaurants.count - pinned.count),
-                    "unpinnedOne": .bool(index.restaurants.count - pinned.count == 1),
-                    "hasUnpinned": .bool(index.restaurants.count > pinned.count),
+                    "unpinnedCount": .int(shared.index.restaurants.count - pinned.count),
+                    "unpinnedOne": .bool(shared.index.restaurants.count - pinned.count == 1),
+                    "hasUnpinned": .bool(shared.index.restaurants.count > pinned.count),
                 ]))
             case .homework:
-                return Job(path: planned.path, template: "homework", context: page(planned, ["homework": homework.summary]))
+                return Job(path: path, template: "homework", context: shared.page(planned, ["homework": shared.homework.summary]))
             case .grade(let grade):
-                return Job(path: planned.path, template: "grade", context: page(planned, homework.gradePage(grade)))
+                return Job(path: path, template: "grade", context: shared.page(planned, shared.homework.gradePage(grade)))
             case .day(let grade, let day):
-                return Job(path: planned.path, template: "day", context: page(planned, homework.dayPage(grade, day)))
+                return Job(path: path, template: "day", context: shared.page(planned, shared.homework.dayPage(grade, day)))
             case .teachers:
-                return Job(path: planned.path, template: "teachers", context: page(planned, homework.teachersPage))
+                return Job(path: path, template: "teachers", context: shared.page(planned, shared.homework.teachersPage))
             case .gradeFeed(let grade):
-                return Job(path: planned.path, .feed { homework.feed(grade) })
+                return Job(path: path, .feed { shared.homework.feed(grade) })
             case .gradeCalendar(let grade):
-                return Job(path: planned.path, .calendar { homework.calendar(grade) })
+                return Job(path: path, .calendar { shared.homework.calendar(grade) })
             case .notFound:
-                return Job(path: planned.path, template: "404", context: page(planned, [:]))
+                return Job(path: path, template: "404", context: shared.page(planned, [:]))
             case .siteFeed:
-                return Job(path: planned.path, .feed { Publishing.feed(index, context: context) })
+                return Job(path: path, .feed { Publishing.feed(shared.index, context: context) })
             case .sitemap:
-                return Job(path: planned.path, .bytes { Publishing.sitemap(index, context: context) })
+                return Job(path: path, .bytes { Publishing.sitemap(shared.index, context: context) })
             case .robots:
-                return Job(path: planned.path, .bytes { Publishing.robots(context: context) })
+                return Job(path: path, .bytes { Publishing.robots(context: context) })
             }
         }
     }

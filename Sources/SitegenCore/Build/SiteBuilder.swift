@@ -245,7 +245,8 @@ public enum SiteBuilder {
         let encoded = slots.indices.filter { index in
             if case .encoded = cached[index]?.payload { true } else { false }
         }
-        let decodedCached = parallelMap(encoded) { cached[$0]?.decoded() }
+        let knownTeachers = KnownTeachers(teachers)
+        let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers) }
         var models: [BuildCache.Model] = []
         models.reserveCapacity(tree.markdown.count)
         var unreadable: [Int] = []
@@ -310,7 +311,7 @@ public enum SiteBuilder {
         // Folders of a first build are made on a thread of their own from here on, while the
         // pages are fingerprinted and rendered in the same order.
         let staging = stagesPages ? OutputStaging(output: outputURL).map { staging in
-            staging.mirrorsOutput ? staging.makingFolders(for: index.plan.map(\.path) + tree.staticFiles + Array(assets.files.keys)) : staging
+            staging.mirrorsOutput ? staging.makingFolders(for: index.planPaths + tree.staticFiles + Array(assets.files.keys)) : staging
         } : nil
         // A command saves its cache every time: the models go to the store on a third
         // thread while the pages are rendered, most of it in the kernel's time.
@@ -324,7 +325,7 @@ public enum SiteBuilder {
         hashes.reserveCapacity(tree.markdown.count)
         for (source, slot) in zip(tree.markdown, slots) { hashes["Content/" + source.contentPath] = slot?.hash }
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
-        let fingerprints = fingerprinter.of(index.plan)
+        let fingerprints = fingerprinter.of(index.plan, paths: index.planPaths)
         let rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
@@ -360,10 +361,10 @@ public enum SiteBuilder {
 
     /// Whether every file the last build wrote is still there as it was written.
     private static func outputsAreIntact(_ outputs: [String: OutputManifest.Entry], in root: String) -> Bool {
-        guard !outputs.isEmpty else { return false }
+        guard !outputs.isEmpty, let folder = OpenFolder(root) else { return false }
         let entries = Array(outputs)
         let intact = parallelMap(entries) { path, entry in
-            FileStamp.of(root + "/" + path) == FileStamp(size: entry.size, modified: entry.modified)
+            folder.stamp(of: path) == FileStamp(size: entry.size, modified: entry.modified)
         }
         return !intact.contains(false)
     }

@@ -115,6 +115,8 @@ struct SiteIndex: Sendable {
     var hasFeeds: Bool
     /// Every page to render, in a fixed order.
     var plan: [PlannedPage] = []
+    /// The output path of each page of `plan`, made once: every stage asks for them.
+    var planPaths: [String] = []
 
     /// Top-level folders and files sitegen itself writes: a page may not take them.
     static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
@@ -193,13 +195,15 @@ struct SiteIndex: Sendable {
         }
         plan += [.notFound, .robots]
         if hasFeeds { plan += [.siteFeed, .sitemap] }
-        for page in plan {
+        let planPaths = plan.map(\.path)
+        for (page, path) in zip(plan, planPaths) {
             switch page {
             case .article, .page: continue
-            default: _ = claim(page.path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
+            default: _ = claim(path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
             }
         }
         self.plan = plan
+        self.planPaths = planPaths
 
         // Files copied as they are come last: a collision is reported at the file.
         for path in themeAssets.sorted() {
@@ -219,14 +223,14 @@ struct SiteIndex: Sendable {
                 bySlug[label.slug, default: ArticleGroup(kind: kind, label: label, articles: [], draftCount: 0)].articles.append(article)
             }
         }
-        let publishedSlugs = Set(published.map(\.slug))
+        let publishedSlugs = Set(published.map { $0.slug })
         for article in all where !publishedSlugs.contains(article.slug) {
             for label in Set(labels(article).map(\.slug)) {
                 let name = labels(article).first { $0.slug == label }!
                 bySlug[label, default: ArticleGroup(kind: kind, label: name, articles: [], draftCount: 0)].draftCount += 1
             }
         }
-        return Array(bySlug.values).sorted(byKey: { ($0.label.name.lowercased(), $0.label.slug.text) }, by: <)
+        return Array(bySlug.values).sorted(byKey: { ($0.label.name.lowercasedBytewise, $0.label.slug.text) }, by: <)
     }
 
     /// Restaurants by name; the newest article's address and coordinates win.
@@ -235,7 +239,7 @@ struct SiteIndex: Sendable {
         var order: [String] = []
         for article in articles {
             guard let restaurant = article.restaurant, let name = restaurant.name ?? restaurant.address else { continue }
-            let key = name.lowercased()
+            let key = name.lowercasedBytewise
             if entries[key] == nil {
                 order.append(key)
                 let anchor = Slug(making: name)?.text ?? "restaurant-\(order.count)"
@@ -244,7 +248,27 @@ struct SiteIndex: Sendable {
             }
             entries[key]!.articles.append(article)
         }
-        return order.map { entries[$0]! }.sorted(byKey: { ($0.name.lowercased(), $0.anchor) }, by: <)
+        return order.map { entries[$0]! }.sorted(byKey: { ($0.name.lowercasedBytewise, $0.anchor) }, by: <)
+    }
+}
+
+extension String {
+    /// `lowercased()`, made byte by byte when the text is ASCII (nearly every name of a
+    /// restaurant, tag or meal); the standard library's costs thousands of instructions
+    /// for each name, and there is one for every article of a large site.
+    var lowercasedBytewise: String {
+        var text = self
+        let lowered: String? = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard bytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return self }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                }
+                return bytes.count
+            }
+        }
+        return lowered ?? lowercased()
     }
 }
 

@@ -114,10 +114,11 @@ private struct Walker {
 
     private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [(String, FileStamp)]) {
         let real = realPath(folder) ?? folder
-        guard !visited.contains(real) else { return }
+        guard !visited.contains(real), let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
         let visited = visited.union([real])
-        var files: [(path: String, relative: String)] = []
-        for entry in entries(of: folder) where !entry.name.hasPrefix(".") {
+        var files: [(name: String, relative: String)] = []
+        for entry in entries(of: directory) where !entry.name.hasPrefix(".") {
             let path = folder + "/" + entry.name
             let relativePath = relative + entry.name
             var hint = entry.type
@@ -134,15 +135,18 @@ private struct Walker {
             case .folder:
                 walk(path, relative: relativePath + "/", display: display, visited: visited, into: &found)
             case .file:
-                files.append((path, relativePath))
+                files.append((entry.name, relativePath))
             case .other:
                 problems.append(.warning(at: SourceLocation(path: display + relativePath, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             case .missing:
                 continue
             }
         }
-        // A homework folder may hold tens of thousands of files: they are stat'ed on both cores.
-        let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.path) } : files.map { FileStamp.of($0.path) }
+        // Files are stat'ed by name in their open folder: a path from the root made the
+        // kernel look up every folder on the way again, for each of 60,000 files. A
+        // homework folder may hold tens of thousands of them: they go on both cores.
+        let descriptor = dirfd(directory)
+        let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.name, in: descriptor) } : files.map { FileStamp.of($0.name, in: descriptor) }
         for (file, stamp) in zip(files, stamps) {
             if let stamp { found.append((file.relative, stamp)) }
         }
@@ -151,6 +155,10 @@ private struct Walker {
     private func entries(of folder: String) -> [(name: String, type: UInt8)] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
+        return entries(of: directory)
+    }
+
+    private func entries(of directory: OpaquePointer) -> [(name: String, type: UInt8)] {
         var result: [(String, UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -110,6 +110,17 @@ struct BinaryReader {
         return text
     }
 
+    /// Steps over `expected` when the bytes that follow are exactly it.
+    mutating func skip(ifNextAre expected: [UInt8]) -> Bool {
+        guard bytes.endIndex - offset >= expected.count else { return false }
+        let start = offset - bytes.startIndex
+        let same = bytes.withUnsafeBufferPointer { buffer in
+            expected.withUnsafeBufferPointer { memcmp(buffer.baseAddress! + start, $0.baseAddress!, expected.count) == 0 }
+        }
+        if same { offset += expected.count }
+        return same
+    }
+
     /// A length-prefixed run of bytes, sharing the cache's storage.
     mutating func slice() throws(Corrupt) -> ArraySlice<UInt8> {
         let length = try count()

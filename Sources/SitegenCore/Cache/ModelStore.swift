@@ -37,12 +37,15 @@ enum ModelStore {
         return bytes
     }
 
-    /// Where a save put each model, for the cache file to name.
+    /// Where a save put each model, for the cache file to name, with the stamp and hash
+    /// of its source, so that the cache file is written without looking each up again.
     struct Saved: Sendable {
         var mark: Mark
         /// Relative to Content/, in the order of `locations`.
         var paths: [String]
         var locations: [Range<Int>]
+        var stamps: [FileStamp]
+        var hashes: [UInt64]
     }
 
     /// Stores the models of `entries` (by path) that are not in the store read as `mark`;
@@ -63,7 +66,18 @@ enum ModelStore {
         let readable = fstat(descriptor, &info) == 0 && Int(info.st_size) >= mark.length && mark.length >= headerLength
             && pread(descriptor, &header, headerLength, 0) == headerLength
         let appendable = readable && Array(header[0..<8]) == magic && identity(in: header[8..<16]) == mark.identity
-        let kept = paths.map { appendable ? entries[$0]!.stored : nil }
+        var kept: [Range<Int>?] = []
+        var stamps: [FileStamp] = []
+        var hashes: [UInt64] = []
+        kept.reserveCapacity(paths.count)
+        stamps.reserveCapacity(paths.count)
+        hashes.reserveCapacity(paths.count)
+        for path in paths {
+            let entry = entries[path]!
+            kept.append(appendable ? entry.stored : nil)
+            stamps.append(entry.stamp)
+            hashes.append(entry.hash)
+        }
         let fresh = parallelMap(Array(zip(paths, kept))) { path, kept in kept == nil ? entries[path]!.encoded() : [] }
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = fresh.reduce(0) { $0 + padded($1.count) }
@@ -89,7 +103,7 @@ enum ModelStore {
                 unlink(temporary)
                 return nil
             }
-            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations)
+            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations, stamps: stamps, hashes: hashes)
         }
 
         // Otherwise the new models go after the ones the cache uses; whatever another
@@ -110,7 +124,7 @@ enum ModelStore {
         }
         guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
         return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])),
-                     paths: paths, locations: locations)
+                     paths: paths, locations: locations, stamps: stamps, hashes: hashes)
     }
 
     /// Writes a new store through a buffer, keeping its length and running checksum.

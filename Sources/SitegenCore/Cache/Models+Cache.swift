@@ -34,7 +34,7 @@ extension BinaryWriter {
     }
 
     /// Written as `string` writes text, so it reads back with `string` or `slice`.
-    mutating func html(_ value: BodyHTML) {
+    mutating func text(_ value: StoredText) {
         value.withUTF8 { slice($0) }
     }
 
@@ -98,10 +98,10 @@ extension BinaryWriter {
         optional(value.restaurantLocation) { $0.location($1) }
         array(value.tags) { $0.label($1) }
         bool(value.draft)
-        html(value.mainHTML)
+        text(value.mainHTML)
         array(value.subContents) { writer, sub in
             writer.image(sub.image)
-            writer.html(sub.html)
+            writer.text(sub.html)
         }
         array(value.links) { $0.link($1) }
     }
@@ -118,8 +118,8 @@ extension BinaryWriter {
         optional(value.due) { $0.dateTime($1) }
         optional(value.link) { $0.string($1.text) }
         bool(value.draft)
-        string(value.detailsHTML)
-        string(value.detailsText)
+        text(value.detailsHTML)
+        text(value.detailsText)
         array(value.links) { $0.link($1) }
     }
 
@@ -192,8 +192,14 @@ extension BinaryReader {
         Article(try ArticleFields(from: &self))
     }
 
-    mutating func assignment() throws(Corrupt) -> Assignment {
-        Assignment(try AssignmentFields(from: &self))
+    mutating func assignment(teachers: KnownTeachers?) throws(Corrupt) -> Assignment {
+        Assignment(try AssignmentFields(from: &self, teachers: teachers))
+    }
+
+    /// A teacher as `BinaryWriter.teacher` wrote it: one of `known` when its bytes are.
+    mutating func teacher(known: KnownTeachers?) throws(Corrupt) -> Teacher {
+        for (bytes, teacher) in known?.encodings ?? [] where skip(ifNextAre: bytes) { return teacher }
+        return try teacher()
     }
 
     mutating func page() throws(Corrupt) -> Page {
@@ -245,18 +251,32 @@ extension ArticleFields {
         restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
         draft = try reader.bool()
-        mainHTML = BodyHTML(cached: try reader.slice())
-        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: BodyHTML(cached: try reader.slice())) }
+        mainHTML = StoredText(cached: try reader.slice())
+        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(cached: try reader.slice())) }
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }
 
+/// The site's teachers as the cache writes them: an assignment's teacher is recognised by
+/// its bytes and shared, instead of six strings read again for each of 50,000 assignments.
+struct KnownTeachers: Sendable {
+    fileprivate let encodings: [([UInt8], Teacher)]
+
+    init(_ teachers: [Teacher]) {
+        encodings = teachers.map { teacher in
+            var writer = BinaryWriter()
+            writer.teacher(teacher)
+            return (writer.bytes, teacher)
+        }
+    }
+}
+
 extension AssignmentFields {
-    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+    init(from reader: inout BinaryReader, teachers: KnownTeachers?) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         id = try reader.string()
         title = try reader.string()
-        teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher() }
+        teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher(known: teachers) }
         subject = try reader.string()
         grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
         guard let icon = AssignmentIcon(rawValue: try reader.string()) else { throw BinaryReader.Corrupt() }
@@ -265,8 +285,8 @@ extension AssignmentFields {
         due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
         link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
         draft = try reader.bool()
-        detailsHTML = try reader.string()
-        detailsText = try reader.string()
+        detailsHTML = StoredText(cached: try reader.slice())
+        detailsText = StoredText(cached: try reader.slice())
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }

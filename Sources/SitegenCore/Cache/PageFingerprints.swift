@@ -42,13 +42,10 @@ struct PageFingerprints: Sendable {
         }
     }
 
-    /// The fingerprints of `pages`, by output path.
-    func of(_ pages: [PlannedPage]) -> [String: UInt64] {
+    /// The fingerprints of `pages`, whose output paths are `paths`, in their order.
+    func of(_ pages: [PlannedPage], paths: [String]) -> [UInt64] {
         var lists = SharedLists(fingerprints: self)
-        var fingerprints: [String: UInt64] = [:]
-        fingerprints.reserveCapacity(pages.count)
-        for planned in pages { fingerprints[planned.path] = of(planned, lists: &lists) }
-        return fingerprints
+        return zip(pages, paths).map { of($0, path: $1, lists: &lists) }
     }
 
     private func articles(_ list: some Sequence<Article>) -> UInt64 {
@@ -97,10 +94,10 @@ struct PageFingerprints: Sendable {
         }
     }
 
-    private func of(_ planned: PlannedPage, lists: inout SharedLists) -> UInt64 {
+    private func of(_ planned: PlannedPage, path: String, lists: inout SharedLists) -> UInt64 {
         var print = Fingerprint()
         print.add(global)
-        print.add(planned.path)
+        print.add(path)
         switch planned {
         case .home(let list):
             print.add(list.count)

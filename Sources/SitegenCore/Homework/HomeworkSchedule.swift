@@ -38,14 +38,14 @@ struct HomeworkSchedule: Sendable {
             for grade in assignment.grades { drafts[grade, default: 0] += 1 }
         }
         draftCounts = drafts
-        schoolDays = Set(assignments.map(\.assigned)).sorted()
+        schoolDays = Set(assignments.map { $0.assigned }).sorted()
         digestDay = isTonight ? moment.date : schoolDays.last { $0 < moment.date }
 
         var order: [String: Int] = [:]
         for subject in site.homework.subjects + teachers.map(\.subject) where order[subject] == nil {
             order[subject] = order.count
         }
-        let rest = Set(all.map(\.subject)).subtracting(order.keys).sorted()
+        let rest = Set(all.map { $0.subject }).subtracting(order.keys).sorted()
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
 
@@ -56,12 +56,15 @@ struct HomeworkSchedule: Sendable {
             for grade in assignments[position].grades { grouped[grade, default: []].append(position) }
         }
         let list = assignments
+        // The day and subject rank of each, read once: reading them through the
+        // assignment in every comparison was a retain and release each time.
+        let days = list.map { $0.assigned.dayNumber }
         let ranks = list.map { order[$0.subject] ?? Int.max }
         for (grade, positions) in grouped {
             // One sort: newest day first, then subject order, title and id. Each day's
             // work is then a run of the list, in that order.
             let newestFirst = positions.sorted { a, b in
-                if list[a].assigned != list[b].assigned { return list[a].assigned > list[b].assigned }
+                if days[a] != days[b] { return days[a] > days[b] }
                 if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
                 if list[a].title != list[b].title { return list[a].title < list[b].title }
                 return list[a].id < list[b].id
@@ -89,7 +92,7 @@ struct HomeworkSchedule: Sendable {
     /// Subjects of a list of assignments, each once, in subject order.
     func subjects(of list: [Assignment]) -> [String] {
         var seen: Set<String> = []
-        return sorted(list).map(\.subject).filter { seen.insert($0).inserted }
+        return sorted(list).map { $0.subject }.filter { seen.insert($0).inserted }
     }
 
     /// Work of a grade still to hand in, by due date: everything due after today (and,

@@ -198,7 +198,7 @@ struct HomeworkViews: Sendable {
                 authorName: assignment.teacher?.name,
                 category: assignment.subject,
                 summary: assignment.due.map { due in "Due " + context.formats.weekdayDate(due.date) + (due.time.map { ", " + context.formats.time($0) } ?? "") },
-                contentHTML: assignment.detailsHTML,
+                contentHTML: assignment.detailsHTML.text,
                 contentBase: absolute("")
             )
         }
@@ -223,7 +223,7 @@ struct HomeworkViews: Sendable {
             .filter { ($0.due?.date.dayNumber ?? Int.min) >= earliest }
             .sorted(byKey: { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) }, by: <)
             .map { assignment in
-                var description = assignment.detailsText
+                var description = assignment.detailsText.text
                 if let teacher = assignment.teacher { description += (description.isEmpty ? "" : "\n\n") + "Teacher: \(teacher.name)" }
                 if let link = assignment.link { description += (description.isEmpty ? "" : "\n") + "Link: \(link.text)" }
                 return ICalendar.Event(

@@ -75,15 +75,16 @@ struct Restaurant: Sendable, Hashable {
 
 struct SubContent: Sendable {
     var image: ResolvedImage
-    var html: BodyHTML
+    var html: StoredText
 }
 
-/// HTML rendered from an article's Markdown. Read back from the build cache it stays the
-/// cache's UTF-8 bytes until a page shows it: a rebuild after one edit decodes all of a
-/// large site's articles (their places in lists depend on them) but renders a handful,
-/// and making Strings of 10,000 bodies was a tenth of that rebuild. The cache's bytes are
-/// checksummed and were written from a String, so they are valid UTF-8.
-struct BodyHTML: Sendable {
+/// Text rendered from Markdown: an article's HTML, an assignment's details. Read back
+/// from the build cache it stays the cache's UTF-8 bytes until a page shows it: a rebuild
+/// after one edit decodes all of a large site's articles and assignments (their places in
+/// lists depend on them) but renders a handful, and making Strings of 10,000 bodies was a
+/// tenth of that rebuild, of 50,000 assignments' details a twentieth. The cache's bytes
+/// are checksummed and were written from a String, so they are valid UTF-8.
+struct StoredText: Sendable {
     private enum Storage: Sendable {
         case text(String)
         case cached(ArraySlice<UInt8>)
@@ -103,6 +104,13 @@ struct BodyHTML: Sendable {
         switch storage {
         case .text(let text): text
         case .cached(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    var isEmpty: Bool {
+        switch storage {
+        case .text(let text): text.isEmpty
+        case .cached(let bytes): bytes.isEmpty
         }
     }
 
@@ -166,7 +174,7 @@ struct ArticleFields: Sendable {
     var tags: [Label]
     var draft: Bool
     /// The blocks before the first standalone image.
-    var mainHTML: BodyHTML
+    var mainHTML: StoredText
     var subContents: [SubContent]
     /// Links of the body, for `sitegen check`.
     var links: [ContentLink]
@@ -211,10 +219,10 @@ struct ArticleFields: Sendable {
 
         let body = ContentBody.render(file, context: context, log: log)
         links = body.links
-        mainHTML = BodyHTML(body.sections.first?.html ?? "")
+        mainHTML = StoredText(body.sections.first?.html ?? "")
         subContents = body.sections.dropFirst().compactMap { section in
             guard let image = section.image else { return nil }
-            return SubContent(image: image, html: BodyHTML(section.html))
+            return SubContent(image: image, html: StoredText(section.html))
         }
         self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
 
@@ -327,9 +335,9 @@ struct AssignmentFields: Sendable {
     var due: DateTimeValue?
     var link: WebURL?
     var draft: Bool
-    var detailsHTML: String
+    var detailsHTML: StoredText
     /// The details without markup, for calendars.
-    var detailsText: String
+    var detailsText: StoredText
     var links: [ContentLink]
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
@@ -385,8 +393,8 @@ struct AssignmentFields: Sendable {
         fields.reportUnknownKeys(what: "assignment front matter")
 
         let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
-        detailsHTML = details.html
-        detailsText = details.plainText ?? ""
+        detailsHTML = StoredText(details.html)
+        detailsText = StoredText(details.plainText ?? "")
         links = details.links
 
         guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {

@@ -83,7 +83,7 @@ enum Publishing {
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for page in index.plan where page.path.hasSuffix(".html") {
+        for (page, path) in zip(index.plan, index.planPaths) where path.hasSuffix(".html") {
             if case .notFound = page { continue }
             guard let url = context.absoluteURL(page.urlPath) else { continue }
             xml += "  <url><loc>\(XML.escape(url))</loc>"

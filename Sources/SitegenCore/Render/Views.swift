@@ -254,7 +254,7 @@ struct AssignmentView: MustacheObject {
         case "due": assignment.due.map { .string($0.description) } ?? .null
         case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
         case "link": assignment.link.map { .string($0.text) } ?? .null
-        case "details": assignment.detailsHTML.isEmpty ? .null : .string(assignment.detailsHTML)
+        case "details": assignment.detailsHTML.isEmpty ? .null : .string(assignment.detailsHTML.text)
         case "grades": .array(assignment.grades.map { .string($0.text) })
         default: nil
         }
