@@ -3,8 +3,9 @@ struct Renderer {
     private let library: MustacheLibrary
     private(set) var output: [UInt8] = []
     private var stack: [MustacheValue]
-    /// Block overrides in force: the outermost template's override of a name wins.
-    private var blocks: [String: BlockContent] = [:]
+    /// Block overrides in force: the outermost template's override of a name wins. A page
+    /// has a handful: a list searched by name costs less than hashing the name.
+    private var blocks: [(name: String, content: BlockContent)] = []
     private var path: String
     private var depth = 0
     /// Names of the templates this render included, for rebuilds that re-render only the
@@ -73,8 +74,8 @@ struct Renderer {
                 guard let template = try resolve(reference, isParent: true, tag: tag) else { continue }
                 readBlocks = true
                 let saved = blocks
-                for (name, nodes) in overrides where blocks[name] == nil {
-                    blocks[name] = BlockContent(nodes: nodes, path: path)
+                for (name, nodes) in overrides where !blocks.contains(where: { $0.name == name }) {
+                    blocks.append((name, BlockContent(nodes: nodes, path: path)))
                 }
                 defer { blocks = saved }
                 try include(template, indent: standaloneIndent.map { indent + $0 } ?? [], tag: tag)
@@ -82,7 +83,7 @@ struct Renderer {
             case .block(let name, let children, let standaloneIndent, let tag):
                 if tag.startsLine { output.append(contentsOf: indent) }
                 readBlocks = true
-                guard let override = blocks[name] else {
+                guard let override = blocks.first(where: { $0.name == name })?.content else {
                     try render(children, indent: standaloneIndent.map { indent + $0 } ?? indent)
                     continue
                 }
@@ -166,15 +167,18 @@ struct Renderer {
     /// `a.b.c`: the first frame from the top that has `a`, then `b` and `c` inside it,
     /// with no going back down the stack once `a` is found.
     private mutating func lookup(_ name: Name) -> MustacheValue? {
-        guard let first = name.components.first else { return stack.last }
+        let components = name.components
+        guard let first = components.first else { return stack.last }
         var index = stack.count - 1
         // A name not found anywhere depends on every frame.
         defer { lowestFrameRead = min(lowestFrameRead, max(index, 0)) }
         while index >= 0 {
             if var value = stack[index].member(first) {
-                for component in name.components.dropFirst() {
-                    guard let next = value.member(component) else { return nil }
-                    value = next
+                var next = 1
+                while next < components.count {
+                    guard let found = value.member(components[next]) else { return nil }
+                    value = found
+                    next += 1
                 }
                 return value
             }
