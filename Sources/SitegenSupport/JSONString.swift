@@ -3,37 +3,50 @@
 /// close a script or break a line.
 public enum JSONString {
     public static func quote(_ text: String) -> String {
-        // Most values (names, URLs, dates) need no escape at all.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
-            || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "'") || $0 == 0xE2 }) {
-            return "\"" + text + "\""
-        }
-        // Byte by byte: a summary ends in "…" (E2 80 A6), which brings most texts here.
-        let bytes = Array(text.utf8)
-        var result: [UInt8] = [UInt8(ascii: "\"")]
-        result.reserveCapacity(bytes.count + 16)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""): escape(UInt8(ascii: "\""), to: &result)
-            case UInt8(ascii: "\\"): escape(UInt8(ascii: "\\"), to: &result)
-            case UInt8(ascii: "\n"): escape(UInt8(ascii: "n"), to: &result)
-            case UInt8(ascii: "\r"): escape(UInt8(ascii: "r"), to: &result)
-            case UInt8(ascii: "\t"): escape(UInt8(ascii: "t"), to: &result)
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20:
-                hex(UInt16(byte), to: &result)
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                // U+2028 and U+2029, which end a line in JavaScript.
-                hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029, to: &result)
-                index += 2
-            default:
-                result.append(byte)
-            }
-            index += 1
-        }
-        result.append(UInt8(ascii: "\""))
+        var result: [UInt8] = []
+        append(text, to: &result)
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends `text` as a quoted literal: JSON made in one buffer instead of a String per
+    /// value and per concatenation (a site's JSON-LD cost more than its Markdown headings).
+    public static func append(_ text: String, to result: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            result.reserveCapacity(result.count + bytes.count + 2)
+            result.append(UInt8(ascii: "\""))
+            var run = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var skip = 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
+                     UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20:
+                    break
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    // U+2028 and U+2029, which end a line in JavaScript.
+                    skip = 3
+                default:
+                    index += 1
+                    continue
+                }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                switch byte {
+                case UInt8(ascii: "\""): escape(UInt8(ascii: "\""), to: &result)
+                case UInt8(ascii: "\\"): escape(UInt8(ascii: "\\"), to: &result)
+                case UInt8(ascii: "\n"): escape(UInt8(ascii: "n"), to: &result)
+                case UInt8(ascii: "\r"): escape(UInt8(ascii: "r"), to: &result)
+                case UInt8(ascii: "\t"): escape(UInt8(ascii: "t"), to: &result)
+                case 0xE2: hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029, to: &result)
+                default: hex(UInt16(byte), to: &result)
+                }
+                index += skip
+                run = index
+            }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+            result.append(UInt8(ascii: "\""))
+        }
     }
 
     private static func escape(_ letter: UInt8, to result: inout [UInt8]) {

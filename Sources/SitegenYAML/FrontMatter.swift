@@ -57,27 +57,44 @@ public enum FrontMatter {
 
 /// Finds the first byte that is not valid UTF-8 and says where it is.
 public enum UTF8Check {
-    /// Eight bytes at a time: most files are plain ASCII, and then there is nothing to decode.
-    static func isASCII(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            var high: UInt64 = 0
-            while offset + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                offset += 8
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or scalars past
+    /// U+10FFFF), runs of ASCII eight bytes at a time. Making a String to validate a file
+    /// cost ten instructions a byte, a twentieth of an article's validation.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
             }
-            while offset < raw.count {
-                high |= UInt64(raw[offset])
-                offset += 1
+            let lead = base[index]
+            let length: Int
+            switch lead {
+            case 0..<0x80:
+                index += 1
+                continue
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: return false
             }
-            return high & 0x8080_8080_8080_8080 == 0
+            guard index + length <= count else { return false }
+            for offset in 1..<length where base[index + offset] & 0xC0 != 0x80 { return false }
+            let second = base[index + 1]
+            switch lead {
+            case 0xE0 where second < 0xA0, 0xED where second > 0x9F, 0xF0 where second < 0x90, 0xF4 where second > 0x8F: return false
+            default: index += length
+            }
         }
+        return true
     }
 
     public static func firstInvalidByte(in bytes: [UInt8], path: String) -> Diagnostic? {
-        // Nearly every file is valid: the standard library's check is much faster than
-        // decoding scalar by scalar, which only runs to find where a problem is.
-        if isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // Nearly every file is valid: checking is much faster than decoding scalar by
+        // scalar, which only runs to find where a problem is.
+        if bytes.withUnsafeBufferPointer(isValid) { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1

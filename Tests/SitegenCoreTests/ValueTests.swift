@@ -81,6 +81,13 @@ struct ValueTests {
         #expect(file("articles/2016-05-20-lovely-breakfast.md").defaultSlug?.text == "lovely-breakfast")
         #expect(file("articles/lovely-breakfast/index.md").defaultSlug?.text == "lovely-breakfast")
         #expect(file("pages/About Us.md").defaultSlug?.text == "about-us")
+        #expect(file("index.md").fileStem == "index")
+        #expect(file("articles/2016/05/toast/index.md").fileStem == "toast")
+        #expect(file("articles/Café Crème.md").defaultSlug?.text == "cafe-creme")
+        #expect(file("articles/2016-05-20-.md").defaultSlug?.text == "2016-05-20")
+        #expect(file("articles/2016-05-20-x").fileStem == "2016-05-20-x")
+        #expect(file("articles/notes.md.md").fileStem == "notes.md")
+        #expect(file("articles/.md").defaultSlug == nil)
     }
 
     @Test func namesGradesWithOrdinals() {
@@ -110,6 +117,14 @@ struct ValueTests {
             let text = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             for limit in [5, 40, 200] {
                 #expect(Summary.make(from: text, limit: limit) == reference(text, limit: limit))
+            }
+        }
+        // ASCII text takes a shorter way.
+        let ascii = ["a", "word", "Tea", " ", "  ", ",", ".", ";", ":", "-", "--", "\n", "\t", "x.y", "!"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in ascii.randomElement(using: &generator)! }.joined()
+            for limit in [1, 5, 40, 200] {
+                #expect(Summary.make(from: text, limit: limit) == reference(text, limit: limit), "\(text)")
             }
         }
     }

@@ -114,4 +114,26 @@ struct FrontMatterTests {
         #expect(UTF8Check.firstInvalidByte(in: bytes, path: "a.md")?.description == "a.md:2:3: error: invalid UTF-8: byte 0xC3 is not part of a character; save the file as UTF-8")
         #expect(UTF8Check.firstInvalidByte(in: Array("café\n".utf8), path: "a.md") == nil)
     }
+
+    @Test func acceptsExactlyWhatTheStandardLibraryCallsUTF8() {
+        var generator = SystemRandomNumberGenerator()
+        // Pieces of valid text, edge scalars, and the bytes that make UTF-8 ill-formed:
+        // stray continuations, overlong forms, surrogates, scalars past U+10FFFF, cut-off
+        // sequences and bytes that never appear.
+        let valid = ["a", "plain text ", "\n", "é", "—", "奶茶", "🍜", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "\u{D7FF}", "\u{E000}"]
+            .map { Array($0.utf8) }
+        let invalid: [[UInt8]] = [[0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
+                                  [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE],
+                                  [0xC3], [0xE4, 0xB8], [0xF0, 0x9F, 0x8D], [0xC3, 0x28], [0xE4, 0x28, 0xB8]]
+        for round in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...24, using: &generator) {
+                bytes += Int.random(in: 0..<8, using: &generator) == 0 ? invalid.randomElement(using: &generator)! : valid.randomElement(using: &generator)!
+            }
+            if round % 4 == 0, !bytes.isEmpty { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid) == expected, "\(bytes)")
+            #expect((UTF8Check.firstInvalidByte(in: bytes, path: "a.md") == nil) == expected, "\(bytes)")
+        }
+    }
 }

@@ -14,19 +14,26 @@ struct ContentFile: Sendable {
     var bodyFirstLine: Int
 
     var fileStem: String {
-        let name = contentPath.split(separator: "/").last.map(String.init) ?? contentPath
-        let stem = name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        // Cut at "/" bytes: splitting the path into characters cost more than the rest
+        // of reading the front matter.
+        let slash = UInt8(ascii: "/")
+        let utf8 = contentPath.utf8
+        let nameStart = utf8.lastIndex(of: slash).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let name = contentPath[nameStart...]
+        let stem = name.hasSuffix(".md") ? name.dropLast(3) : name
         // A folder with an index.md is the article: its name makes the URL.
-        if stem == "index", let folder = contentPath.split(separator: "/").dropLast().last {
-            return String(folder)
+        if stem == "index", nameStart > utf8.startIndex {
+            let folderEnd = utf8.index(before: nameStart)
+            let folderStart = utf8[..<folderEnd].lastIndex(of: slash).map { utf8.index(after: $0) } ?? utf8.startIndex
+            if folderStart < folderEnd { return String(contentPath[folderStart..<folderEnd]) }
         }
-        return stem
+        return String(stem)
     }
 
     /// The slug a file gets when its front matter names none.
     var defaultSlug: Slug? {
         var stem = Substring(fileStem)
-        if stem.count > 11, CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
+        if stem.utf8.count > 11, CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
             stem = stem.dropFirst(11)
         }
         return Slug(making: String(stem))
@@ -507,14 +514,35 @@ enum ContentBody {
 enum Summary {
     /// The first paragraph, cut on a word near 200 characters.
     static func make(from text: String, limit: Int = 200) -> String {
-        let collapsed = collapsingWhitespace(text)
+        var collapsed = collapsingWhitespace(text)
+        guard collapsed.utf8.count > limit else { return collapsed }
+        if let cut = collapsed.withUTF8({ asciiCut($0, limit: limit) }) { return cut }
         // Counting the characters of a long paragraph only as far as the limit.
-        guard collapsed.utf8.count > limit, let limitIndex = collapsed.index(collapsed.startIndex, offsetBy: limit, limitedBy: collapsed.endIndex),
+        guard let limitIndex = collapsed.index(collapsed.startIndex, offsetBy: limit, limitedBy: collapsed.endIndex),
               limitIndex != collapsed.endIndex
         else { return collapsed }
         let cut = collapsed[..<limitIndex]
         let end = cut.lastIndex(of: " ") ?? cut.endIndex
         return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+    }
+
+    /// The cut of ASCII text longer than `limit`, made on its bytes, which are its
+    /// characters (whitespace is single spaces by now, so no CR LF pair): walking
+    /// characters and trimming with a character set cost a tenth of an article's
+    /// validation. Nil for any other text.
+    private static func asciiCut(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let trimmed = { (byte: UInt8) in
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+        var end = bytes[..<limit].lastIndex(of: UInt8(ascii: " ")) ?? limit
+        var start = 0
+        while start < end, trimmed(bytes[start]) { start += 1 }
+        while end > start, trimmed(bytes[end - 1]) { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) + "…"
     }
 
     /// Runs of whitespace become one space, none at either end — as splitting the text's

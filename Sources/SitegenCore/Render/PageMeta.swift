@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMustache
+import SitegenSupport
 
 /// What search engines and link previews read of a page: its canonical URL, description,
 /// Open Graph and Twitter tags, and for an article schema.org JSON-LD.
@@ -140,14 +141,17 @@ extension ViewContext {
 }
 
 extension JSONText {
+    /// `members` are names and JSON values.
     static func object(_ members: [(String, String)]) -> String {
-        var text = "{"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(members.reduce(2) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
         for (index, member) in members.enumerated() {
-            if index > 0 { text += "," }
-            text += string(member.0)
-            text += ":"
-            text += member.1
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONString.append(member.0, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: member.1.utf8)
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
