@@ -151,40 +151,69 @@ public enum Markdown {
         var firstParagraph: String?
         var imageIndex = 0
         var headingIDs = HeadingIDs()
+        // A section's HTML is gathered as bytes, and runs of blocks with no image and no
+        // heading are rendered with one call: block by block, an article cost two dozen
+        // renders, each with its own String.
+        var html: [UInt8] = []
+        var run: [OpaquePointer] = []
+        func finishSection() {
+            renderRun()
+            sections[sections.count - 1].html = String(decoding: html, as: UTF8.self)
+            html.removeAll(keepingCapacity: true)
+        }
+        func renderRun() {
+            guard !run.isEmpty else { return }
+            if run.count == 1 {
+                appendRendered(run[0], to: &html, options: options)
+            } else if let group = cmark_node_new(CMARK_NODE_DOCUMENT) {
+                // The blocks move to a document of their own, rendered and freed with it.
+                for block in run { cmark_node_append_child(group, block) }
+                appendRendered(group, to: &html, options: options)
+                cmark_node_free(group)
+            }
+            run.removeAll(keepingCapacity: true)
+        }
         var block = cmark_node_first_child(document)
         while let current = block {
             block = cmark_node_next(current)
             let imagesInBlock = countImages(under: current)
             defer { imageIndex += imagesInBlock }
             if isStandaloneImage(current) {
+                finishSection()
                 sections.append(MarkdownSection(image: images[imageIndex], imageIndex: imageIndex, html: ""))
                 continue
             }
-            if firstParagraph == nil, cmark_node_get_type(current) == CMARK_NODE_PARAGRAPH {
+            let type = cmark_node_get_type(current)
+            if firstParagraph == nil, type == CMARK_NODE_PARAGRAPH {
                 firstParagraph = plainText(of: current)
             }
-            if let html = cmark_render_html(current, options.cmarkValue) {
-                var rendered = String(cString: html)
-                free(html)
-                // Inline images get the size the file has, so the page does not jump while
-                // they load.
-                for index in imageIndex..<(imageIndex + imagesInBlock) {
-                    guard let size = sizes[index] else { continue }
-                    let source = "<img src=\"\(size.url)\""
-                    if let range = rendered.range(of: source) {
-                        rendered.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
-                    }
-                }
-                if cmark_node_get_type(current) == CMARK_NODE_HEADING {
-                    let level = cmark_node_get_heading_level(current)
-                    let opening = "<h\(level)>"
-                    if rendered.hasPrefix(opening) {
-                        rendered = "<h\(level) id=\"\(headingIDs.next(for: plainText(of: current)))\">" + rendered.dropFirst(opening.count)
-                    }
-                }
-                sections[sections.count - 1].html += rendered
+            if imagesInBlock == 0, type != CMARK_NODE_HEADING {
+                run.append(current)
+                continue
             }
+            renderRun()
+            guard let rendered = cmark_render_html(current, options.cmarkValue) else { continue }
+            var text = String(cString: rendered)
+            free(rendered)
+            // Inline images get the size the file has, so the page does not jump while
+            // they load.
+            for index in imageIndex..<(imageIndex + imagesInBlock) {
+                guard let size = sizes[index] else { continue }
+                let source = "<img src=\"\(size.url)\""
+                if let range = text.range(of: source) {
+                    text.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
+                }
+            }
+            if type == CMARK_NODE_HEADING {
+                let level = cmark_node_get_heading_level(current)
+                let opening = "<h\(level)>"
+                if text.hasPrefix(opening) {
+                    text = "<h\(level) id=\"\(headingIDs.next(for: plainText(of: current)))\">" + text.dropFirst(opening.count)
+                }
+            }
+            html.append(contentsOf: text.utf8)
         }
+        finishSection()
         var plainText: String?
         if includePlainText {
             plainText = readableText(of: document)
@@ -192,6 +221,13 @@ public enum Markdown {
         var rendered = RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
         rendered.links = links
         return rendered
+    }
+
+    /// Appends the HTML of `node` to `html`.
+    private static func appendRendered(_ node: OpaquePointer, to html: inout [UInt8], options: Options) {
+        guard let rendered = cmark_render_html(node, options.cmarkValue) else { return }
+        html.append(contentsOf: UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
+        free(rendered)
     }
 
     private static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
@@ -345,21 +381,46 @@ struct HeadingIDs {
     private var used: [String: Int] = [:]
 
     mutating func next(for text: String) -> String {
-        var id = ""
+        var id = HeadingIDs.asciiID(text) ?? ""
         var pendingHyphen = false
-        for character in text.lowercased() {
-            if character.isLetter || character.isNumber {
-                if pendingHyphen, !id.isEmpty { id += "-" }
-                pendingHyphen = false
-                id.append(character)
-            } else if character != "'" && character != "’" {
-                pendingHyphen = true
+        if !text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for character in text.lowercased() {
+                if character.isLetter || character.isNumber {
+                    if pendingHyphen, !id.isEmpty { id += "-" }
+                    pendingHyphen = false
+                    id.append(character)
+                } else if character != "'" && character != "’" {
+                    pendingHyphen = true
+                }
             }
         }
         if id.isEmpty { id = "section" }
         let count = used[id, default: 0]
         used[id] = count + 1
         return count == 0 ? id : "\(id)-\(count)"
+    }
+
+    /// The id of ASCII text, byte by byte (letters and digits are then single bytes);
+    /// nil for any other text.
+    private static func asciiID(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var id: [UInt8] = []
+            id.reserveCapacity(bytes.count)
+            var pendingHyphen = false
+            for byte in bytes {
+                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lowered) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lowered) {
+                    if pendingHyphen, !id.isEmpty { id.append(UInt8(ascii: "-")) }
+                    pendingHyphen = false
+                    id.append(lowered)
+                } else if byte != UInt8(ascii: "'") {
+                    pendingHyphen = true
+                }
+            }
+            return String(decoding: id, as: UTF8.self)
+        }
     }
 }
 
