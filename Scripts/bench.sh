@@ -11,9 +11,10 @@
 #
 # Each full build goes into a new folder, and the folders are removed only once every
 # build is measured (folders of a run that was stopped are moved aside and removed then):
-# on ext4 without a journal (this kind of VM) creating files shortly after thousands were
-# deleted makes the kernel skip over every recently freed inode, which once tripled a
-# build's time and grew with each run; a CI machine building a fresh clone never pays it.
+# on ext4 without a journal (this kind of VM) creating files within minutes of deleting
+# thousands makes the kernel skip over every recently freed inode (half of a build's CPU
+# time, once), which once tripled a build's time and grew with each run; a CI machine
+# building a fresh clone never pays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
@@ -22,6 +23,17 @@ generator=../shared/bench/gen_corpus.py
 today=2027-06-30T15:00
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(small medium large)
+
+# The kernel keeps stepping over freed inodes for up to five minutes (see above): a run
+# starts no sooner than that after the clean-up of the run before.
+settled=$bench_dir/.cleaned-at
+if [[ -f $settled ]]; then
+    wait_s=$(( $(stat -c %Y "$settled") + 300 - $(date +%s) ))
+    if (( wait_s > 0 )); then
+        echo "waiting ${wait_s} s for the file system to settle after the last run's clean-up"
+        sleep "$wait_s"
+    fi
+fi
 
 swift build -c release --product sitegen >/dev/null
 swift build -c release --product sitegen-bench >/dev/null
@@ -134,6 +146,7 @@ for size in "${sizes[@]}"; do
 done
 for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
 rm -rf "$bench_dir/trash"
+touch "$settled"
 
 # The dev server: reload latency after an edit on the large corpus, and a load of 100
 # connections for 10 s on the sample site with wrk (Debian's wrk) when it is installed.
