@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMustache
+import Synchronization
 
 /// A file of the built site: rendered bytes, a file to copy as it is, or a page the
 /// build cache showed to be unchanged on disk.
@@ -135,6 +136,7 @@ enum Render {
         let site: MustacheValue
         let homework: HomeworkViews
         let metas: PageMeta
+        private let remembered = Mutex<[String: RememberedMembers]>([:])
 
         init(index: SiteIndex, assets: [String: [String: String]]) {
             self.index = index
@@ -153,7 +155,17 @@ enum Render {
         }
 
         func cards(_ articles: [Article]) -> MustacheValue {
-            .array(articles.map { .object(ArticleView(article: $0, variant: "article.card", context: context)) })
+            .array(articles.map { view(of: $0, variant: "article.card") })
+        }
+
+        func view(of article: Article, variant: String) -> MustacheValue {
+            let members = remembered.withLock { known in
+                if let members = known[article.sourcePath] { return members }
+                let members = RememberedMembers()
+                known[article.sourcePath] = members
+                return members
+            }
+            return .object(ArticleView(article: article, variant: variant, context: context, remembered: members))
         }
     }
 
@@ -172,7 +184,7 @@ enum Render {
                 ]))
             case .article(let article):
                 return Job(path: path, template: "article", context: shared.page(planned, [
-                    "article": .object(ArticleView(article: article, variant: "article", context: context)),
+                    "article": shared.view(of: article, variant: "article"),
                 ]))
             case .page(let item):
                 return Job(path: path, template: "page", context: shared.page(planned, ["page": .object(PageView(page: item, context: context))]))

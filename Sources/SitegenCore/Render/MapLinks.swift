@@ -7,6 +7,17 @@ struct MapLinks: Sendable {
     var latitude: Double
     var longitude: Double
     var zoom: Int
+    /// The point as every link writes it, made once: an article's map has three links.
+    let latitudeText: String
+    let longitudeText: String
+
+    init(latitude: Double, longitude: Double, zoom: Int) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.zoom = zoom
+        latitudeText = MapLinks.coordinate(latitude)
+        longitudeText = MapLinks.coordinate(longitude)
+    }
 
     /// The embed is about 640 × 320 CSS pixels; 256-pixel tiles cover 360° at zoom 0.
     static let embedWidth = 640.0
@@ -22,17 +33,15 @@ struct MapLinks: Sendable {
     var embedURL: String {
         let box = boundingBox
         let bbox = [box.west, box.south, box.east, box.north].map(MapLinks.coordinate).joined(separator: "%2C")
-        return "https://www.openstreetmap.org/export/embed.html?bbox=\(bbox)&layer=mapnik&marker=\(MapLinks.coordinate(latitude))%2C\(MapLinks.coordinate(longitude))"
+        return "https://www.openstreetmap.org/export/embed.html?bbox=\(bbox)&layer=mapnik&marker=\(latitudeText)%2C\(longitudeText)"
     }
 
     var largerMapURL: String {
-        let lat = MapLinks.coordinate(latitude)
-        let lon = MapLinks.coordinate(longitude)
-        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
+        "https://www.openstreetmap.org/?mlat=\(latitudeText)&mlon=\(longitudeText)#map=\(zoom)/\(latitudeText)/\(longitudeText)"
     }
 
     var directionsURL: String {
-        "https://www.openstreetmap.org/directions?route=%3B\(MapLinks.coordinate(latitude))%2C\(MapLinks.coordinate(longitude))"
+        "https://www.openstreetmap.org/directions?route=%3B\(latitudeText)%2C\(longitudeText)"
     }
 
     /// Six decimals (about 10 cm), written the same on every machine: what "%.6f" prints
@@ -53,8 +62,25 @@ struct MapLinks: Sendable {
             let half: UInt128 = 1 << (shift - 1)
             if remainder > half || (remainder == half && micro & 1 == 1) { micro += 1 }
         }
-        let fraction = String(micro % 1_000_000)
-        return (value.sign == .minus ? "-" : "") + String(micro / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
+        // Digits written into one buffer: a String per part cost more than the rounding.
+        var whole = UInt64(micro / 1_000_000)
+        var fraction = UInt64(micro % 1_000_000)
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(whole % 10))
+            whole /= 10
+        } while whole > 0
+        if value.sign == .minus { digits.append(UInt8(ascii: "-")) }
+        digits.reverse()
+        digits.append(UInt8(ascii: "."))
+        var divisor: UInt64 = 100_000
+        while divisor > 0 {
+            digits.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 }
 

@@ -167,6 +167,8 @@ struct ArticleView: MustacheObject {
     var article: Article
     var variant: String
     var context: ViewContext
+    /// Members already made for this article in this render run, shared by all its views.
+    var remembered: RememberedMembers? = nil
 
     var url: String { context.url("articles/\(article.slug.text)/") }
 
@@ -175,6 +177,16 @@ struct ArticleView: MustacheObject {
     var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
+        switch key {
+        case "url", "displayDate", "cover", "meal", "price", "author", "restaurant", "tags":
+            guard let remembered else { return member(key) }
+            return remembered.value(key) { member(key) }
+        default:
+            return member(key)
+        }
+    }
+
+    private func member(_ key: String) -> MustacheValue? {
         switch key {
         case "view": .string(variant)
         case "title": .string(article.title)
@@ -206,13 +218,28 @@ struct ArticleView: MustacheObject {
         ]
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
             let links = MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom)
-            fields["lat"] = .string(MapLinks.coordinate(latitude))
-            fields["lon"] = .string(MapLinks.coordinate(longitude))
+            fields["lat"] = .string(links.latitudeText)
+            fields["lon"] = .string(links.longitudeText)
             fields["embedURL"] = .string(links.embedURL)
             fields["largerMapURL"] = .string(links.largerMapURL)
             fields["directionsURL"] = .string(links.directionsURL)
         }
         return .dictionary(fields)
+    }
+}
+
+/// The members of one model's views made so far in a render run: the article page, its
+/// card in every list and its JSON-LD ask for the same date, price, labels and map links,
+/// and making them again each time was a tenth of an article site's build. Kept only for
+/// members that are small (not the body).
+final class RememberedMembers: Sendable {
+    private let values = Mutex<[String: MustacheValue]>([:])
+
+    func value(_ key: String, _ make: () -> MustacheValue?) -> MustacheValue? {
+        if let known = values.withLock({ $0[key] }) { return known }
+        guard let made = make() else { return nil }
+        values.withLock { $0[key] = made }
+        return made
     }
 }
 
