@@ -24,11 +24,12 @@ today=2027-06-30T15:00
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(small medium large)
 
-# The kernel keeps stepping over freed inodes for up to five minutes (see above): a run
-# starts no sooner than that after the clean-up of the run before.
+# The kernel keeps stepping over freed inodes for up to six minutes (one, plus five while
+# their inode table is not yet written back; see above): a run starts no sooner than seven
+# minutes after the clean-up of the run before.
 settled=$bench_dir/.cleaned-at
 if [[ -f $settled ]]; then
-    wait_s=$(( $(stat -c %Y "$settled") + 300 - $(date +%s) ))
+    wait_s=$(( $(stat -c %Y "$settled") + 420 - $(date +%s) ))
     if (( wait_s > 0 )); then
         echo "waiting ${wait_s} s for the file system to settle after the last run's clean-up"
         sleep "$wait_s"
