@@ -307,6 +307,44 @@ struct BuildCacheTests {
         #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
     }
 
+    @Test func removesFilesOthersPutInTheOutputAsABuildWithoutTheCacheDoes() throws {
+        let folder = TemporaryFolder()
+        let cached = try copySampleSite(into: folder, as: "cached")
+        let plain = try copySampleSite(into: folder, as: "plain")
+        let cache = folder.url.appendingPathComponent("cache")
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        func addStrangers() throws {
+            for site in [cached, plain] {
+                let output = site.appendingPathComponent("Output")
+                try FileManager.default.createDirectory(at: output.appendingPathComponent("old/deeper"), withIntermediateDirectories: true)
+                for path in ["articles/stranger.html", "tags/x.txt", "old/deeper/page.html", ".kept"] {
+                    try Data("not ours\n".utf8).write(to: output.appendingPathComponent(path))
+                }
+            }
+        }
+        // Nothing changed but what others put there.
+        try addStrangers()
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        let output = cached.appendingPathComponent("Output")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("articles/stranger.html").path))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("old").path))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(".kept").path))
+        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        // An edit that keeps the same pages.
+        try addStrangers()
+        try edit(cached)
+        try edit(plain)
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        // And a rebuild after that, with nothing left to remove, rewrites nothing.
+        let before = FolderSnapshot(output)
+        #expect(build(cached, cache: cache).contains("0 files written"))
+        #expect(FolderSnapshot(output) == before)
+    }
+
     @Test func rendersAgainOnlyThePagesAnEditedTemplateIsPartOf() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

@@ -37,8 +37,10 @@ enum OutputWriter {
     /// a file it lists with the same size, time and content hash is known to be unchanged
     /// without reading it. With `removingStale` false, `files` are some of the output's
     /// files (a rebuild that knows which changed) and nothing else is touched.
-    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], removingStale: Bool = true,
-                      staging: OutputStaging? = nil) throws -> Result {
+    /// `previousFolders`: the folder times the last build left (`BuildCache.folders`); the
+    /// search for stale files is skipped only when none changed.
+    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], previousFolders: [String: Int64] = [:],
+                      removingStale: Bool = true, staging: OutputStaging? = nil) throws -> Result {
         for file in files where safeRelativePath(file.path) == nil {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
         }
@@ -48,6 +50,9 @@ enum OutputWriter {
         if stat(root, &rootInfo) == 0, (rootInfo.st_mode & S_IFMT) != S_IFDIR {
             throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey: "\(root) is a file, not a folder"])
         }
+        // Before anything is written: a folder whose time changed since the last build may
+        // hold files someone else put there.
+        let foldersAsLeft = removingStale && foldersAreAsLeft(previousFolders, in: root)
         try makeFolder(root)
         // A file found unchanged was just seen in its folder; only the others may need one.
         for folder in folders(of: files.filter { !$0.isUnchanged }).sorted() { try makeFolder(root + "/" + folder) }
@@ -74,13 +79,44 @@ enum OutputWriter {
             }
         }
         // When the site has exactly the files of the last build, which left nothing else,
-        // there is nothing stale to look for in thousands of folders.
+        // and no folder changed since, there is nothing stale to look for in thousands of
+        // folders.
         guard removingStale else { return result }
         let keeping = Set(files.map(\.path))
-        if previous.isEmpty || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
+        if previous.isEmpty || !foldersAsLeft || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
             result.removed = removeStale(in: root, keeping: keeping, folders: folders(of: files))
         }
         return result
+    }
+
+    /// The modification time of the output and of every folder that holds its `paths`,
+    /// and every folder above those, by path relative to the output ("" for the output).
+    static func folderTimes(of paths: some Sequence<String>, in root: String) -> [String: Int64] {
+        var folders: Set<String> = [""]
+        for path in paths {
+            var end = path.utf8.endIndex
+            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
+                guard folders.insert(String(path[..<slash])).inserted else { break }
+                end = slash
+            }
+        }
+        guard let output = OpenFolder(root) else { return [:] }
+        let listed = Array(folders)
+        let times = parallelMap(listed) { output.stamp(of: $0.isEmpty ? "." : $0)?.modified }
+        var result: [String: Int64] = [:]
+        result.reserveCapacity(listed.count)
+        for (folder, time) in zip(listed, times) {
+            if let time { result[folder] = time }
+        }
+        return result
+    }
+
+    /// Whether every folder of `times` still has the time it had: nothing was added to or
+    /// removed from any of them. False when there are no times to compare.
+    static func foldersAreAsLeft(_ times: [String: Int64], in root: String) -> Bool {
+        guard !times.isEmpty, let output = OpenFolder(root) else { return false }
+        let entries = Array(times)
+        return !parallelMap(entries) { folder, time in output.stamp(of: folder.isEmpty ? "." : folder)?.modified == time }.contains(false)
     }
 
     /// The folders the files go in, relative to the output, the output itself left out.

@@ -96,7 +96,8 @@ public enum SiteBuilder {
         progress("Writing")
         let result: OutputWriter.Result
         do {
-            result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs, staging: prepared.staging)
+            result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs, previousFolders: prepared.previousFolders,
+                                            staging: prepared.staging)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
@@ -110,6 +111,7 @@ public enum SiteBuilder {
         prepared.files = nil
         if var cache = prepared.cache {
             cache.outputs = result.manifest
+            cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
             cache.diagnostics = report.diagnostics
             cache.pageCount = report.pageCount
             cache.fileCount = report.fileCount
@@ -141,6 +143,7 @@ public enum SiteBuilder {
         /// The cache to save once the files are written (its output manifest still to fill in).
         var cache: BuildCache?
         var previousOutputs: [String: OutputManifest.Entry] = [:]
+        var previousFolders: [String: Int64] = [:]
         /// True when the cache shows no input changed and the output is intact.
         var nothingChanged = false
         var staging: OutputStaging?
@@ -209,7 +212,10 @@ public enum SiteBuilder {
         var inputs = tree.stamps
         for name in (leaflet ?? [:]).keys { inputs["leaflet/" + name] = FileStamp.of(leafletFolder + "/" + name) }
         var previous = candidate?.signature == signature ? candidate : nil
-        if let previous, previous.inputs == inputs, outputsAreIntact(previous.outputs, in: outputURL.path) {
+        // Nothing to do when no input changed, every file is as written and no folder of
+        // the output changed (a file put there by someone else is removed by a build).
+        if let previous, previous.inputs == inputs, outputsAreIntact(previous.outputs, in: outputURL.path),
+           OutputWriter.foldersAreAsLeft(previous.folders, in: outputURL.path) {
             report.diagnostics = previous.diagnostics
             report.pageCount = previous.pageCount
             report.fileCount = previous.fileCount
@@ -355,7 +361,8 @@ public enum SiteBuilder {
             warm = WarmBuild(tree: tree, positions: positions, modelContext: modelContext, theme: theme, leaflet: leaflet, assets: assets.paths, index: index,
                              hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
         }
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:], staging: staging, warm: warm,
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:],
+                        previousFolders: previous?.folders ?? [:], staging: staging, warm: warm,
                         storingModels: storingModels)
     }
 

@@ -50,7 +50,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-6"
+    static let format = "sitegen-build-cache-7"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -150,6 +150,10 @@ struct BuildCache: Sendable {
     var content: [String: ContentEntry] = [:]
     var pages: [String: PageEntry] = [:]
     var outputs: [String: OutputManifest.Entry] = [:]
+    /// The modification time of every folder of the output (relative, "" for the output
+    /// itself) as the last build left it: a folder whose time changed may hold files the
+    /// site never wrote, which a build removes as it would without the cache.
+    var folders: [String: Int64] = [:]
     var pageCount = 0
     var fileCount = 0
     /// The model store this cache was read with: which one, how much of it, and the
@@ -218,6 +222,11 @@ struct BuildCache: Sendable {
                 let path = try reader.string()
                 cache.outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(try reader.integer()), hash: try reader.unsigned())
             }
+            let folderCount = try reader.count()
+            cache.folders.reserveCapacity(folderCount)
+            for _ in 0..<folderCount {
+                cache.folders[try reader.string()] = Int64(try reader.integer())
+            }
             guard reader.isAtEnd else { return nil }
             return cache
         } catch {
@@ -285,6 +294,11 @@ struct BuildCache: Sendable {
             writer.integer(entry.size)
             writer.integer(Int(entry.modified))
             writer.unsigned(entry.hash)
+        }
+        writer.unsigned(UInt64(folders.count))
+        for (path, modified) in folders {
+            writer.string(path)
+            writer.integer(Int(modified))
         }
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
