@@ -27,34 +27,41 @@ struct AtomFeed {
     var entries: [Entry]
     var timeZone: TimeZone
 
+    /// The feed, written into one buffer: a feed carries whole articles, and a String
+    /// per escaped value and per line cost more than escaping them.
     func render() -> [UInt8] {
-        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
-        xml += "  <id>\(XML.escape(id))</id>\n"
-        xml += "  <title>\(XML.escape(title))</title>\n"
-        if let subtitle, !subtitle.isEmpty { xml += "  <subtitle>\(XML.escape(subtitle))</subtitle>\n" }
-        xml += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(link))\"/>\n"
-        xml += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XML.escape(selfLink))\"/>\n"
-        xml += "  <updated>\(RFC3339.format(updated, in: timeZone))</updated>\n"
-        xml += "  <author><name>\(XML.escape(authorName))</name></author>\n"
-        xml += "  <generator>sitegen</generator>\n"
+        var xml: [UInt8] = []
+        xml.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.contentHTML?.utf8.count ?? 0) + ($1.summary?.utf8.count ?? 0) + 512 })
+        func text(_ literal: String) { xml.append(contentsOf: literal.utf8) }
+        func escaped(_ value: String) { XML.append(value, to: &xml) }
+        text("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n")
+        text("  <id>"); escaped(id); text("</id>\n")
+        text("  <title>"); escaped(title); text("</title>\n")
+        if let subtitle, !subtitle.isEmpty { text("  <subtitle>"); escaped(subtitle); text("</subtitle>\n") }
+        text("  <link rel=\"alternate\" type=\"text/html\" href=\""); escaped(link); text("\"/>\n")
+        text("  <link rel=\"self\" type=\"application/atom+xml\" href=\""); escaped(selfLink); text("\"/>\n")
+        text("  <updated>"); text(RFC3339.format(updated, in: timeZone)); text("</updated>\n")
+        text("  <author><name>"); escaped(authorName); text("</name></author>\n")
+        text("  <generator>sitegen</generator>\n")
         for entry in entries {
-            xml += "  <entry>\n"
-            xml += "    <id>\(XML.escape(entry.id))</id>\n"
-            xml += "    <title>\(XML.escape(entry.title))</title>\n"
-            xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(XML.escape(entry.link))\"/>\n"
-            xml += "    <published>\(RFC3339.format(entry.published, in: timeZone))</published>\n"
-            xml += "    <updated>\(RFC3339.format(entry.updated, in: timeZone))</updated>\n"
-            if let name = entry.authorName { xml += "    <author><name>\(XML.escape(name))</name></author>\n" }
-            if let category = entry.category { xml += "    <category term=\"\(XML.escape(category))\"/>\n" }
-            if let summary = entry.summary, !summary.isEmpty { xml += "    <summary>\(XML.escape(summary))</summary>\n" }
+            text("  <entry>\n")
+            text("    <id>"); escaped(entry.id); text("</id>\n")
+            text("    <title>"); escaped(entry.title); text("</title>\n")
+            text("    <link rel=\"alternate\" type=\"text/html\" href=\""); escaped(entry.link); text("\"/>\n")
+            text("    <published>"); text(RFC3339.format(entry.published, in: timeZone)); text("</published>\n")
+            text("    <updated>"); text(RFC3339.format(entry.updated, in: timeZone)); text("</updated>\n")
+            if let name = entry.authorName { text("    <author><name>"); escaped(name); text("</name></author>\n") }
+            if let category = entry.category { text("    <category term=\""); escaped(category); text("\"/>\n") }
+            if let summary = entry.summary, !summary.isEmpty { text("    <summary>"); escaped(summary); text("</summary>\n") }
             if let html = entry.contentHTML, !html.isEmpty {
-                let base = entry.contentBase.map { " xml:base=\"\(XML.escape($0))\"" } ?? ""
-                xml += "    <content type=\"html\"\(base)>\(XML.escape(html))</content>\n"
+                text("    <content type=\"html\"")
+                if let base = entry.contentBase { text(" xml:base=\""); escaped(base); text("\"") }
+                text(">"); escaped(html); text("</content>\n")
             }
-            xml += "  </entry>\n"
+            text("  </entry>\n")
         }
-        xml += "</feed>\n"
-        return Array(xml.utf8)
+        text("</feed>\n")
+        return xml
     }
 }
 
@@ -63,10 +70,16 @@ enum XML {
     /// Works on UTF-8 bytes: a feed escapes whole articles, and going scalar by scalar
     /// cost more than making the rest of the feed.
     static func escape(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` escaped to `bytes`.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
-        return text.withUTF8 { source in
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(source.count + source.count / 8)
+        text.withUTF8 { source in
+            bytes.reserveCapacity(bytes.count + source.count + source.count / 8)
             // Bytes that stay are copied a run at a time.
             var run = 0
             var index = 0
@@ -97,7 +110,6 @@ enum XML {
                 run = index
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<source.count]))
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 }

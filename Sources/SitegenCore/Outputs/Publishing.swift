@@ -55,30 +55,35 @@ enum Publishing {
     /// attributes are always double-quoted.
     static func absolutized(_ html: String, context: ViewContext) -> String {
         guard let origin = context.site.origin else { return html }
-        let prefix = Array(origin.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(html.utf8.count + 256)
-        let patterns = [Array("src=\"/".utf8), Array("href=\"/".utf8)]
-        var bytes = Array(html.utf8)
-        bytes.append(0)
-        var index = 0
-        while index < bytes.count - 1 {
-            var matched = 0
-            for pattern in patterns where bytes[index] == pattern[0] && index + pattern.count < bytes.count
-                && bytes[index..<(index + pattern.count)].elementsEqual(pattern) && bytes[index + pattern.count] != UInt8(ascii: "/") {
-                matched = pattern.count
+        var html = html
+        return html.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 256)
+            let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "/")
+            func attribute(_ name: StaticString, endsAt end: Int) -> Bool {
+                let count = name.utf8CodeUnitCount
+                guard end >= count else { return false }
+                return name.withUTF8Buffer { name in (0..<count).allSatisfy { bytes[end - count + $0] == name[$0] } }
             }
-            if matched > 0 {
-                output.append(contentsOf: bytes[index..<(index + matched - 1)])
-                output.append(contentsOf: prefix)
-                output.append(UInt8(ascii: "/"))
-                index += matched
-            } else {
-                output.append(bytes[index])
-                index += 1
+            // Found at each `"/` that does not start `"//`, rather than by trying both
+            // attributes at every byte; runs between matches are copied whole.
+            var copied = 0
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == quote, bytes[index + 1] == slash, index + 2 == bytes.count || bytes[index + 2] != slash,
+                   attribute("src=", endsAt: index) || attribute("href=", endsAt: index) {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...index]))
+                    output.append(contentsOf: origin.utf8)
+                    output.append(slash)
+                    index += 2
+                    copied = index
+                } else {
+                    index += 1
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
