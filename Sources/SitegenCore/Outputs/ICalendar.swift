@@ -61,7 +61,8 @@ struct ICalendar {
         }
         lines.append("END:VCALENDAR")
         var output: [UInt8] = []
-        for line in lines { output += ICalendar.fold(line) }
+        output.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
+        for line in lines { ICalendar.fold(line, into: &output) }
         return output
     }
 
@@ -87,21 +88,32 @@ struct ICalendar {
     /// A content line folded at 75 octets: CRLF and a space start each continuation, and
     /// no UTF-8 character is cut in two.
     static func fold(_ line: String) -> [UInt8] {
-        let bytes = Array(line.utf8)
         var output: [UInt8] = []
-        var start = 0
-        var limit = 75
-        while bytes.count - start > limit {
-            var end = start + limit
-            while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            output += bytes[start..<end]
-            output += [13, 10, 32]
-            start = end
-            limit = 74
-        }
-        output += bytes[start...]
-        output += [13, 10]
+        fold(line, into: &output)
         return output
+    }
+
+    /// Appends `line` folded to `output`, without an array per line or per break (a
+    /// grade's calendar has thousands of events of ten lines).
+    static func fold(_ line: String, into output: inout [UInt8]) {
+        var line = line
+        line.withUTF8 { bytes in
+            var start = 0
+            var limit = 75
+            while bytes.count - start > limit {
+                var end = start + limit
+                while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                output.append(13)
+                output.append(10)
+                output.append(32)
+                start = end
+                limit = 74
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            output.append(13)
+            output.append(10)
+        }
     }
 
     static func date(_ date: CalendarDate) -> String {

@@ -87,16 +87,23 @@ enum Publishing {
     }
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
-        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        // One buffer for thousands of pages, as for the feeds.
+        var xml = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".utf8)
         for (page, path) in zip(index.plan, index.planPaths) where path.hasSuffix(".html") {
             if case .notFound = page { continue }
             guard let url = context.absoluteURL(page.urlPath) else { continue }
-            xml += "  <url><loc>\(XML.escape(url))</loc>"
-            if case .article(let article) = page { xml += "<lastmod>\(article.date.date)</lastmod>" }
-            xml += "</url>\n"
+            xml.append(contentsOf: "  <url><loc>".utf8)
+            XML.append(url, to: &xml)
+            xml.append(contentsOf: "</loc>".utf8)
+            if case .article(let article) = page {
+                xml.append(contentsOf: "<lastmod>".utf8)
+                xml.append(contentsOf: article.date.date.description.utf8)
+                xml.append(contentsOf: "</lastmod>".utf8)
+            }
+            xml.append(contentsOf: "</url>\n".utf8)
         }
-        xml += "</urlset>\n"
-        return Array(xml.utf8)
+        xml.append(contentsOf: "</urlset>\n".utf8)
+        return xml
     }
 
     static func robots(context: ViewContext) -> [UInt8] {
