@@ -381,28 +381,33 @@ struct HeadingIDs {
     private var used: [String: Int] = [:]
 
     mutating func next(for text: String) -> String {
-        var id = HeadingIDs.asciiID(text) ?? ""
-        var pendingHyphen = false
-        if !text.utf8.allSatisfy({ $0 < 0x80 }) {
-            for character in text.lowercased() {
-                if character.isLetter || character.isNumber {
-                    if pendingHyphen, !id.isEmpty { id += "-" }
-                    pendingHyphen = false
-                    id.append(character)
-                } else if character != "'" && character != "’" {
-                    pendingHyphen = true
-                }
-            }
-        }
+        var id = HeadingIDs.asciiID(text) ?? HeadingIDs.characterID(text)
         if id.isEmpty { id = "section" }
         let count = used[id, default: 0]
         used[id] = count + 1
         return count == 0 ? id : "\(id)-\(count)"
     }
 
-    /// The id of ASCII text, byte by byte (letters and digits are then single bytes);
-    /// nil for any other text.
-    private static func asciiID(_ text: String) -> String? {
+    /// Letters and digits of any script, lowercased, runs of anything else as one hyphen;
+    /// apostrophes are dropped ("Don’t" makes "dont").
+    static func characterID(_ text: String) -> String {
+        var id = ""
+        var pendingHyphen = false
+        for character in text.lowercased() {
+            if character.isLetter || character.isNumber {
+                if pendingHyphen, !id.isEmpty { id += "-" }
+                pendingHyphen = false
+                id.append(character)
+            } else if character != "'" && character != "’" {
+                pendingHyphen = true
+            }
+        }
+        return id
+    }
+
+    /// `characterID` of ASCII text, byte by byte (letters and digits are then single
+    /// bytes); nil for any other text.
+    static func asciiID(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }

@@ -19,29 +19,31 @@ public enum JSONString {
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                var skip = 1
+                var length = 1
+                let escape: Escape
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
-                     UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20:
-                    break
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = .letter(byte)
+                case UInt8(ascii: "\n"): escape = .letter(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): escape = .letter(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): escape = .letter(UInt8(ascii: "t"))
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "'"), 0..<0x20: escape = .unicode(UInt16(byte))
                 case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     // U+2028 and U+2029, which end a line in JavaScript.
-                    skip = 3
+                    escape = .unicode(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    length = 3
                 default:
                     index += 1
                     continue
                 }
                 result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                switch byte {
-                case UInt8(ascii: "\""): escape(UInt8(ascii: "\""), to: &result)
-                case UInt8(ascii: "\\"): escape(UInt8(ascii: "\\"), to: &result)
-                case UInt8(ascii: "\n"): escape(UInt8(ascii: "n"), to: &result)
-                case UInt8(ascii: "\r"): escape(UInt8(ascii: "r"), to: &result)
-                case UInt8(ascii: "\t"): escape(UInt8(ascii: "t"), to: &result)
-                case 0xE2: hex(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029, to: &result)
-                default: hex(UInt16(byte), to: &result)
+                switch escape {
+                case .letter(let letter):
+                    result.append(UInt8(ascii: "\\"))
+                    result.append(letter)
+                case .unicode(let code):
+                    hex(code, to: &result)
                 }
-                index += skip
+                index += length
                 run = index
             }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
@@ -49,9 +51,10 @@ public enum JSONString {
         }
     }
 
-    private static func escape(_ letter: UInt8, to result: inout [UInt8]) {
-        result.append(UInt8(ascii: "\\"))
-        result.append(letter)
+    /// A backslash and a letter (`\n`), or `\u` and a code.
+    private enum Escape {
+        case letter(UInt8)
+        case unicode(UInt16)
     }
 
     /// `\u` and four lowercase hex digits.

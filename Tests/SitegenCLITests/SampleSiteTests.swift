@@ -186,6 +186,17 @@ struct BuildCacheTests {
         try (try String(contentsOf: assignment, encoding: .utf8)).replacingOccurrences(of: "act 2", with: "act 3").write(to: assignment, atomically: true, encoding: .utf8)
     }
 
+    /// Two copies of the sample site, one to build through the cache (in `cache`) and one
+    /// without it.
+    private func twinSites(in folder: TemporaryFolder) throws -> (cached: URL, plain: URL, cache: URL) {
+        (try copySampleSite(into: folder, as: "cached"), try copySampleSite(into: folder, as: "plain"), folder.url.appendingPathComponent("cache"))
+    }
+
+    /// Whether the outputs of the two sites hold the same files with the same bytes.
+    private func sameOutputs(_ cached: URL, _ plain: URL) -> Bool {
+        FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files
+    }
+
     /// Edits both sites alike, builds one through the cache and the other without; whether
     /// their outputs are the same.
     private func editAndBuild(_ cached: URL, _ plain: URL, cache: URL) throws -> Bool {
@@ -193,14 +204,12 @@ struct BuildCacheTests {
         try edit(plain)
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
-        return FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files
+        return sameOutputs(cached, plain)
     }
 
     @Test func buildsTheSameBytesWithAndWithoutTheCache() throws {
         let folder = TemporaryFolder()
-        let cached = try copySampleSite(into: folder, as: "cached")
-        let plain = try copySampleSite(into: folder, as: "plain")
-        let cache = folder.url.appendingPathComponent("cache")
+        let (cached, plain, cache) = try twinSites(in: folder)
         _ = build(cached, cache: cache)
         #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
         #expect(try editAndBuild(cached, plain, cache: cache))
@@ -208,9 +217,7 @@ struct BuildCacheTests {
 
     @Test func ignoresACorruptCache() throws {
         let folder = TemporaryFolder()
-        let cached = try copySampleSite(into: folder, as: "cached")
-        let plain = try copySampleSite(into: folder, as: "plain")
-        let cache = folder.url.appendingPathComponent("cache")
+        let (cached, plain, cache) = try twinSites(in: folder)
         _ = build(cached, cache: cache)
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".cache") })
         var bytes = try Array(Data(contentsOf: cache.appendingPathComponent(file)))
@@ -285,9 +292,7 @@ struct BuildCacheTests {
 
     @Test func removesWhatADeletedArticleLeftAndRestoresWhatWasDeletedByHand() throws {
         let folder = TemporaryFolder()
-        let cached = try copySampleSite(into: folder, as: "cached")
-        let plain = try copySampleSite(into: folder, as: "plain")
-        let cache = folder.url.appendingPathComponent("cache")
+        let (cached, plain, cache) = try twinSites(in: folder)
         _ = build(cached, cache: cache)
         for site in [cached, plain] {
             try FileManager.default.removeItem(at: site.appendingPathComponent("Content/articles/dim-sum-in-sham-shui-po"))
@@ -296,7 +301,7 @@ struct BuildCacheTests {
         _ = build(plain, cache: nil)
         let output = cached.appendingPathComponent("Output")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("articles/dim-sum-in-sham-shui-po").path))
-        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        #expect(sameOutputs(cached, plain))
         try FileManager.default.removeItem(at: output.appendingPathComponent("about"))
         for site in [cached, plain] {
             let assignment = site.appendingPathComponent("Content/homework/2026-11-24/read-act-2-grade-8.md")
@@ -304,14 +309,12 @@ struct BuildCacheTests {
         }
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
-        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        #expect(sameOutputs(cached, plain))
     }
 
     @Test func removesFilesOthersPutInTheOutputAsABuildWithoutTheCacheDoes() throws {
         let folder = TemporaryFolder()
-        let cached = try copySampleSite(into: folder, as: "cached")
-        let plain = try copySampleSite(into: folder, as: "plain")
-        let cache = folder.url.appendingPathComponent("cache")
+        let (cached, plain, cache) = try twinSites(in: folder)
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
         func addStrangers() throws {
@@ -331,14 +334,10 @@ struct BuildCacheTests {
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("articles/stranger.html").path))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("old").path))
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(".kept").path))
-        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        #expect(sameOutputs(cached, plain))
         // An edit that keeps the same pages.
         try addStrangers()
-        try edit(cached)
-        try edit(plain)
-        _ = build(cached, cache: cache)
-        _ = build(plain, cache: nil)
-        #expect(FolderSnapshot(output).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
+        #expect(try editAndBuild(cached, plain, cache: cache))
         // And a rebuild after that, with nothing left to remove, rewrites nothing.
         let before = FolderSnapshot(output)
         #expect(build(cached, cache: cache).contains("0 files written"))

@@ -111,12 +111,24 @@ enum OutputWriter {
         return result
     }
 
+    /// Whether every file of the last build's manifest is still there as it was written.
+    static func filesAreAsWritten(_ manifest: [String: OutputManifest.Entry], in root: String) -> Bool {
+        areAsLeft(manifest, in: root) { stamp, entry in stamp == FileStamp(size: entry.size, modified: entry.modified) }
+    }
+
     /// Whether every folder of `times` still has the time it had: nothing was added to or
-    /// removed from any of them. False when there are no times to compare.
+    /// removed from any of them.
     static func foldersAreAsLeft(_ times: [String: Int64], in root: String) -> Bool {
-        guard !times.isEmpty, let output = OpenFolder(root) else { return false }
-        let entries = Array(times)
-        return !parallelMap(entries) { folder, time in output.stamp(of: folder.isEmpty ? "." : folder)?.modified == time }.contains(false)
+        areAsLeft(times, in: root) { stamp, time in stamp?.modified == time }
+    }
+
+    /// Whether every path of `recorded` (relative to `root`, "" for `root` itself) is on
+    /// disk as `matches` says it was left, stat'ed on both cores; false when nothing was
+    /// recorded.
+    private static func areAsLeft<Recorded: Sendable>(_ recorded: [String: Recorded], in root: String,
+                                                      _ matches: @Sendable (FileStamp?, Recorded) -> Bool) -> Bool {
+        guard !recorded.isEmpty, let output = OpenFolder(root) else { return false }
+        return !parallelMap(Array(recorded)) { path, value in matches(output.stamp(of: path.isEmpty ? "." : path), value) }.contains(false)
     }
 
     /// The folders the files go in, relative to the output, the output itself left out.

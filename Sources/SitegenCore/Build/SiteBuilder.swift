@@ -214,7 +214,7 @@ public enum SiteBuilder {
         var previous = candidate?.signature == signature ? candidate : nil
         // Nothing to do when no input changed, every file is as written and no folder of
         // the output changed (a file put there by someone else is removed by a build).
-        if let previous, previous.inputs == inputs, outputsAreIntact(previous.outputs, in: outputURL.path),
+        if let previous, previous.inputs == inputs, OutputWriter.filesAreAsWritten(previous.outputs, in: outputURL.path),
            OutputWriter.foldersAreAsLeft(previous.folders, in: outputURL.path) {
             report.diagnostics = previous.diagnostics
             report.pageCount = previous.pageCount
@@ -364,16 +364,6 @@ public enum SiteBuilder {
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:],
                         previousFolders: previous?.folders ?? [:], staging: staging, warm: warm,
                         storingModels: storingModels)
-    }
-
-    /// Whether every file the last build wrote is still there as it was written.
-    private static func outputsAreIntact(_ outputs: [String: OutputManifest.Entry], in root: String) -> Bool {
-        guard !outputs.isEmpty, let folder = OpenFolder(root) else { return false }
-        let entries = Array(outputs)
-        let intact = parallelMap(entries) { path, entry in
-            folder.stamp(of: path) == FileStamp(size: entry.size, modified: entry.modified)
-        }
-        return !intact.contains(false)
     }
 
     private static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {

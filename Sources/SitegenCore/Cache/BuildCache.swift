@@ -12,9 +12,7 @@ struct FileStamp: Sendable, Hashable {
     var modified: Int64
 
     static func of(_ path: String) -> FileStamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(size: Int(info.st_size), modified: OutputManifest.time(of: info))
+        of(path, in: AT_FDCWD)
     }
 
     /// The stamp of `path` relative to `folder` (a descriptor of an open folder): the

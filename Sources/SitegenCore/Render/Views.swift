@@ -228,10 +228,9 @@ struct ArticleView: MustacheObject {
     }
 }
 
-/// The members of one model's views made so far in a render run: the article page, its
-/// card in every list and its JSON-LD ask for the same date, price, labels and map links,
-/// and making them again each time was a tenth of an article site's build. Kept only for
-/// members that are small (not the body).
+/// The members of one article's views made so far in a render run: its page and its card
+/// ask for the same date, price, labels and map links, some of them twice in a template.
+/// Kept only for members that are small (not the body).
 final class RememberedMembers: Sendable {
     private let values = Mutex<[String: MustacheValue]>([:])
 
