@@ -357,4 +357,99 @@ struct BuildCacheTests {
         let changed = Set(after.files.keys.filter { before.dates[$0] != after.dates[$0] })
         #expect(changed == ["meals/index.html", "tags/index.html"], "\(output)")
     }
+
+    /// Builds `site` through the cache in `cache` (nil: without it) and tells what the
+    /// build did.
+    private func report(_ site: URL, cache: URL?) -> BuildReport {
+        var options = BuildOptions(source: site.path, today: SampleSiteTests.today)
+        options.useCache = cache != nil
+        options.cacheFolder = cache?.path
+        return SiteBuilder.build(options)
+    }
+
+    private func append(_ text: String, to article: String, in sites: URL...) throws {
+        for site in sites {
+            let file = site.appendingPathComponent("Content/articles/\(article)")
+            try (try String(contentsOf: file, encoding: .utf8) + text).write(to: file, atomically: false, encoding: .utf8)
+        }
+    }
+
+    private func replace(_ text: String, with replacement: String, in article: String, in sites: URL...) throws {
+        for site in sites {
+            let file = site.appendingPathComponent("Content/articles/\(article)")
+            let original = try String(contentsOf: file, encoding: .utf8)
+            #expect(original.contains(text))
+            try original.replacingOccurrences(of: text, with: replacement).write(to: file, atomically: false, encoding: .utf8)
+        }
+    }
+
+    @Test func rebuildsAnArticleEditedInPlaceFromItsOwnModelAsAFullBuildWould() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        #expect(report(cached, cache: cache).renderedCount > 40)
+        // A new last paragraph shows only on the article's page and in the feed, which has
+        // every article of the sample site.
+        try append("\nAnother basket.\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        let edited = report(cached, cache: cache)
+        #expect(edited.succeeded && edited.renderedCount == 2 && edited.writtenCount == 2, "\(edited)")
+        #expect(report(plain, cache: nil).succeeded)
+        #expect(sameOutputs(cached, plain))
+        // The price is on the article's card in every list.
+        try replace("price: 98", with: "price: 99", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount > 2)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        #expect(report(cached, cache: cache).renderedCount == 0)
+    }
+
+    @Test func rebuildsInFullWhenAListShowsWhatWasEdited() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        for site in [cached, plain] {
+            let card = site.appendingPathComponent("Themes/default/article.card.mustache")
+            try ("<div class=\"story\">{{{body}}}</div>\n" + (try String(contentsOf: card, encoding: .utf8))).write(to: card, atomically: false, encoding: .utf8)
+        }
+        _ = report(cached, cache: cache)
+        try append("\nAnother basket.\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount > 2)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+    }
+
+    @Test func rebuildsInFullWhenTheEditedArticlesModelIsDamagedOrHasErrors() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        // Every byte of the store damaged: the edited article's old model does not read back.
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        let store = cache.appendingPathComponent(name)
+        var models = try Array(Data(contentsOf: store))
+        for index in 16..<models.count { models[index] ^= 0x20 }
+        try Data(models).write(to: store)
+        try append("\nAnother basket.\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount > 2)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+
+        // An error in an edited article fails the build as it would without the cache.
+        try append("\n![](missing.jpg)\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        let failed = report(cached, cache: cache)
+        let expected = report(plain, cache: nil)
+        #expect(!failed.succeeded && failed.diagnostics == expected.diagnostics, "\(failed.diagnostics)")
+        #expect(sameOutputs(cached, plain))
+    }
+
+    @Test func keepsTheWarningsOfArticlesNotEditedAndReplacesThoseOfTheEditedOne() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        try replace("title:", with: "colour: red\ntitle:", in: "lovely-breakfast/index.md", in: cached, plain)
+        try replace("title:", with: "flavour: salty\ntitle:", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        _ = report(cached, cache: cache)
+        try replace("flavour: salty", with: "flavor: salty", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        let edited = report(cached, cache: cache)
+        let expected = report(plain, cache: nil)
+        #expect(edited.renderedCount == 2)
+        #expect(edited.diagnostics == expected.diagnostics && !expected.diagnostics.isEmpty, "\(edited.diagnostics)")
+        #expect(sameOutputs(cached, plain))
+    }
 }

@@ -64,12 +64,17 @@ enum Render {
     struct Output {
         var files: [OutputFile]
         var pages: [String: BuildCache.PageEntry]
+        /// The members of articles the list pages rendered asked for (`ArticleView.Reads`).
+        var cardReads: UInt64 = 0
+        /// How many pages were rendered; the others were the last build's.
+        var renderedCount = 0
     }
 
     /// Renders `pages` (with their output paths), or every page of the plan.
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
                     pages: (pages: [PlannedPage], paths: [String])? = nil) throws(MustacheError) -> Output {
-        let jobs = jobs(for: pages?.pages ?? index.plan, paths: pages?.paths ?? index.planPaths, of: index, leaflet: leaflet, assets: assets)
+        let shared = Shared(index: index, assets: assets)
+        let jobs = jobs(for: pages?.pages ?? index.plan, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
         let templateHashes = theme.templateHashes
         // Cards and rows of one article or assignment are rendered once for all the list
@@ -89,11 +94,16 @@ enum Render {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
-        let outcomes = parallelMap(Array(jobs.enumerated())) { position, job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
+        @Sendable func reusable(_ position: Int, _ job: Job) -> (OutputManifest.Entry, BuildCache.PageEntry)? {
+            guard let reuse, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == reuse.fingerprints[position],
+                  templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
+                  outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) else { return nil }
+            return (written, earlier)
+        }
+        let reusedPages = parallelMap(Array(jobs.enumerated())) { reusable($0, $1) }
+        let outcomes = parallelMap(Array(zip(jobs.indices, jobs))) { position, job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
             let fingerprint = reuse?.fingerprints[position]
-            if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
-               templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
-               outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
+            if let (written, earlier) = reusedPages[position] {
                 return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier))
             }
             switch job.kind {
@@ -115,11 +125,12 @@ enum Render {
                 return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
             }
         }
-        var output = Output(files: [], pages: [:])
+        var output = Output(files: [], pages: [:], cardReads: shared.reads.value)
         output.files.reserveCapacity(outcomes.count)
-        for outcome in outcomes {
+        for (outcome, reused) in zip(outcomes, reusedPages.map { $0 != nil }) {
             switch outcome {
             case .success(let (file, entry)):
+                if !reused { output.renderedCount += 1 }
                 output.files.append(file)
                 if let entry { output.pages[file.path] = entry }
             case .failure(let error): throw error
@@ -136,6 +147,7 @@ enum Render {
         let site: MustacheValue
         let homework: HomeworkViews
         let metas: PageMeta
+        let reads = ArticleView.Reads()
         private let remembered = Mutex<[String: RememberedMembers]>([:])
 
         init(index: SiteIndex, assets: [String: [String: String]]) {
@@ -155,22 +167,21 @@ enum Render {
         }
 
         func cards(_ articles: [Article]) -> MustacheValue {
-            .array(articles.map { view(of: $0, variant: "article.card") })
+            .array(articles.map { view(of: $0, variant: "article.card", reads: reads) })
         }
 
-        func view(of article: Article, variant: String) -> MustacheValue {
+        func view(of article: Article, variant: String, reads: ArticleView.Reads? = nil) -> MustacheValue {
             let members = remembered.withLock { known in
                 if let members = known[article.sourcePath] { return members }
                 let members = RememberedMembers()
                 known[article.sourcePath] = members
                 return members
             }
-            return .object(ArticleView(article: article, variant: variant, context: context, remembered: members))
+            return .object(ArticleView(article: article, variant: variant, context: context, remembered: members, reads: reads))
         }
     }
 
-    static func jobs(for pages: [PlannedPage], paths: [String], of index: SiteIndex, leaflet: [String: [UInt8]]?, assets: [String: [String: String]]) -> [Job] {
-        let shared = Shared(index: index, assets: assets)
+    private static func jobs(for pages: [PlannedPage], paths: [String], shared: Shared, leaflet: [String: [UInt8]]?) -> [Job] {
         let context = shared.context
 
         return zip(pages, paths).map { planned, path -> Job in

@@ -48,6 +48,8 @@ public struct BuildReport: Sendable {
     public var commandError: String?
     public var pageCount = 0
     public var fileCount = 0
+    /// Pages this build made; the others were the last build's, shown unchanged by the cache.
+    public var renderedCount = 0
     public var byteCount = 0
     /// Files the build wrote, found unchanged, and removed as no longer part of the site.
     public var writtenCount = 0
@@ -97,21 +99,31 @@ public enum SiteBuilder {
         let result: OutputWriter.Result
         do {
             result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs, previousFolders: prepared.previousFolders,
-                                            staging: prepared.staging)
+                                            removingStale: !prepared.isPartial, staging: prepared.staging)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
         }
-        report.fileCount = prepared.files!.count
-        report.byteCount = result.bytesWritten
-        report.writtenCount = result.written
-        report.unchangedCount = result.unchanged
-        report.removedCount = result.removed
+        if prepared.isPartial {
+            report.writtenCount = result.written
+            report.unchangedCount = report.fileCount - result.written
+        } else {
+            report.fileCount = prepared.files!.count
+            report.byteCount = result.bytesWritten
+            report.writtenCount = result.written
+            report.unchangedCount = result.unchanged
+            report.removedCount = result.removed
+        }
         // The pages are no longer needed: memory goes to the cache instead.
         prepared.files = nil
         if var cache = prepared.cache {
-            cache.outputs = result.manifest
-            cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
+            if prepared.isPartial {
+                cache.outputs.merge(result.manifest) { _, new in new }
+                cache.folders.merge(OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)) { _, new in new }
+            } else {
+                cache.outputs = result.manifest
+                cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
+            }
             cache.diagnostics = report.diagnostics
             cache.pageCount = report.pageCount
             cache.fileCount = report.fileCount
@@ -152,6 +164,9 @@ public enum SiteBuilder {
         var warm: WarmBuild?
         /// The models being added to the cache's store while the pages are rendered.
         var storingModels: Concurrently<ModelStore.Saved?>?
+        /// `files` are only the files that may have changed (`EditedArticles`): the rest of
+        /// the output stays as it is.
+        var isPartial = false
     }
 
     static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false, memory: BuildMemory? = nil) -> Prepared {
@@ -212,10 +227,13 @@ public enum SiteBuilder {
         var inputs = tree.stamps
         for name in (leaflet ?? [:]).keys { inputs["leaflet/" + name] = FileStamp.of(leafletFolder + "/" + name) }
         var previous = candidate?.signature == signature ? candidate : nil
-        // Nothing to do when no input changed, every file is as written and no folder of
-        // the output changed (a file put there by someone else is removed by a build).
-        if let previous, previous.inputs == inputs, OutputWriter.filesAreAsWritten(previous.outputs, in: outputURL.path),
-           OutputWriter.foldersAreAsLeft(previous.folders, in: outputURL.path) {
+        // Every file as written and no folder of the output changed (a file put there by
+        // someone else is removed by a build).
+        let outputIsAsLeft = { (cache: BuildCache) in
+            OutputWriter.filesAreAsWritten(cache.outputs, in: outputURL.path) && OutputWriter.foldersAreAsLeft(cache.folders, in: outputURL.path)
+        }
+        // Nothing to do when no input changed and the output is as left.
+        if let previous, previous.inputs == inputs, outputIsAsLeft(previous) {
             report.diagnostics = previous.diagnostics
             report.pageCount = previous.pageCount
             report.fileCount = previous.fileCount
@@ -234,6 +252,18 @@ public enum SiteBuilder {
             }
         }
         if previous?.contextHash != context.value { previous?.content = [:] }
+        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value,
+           let edit = EditedArticles(last, inputs: inputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
+            progress("Validating")
+            if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, leafletFolder: leafletFolder, outputURL: outputURL,
+                                           outputIsAsLeft: { outputIsAsLeft(last) }) {
+                rebuilt.report.outputPath = report.outputPath
+                rebuilt.report.basePath = report.basePath
+                return rebuilt
+            }
+        }
+        // A long-running process has its models in memory; a command reads them now.
+        if remembered == nil, let cacheFile, previous != nil { _ = previous!.readModels(besides: cacheFile) }
 
         progress("Validating")
         let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
@@ -273,7 +303,8 @@ public enum SiteBuilder {
             models.append(model)
             diagnostics.forEach(log.add)
             if memory != nil, case .encoded = entry.payload {
-                slots[index] = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics, stored: entry.stored)
+                slots[index] = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics, stored: entry.stored,
+                                                           storedChecksum: entry.storedChecksum)
             }
         }
         for (index, entry) in zip(unreadable, Validate.models(unreadable.map { tree.markdown[$0] }, tree: tree, context: modelContext)) {
@@ -291,18 +322,7 @@ public enum SiteBuilder {
             log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
         }
 
-        let themeLog = DiagnosticLog()
-        let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
-        if site.theme != "default", tree.themes[site.theme] == nil {
-            log.error(at: SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
-        }
-        themeLog.entries.forEach(log.add)
-        if leaflet == nil, site.leafletFolder != nil {
-            log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
-        }
-        var themeAssets = theme?.assets ?? [:]
-        for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
-        let assets = PublishedAssets(theme: themeAssets, minify: true)
+        let (theme, assets) = loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
 
         let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         if leaflet == nil, site.leafletFolder == nil, index.restaurants.contains(where: \.hasCoordinates) {
@@ -322,7 +342,7 @@ public enum SiteBuilder {
         // A command saves its cache every time: the models go to the store on a third
         // thread while the pages are rendered, most of it in the kernel's time.
         // Models kept from the last cache are where that cache's store has them.
-        let storeMark = candidate?.store ?? ModelStore.Mark()
+        let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
         let storingModels = memory == nil ? cacheFile.map { file in
             let content = entries
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
@@ -350,11 +370,15 @@ public enum SiteBuilder {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
         report.pageCount = rendered.files.count
+        report.renderedCount = rendered.renderedCount
         var cache = BuildCache(signature: signature, contextHash: context.value)
         cache.store = storeMark
         cache.inputs = inputs
         cache.content = entries
         cache.pages = rendered.pages
+        cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
+        cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
+        cache.homeworkFingerprint = fingerprinter.homework
         var warm: WarmBuild?
         if memory != nil {
             let positions = Dictionary(uniqueKeysWithValues: tree.markdown.enumerated().map { ($1.contentPath, $0) })
@@ -366,7 +390,23 @@ public enum SiteBuilder {
                         storingModels: storingModels)
     }
 
-    private static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {
+    /// The site's theme, and the files it and Leaflet publish under `assets/`.
+    static func loadTheme(tree: SourceTree, site: Site, leaflet: [String: [UInt8]]?, log: DiagnosticLog) -> (Theme?, PublishedAssets) {
+        let themeLog = DiagnosticLog()
+        let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
+        if site.theme != "default", tree.themes[site.theme] == nil {
+            log.error(at: SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
+        }
+        themeLog.entries.forEach(log.add)
+        if leaflet == nil, site.leafletFolder != nil {
+            log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
+        }
+        var themeAssets = theme?.assets ?? [:]
+        for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
+        return (theme, PublishedAssets(theme: themeAssets, minify: true))
+    }
+
+    static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {
         log.entries.map { diagnostic in
             var diagnostic = diagnostic
             if strict { diagnostic.severity = .error }

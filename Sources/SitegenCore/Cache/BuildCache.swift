@@ -48,7 +48,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-7"
+    static let format = "sitegen-build-cache-8"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -68,53 +68,68 @@ struct BuildCache: Sendable {
         /// Where the model's bytes are in the model store the cache was read with: a save
         /// leaves them there instead of writing them again.
         var stored: Range<Int>?
+        /// The checksum of those bytes, so that one model can be read without the store.
+        var storedChecksum: UInt64 = 0
 
         enum Payload: Sendable {
+            /// In the store, not read yet (`BuildCache.readModels`, `readModel`).
+            case unread
             case encoded(ArraySlice<UInt8>)
             case decoded(Model, [Diagnostic])
         }
 
-        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic], stored: Range<Int>? = nil) {
+        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic], stored: Range<Int>? = nil, storedChecksum: UInt64 = 0) {
             self.stamp = stamp
             self.hash = hash
             self.payload = .decoded(model, diagnostics)
             self.stored = stored
+            self.storedChecksum = storedChecksum
         }
 
-        init(stamp: FileStamp, hash: UInt64, encoded: ArraySlice<UInt8>, stored: Range<Int>) {
+        init(stamp: FileStamp, hash: UInt64, stored: Range<Int>, storedChecksum: UInt64) {
             self.stamp = stamp
             self.hash = hash
-            self.payload = .encoded(encoded)
+            self.payload = .unread
             self.stored = stored
+            self.storedChecksum = storedChecksum
         }
 
         /// The model and its problems; nil when the cached bytes do not read back.
         /// `teachers`: the site's, which an assignment's teacher most likely is.
         func decoded(teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
             switch payload {
+            case .unread:
+                return nil
             case .decoded(let model, let diagnostics):
                 return (model, diagnostics)
             case .encoded(let bytes):
-                var reader = BinaryReader(bytes)
-                do throws(BinaryReader.Corrupt) {
-                    let model: Model
-                    switch try reader.integer() {
-                    case 0: model = .none
-                    case 1: model = .article(try reader.article())
-                    case 2: model = .assignment(try reader.assignment(teachers: teachers))
-                    case 3: model = .page(try reader.page())
-                    default: throw BinaryReader.Corrupt()
-                    }
-                    let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
-                    return reader.isAtEnd ? (model, diagnostics) : nil
-                } catch {
-                    return nil
-                }
+                return ContentEntry.decode(bytes, teachers: teachers)
             }
         }
 
-        func encoded() -> ArraySlice<UInt8> {
+        static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
+            var reader = BinaryReader(bytes)
+            do throws(BinaryReader.Corrupt) {
+                let model: Model
+                switch try reader.integer() {
+                case 0: model = .none
+                case 1: model = .article(try reader.article())
+                case 2: model = .assignment(try reader.assignment(teachers: teachers))
+                case 3: model = .page(try reader.page())
+                default: throw BinaryReader.Corrupt()
+                }
+                let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
+                return reader.isAtEnd ? (model, diagnostics) : nil
+            } catch {
+                return nil
+            }
+        }
+
+        /// The model's bytes; nil when they are in the store, unread.
+        func encoded() -> ArraySlice<UInt8>? {
             switch payload {
+            case .unread:
+                return nil
             case .encoded(let bytes):
                 return bytes
             case .decoded(let model, let diagnostics):
@@ -157,6 +172,44 @@ struct BuildCache: Sendable {
     /// The model store this cache was read with: which one, how much of it, and the
     /// checksum of that much.
     var store = ModelStore.Mark()
+    /// Which members of articles the list pages read (`ArticleView.Reads`), over every
+    /// build since the pages were last all rendered: an edit that changes none of them
+    /// leaves every list page as it is.
+    var cardReads: UInt64 = 0
+    /// The articles of the site's feed, newest first (paths relative to the site).
+    var feedSources: [String] = []
+    /// What the homework pages were fingerprinted with (`PageFingerprints.homework`).
+    var homeworkFingerprint: UInt64 = 0
+
+    /// Reads every model of the store at once, checked as a whole; false when the store
+    /// does not read back, and then no model of this cache is used and a new store is
+    /// written.
+    mutating func readModels(besides path: String) -> Bool {
+        guard let models = ModelStore.read(ModelStore.path(besides: path), as: store) else {
+            content = [:]
+            store = ModelStore.Mark()
+            return false
+        }
+        content = content.mapValues { entry in
+            guard case .unread = entry.payload, let range = entry.stored else { return entry }
+            var read = entry
+            read.payload = .encoded(models[range])
+            return read
+        }
+        return true
+    }
+
+    /// The model of the content file at `contentPath` read alone from the store; nil when
+    /// there is none or its bytes are not as written.
+    func readModel(_ contentPath: String, besides path: String, teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
+        guard let entry = content[contentPath] else { return nil }
+        if case .unread = entry.payload {
+            guard let range = entry.stored,
+                  let bytes = ModelStore.readModel(ModelStore.path(besides: path), at: range, checksum: entry.storedChecksum, mark: store) else { return nil }
+            return ContentEntry.decode(bytes[...], teachers: teachers)
+        }
+        return entry.decoded(teachers: teachers)
+    }
 
     /// `<cache folder>/<hash of the site and output folders>.cache`; the models are in
     /// the store beside it (`.models`).
@@ -172,8 +225,9 @@ struct BuildCache: Sendable {
         return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/sitegen"
     }
 
-    /// The cache at `path`, or nil when there is none or it, or its model store, does
-    /// not read back whole.
+    /// The cache at `path`, or nil when there is none or it does not read back whole.
+    /// Its models stay in the store, unread: a rebuild reads them all (`readModels`) or
+    /// only the few it needs (`readModel`).
     static func load(from path: String) -> BuildCache? {
         guard let file = FileReader.read(path), file.count > 8 else { return nil }
         // A cache that is not exactly as written (a bit flipped on disk, a write cut short)
@@ -188,7 +242,6 @@ struct BuildCache: Sendable {
             cache.pageCount = try reader.integer()
             cache.fileCount = try reader.integer()
             cache.store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer(), checksum: try reader.unsigned())
-            guard let models = ModelStore.read(ModelStore.path(besides: path), as: cache.store) else { return nil }
             let inputCount = try reader.count()
             cache.inputs.reserveCapacity(inputCount)
             for _ in 0..<inputCount {
@@ -203,9 +256,13 @@ struct BuildCache: Sendable {
                 let hash = try reader.unsigned()
                 let start = try reader.integer()
                 let end = try reader.integer()
+                let checksum = try reader.unsigned()
                 guard ModelStore.headerLength <= start, start <= end, end <= cache.store.length else { return nil }
-                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, encoded: models[start..<end], stored: start..<end)
+                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum)
             }
+            cache.cardReads = try reader.unsigned()
+            cache.feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
+            cache.homeworkFingerprint = try reader.unsigned()
             let pageCount = try reader.count()
             cache.pages.reserveCapacity(pageCount)
             for _ in 0..<pageCount {
@@ -278,7 +335,11 @@ struct BuildCache: Sendable {
             writer.unsigned(saved.hashes[index])
             writer.integer(saved.locations[index].lowerBound)
             writer.integer(saved.locations[index].upperBound)
+            writer.unsigned(saved.checksums[index])
         }
+        writer.unsigned(cardReads)
+        writer.array(feedSources) { $0.string($1) }
+        writer.unsigned(homeworkFingerprint)
         writer.unsigned(UInt64(pages.count))
         for (path, entry) in pages {
             writer.string(path)

@@ -37,6 +37,24 @@ enum ModelStore {
         return bytes
     }
 
+    /// The bytes of one model of the store of `mark`, when they are as written.
+    static func readModel(_ path: String, at range: Range<Int>, checksum: UInt64, mark: Mark) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return readModel(from: descriptor, at: range, checksum: checksum, identity: mark.identity)
+    }
+
+    private static func readModel(from descriptor: Int32, at range: Range<Int>, checksum: UInt64, identity expected: UInt64) -> [UInt8]? {
+        var header = [UInt8](repeating: 0, count: headerLength)
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        guard pread(descriptor, &header, headerLength, 0) == headerLength, Array(header[0..<8]) == magic, identity(in: header[8..<16]) == expected,
+              bytes.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, range.count, off_t(range.lowerBound)) }) == range.count,
+              Checksum.value(bytes[...]) == checksum
+        else { return nil }
+        return bytes
+    }
+
     /// Where a save put each model, for the cache file to name, with the stamp and hash
     /// of its source, so that the cache file is written without looking each up again.
     struct Saved: Sendable {
@@ -44,6 +62,8 @@ enum ModelStore {
         /// Relative to Content/, in the order of `locations`.
         var paths: [String]
         var locations: [Range<Int>]
+        /// Of each model's bytes.
+        var checksums: [UInt64]
         var stamps: [FileStamp]
         var hashes: [UInt64]
     }
@@ -78,9 +98,15 @@ enum ModelStore {
             stamps.append(entry.stamp)
             hashes.append(entry.hash)
         }
-        let fresh = parallelMap(Array(zip(paths, kept))) { path, kept in kept == nil ? entries[path]!.encoded() : [] }
+        // Models left unread in the store are where they were only in the same store.
+        guard appendable || !entries.values.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
+        let fresh = parallelMap(Array(zip(paths, kept))) { path, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
+            guard kept == nil, let bytes = entries[path]!.encoded() else { return ([], entries[path]!.storedChecksum) }
+            return (bytes, Checksum.value(bytes))
+        }
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
-        let added = fresh.reduce(0) { $0 + padded($1.count) }
+        let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
+        let checksums = fresh.map(\.checksum)
 
         // Mostly dead models: a new store with only the live ones, written as it is
         // assembled, a megabyte at a time.
@@ -94,8 +120,18 @@ enum ModelStore {
             withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
             var locations: [Range<Int>] = []
             locations.reserveCapacity(paths.count)
-            for (path, model) in zip(paths, fresh) {
-                locations.append(writer.appendPadded(model.isEmpty ? entries[path]!.encoded() : model))
+            for (index, path) in paths.enumerated() {
+                if kept[index] == nil {
+                    locations.append(writer.appendPadded(fresh[index].bytes))
+                } else if let bytes = entries[path]!.encoded() {
+                    locations.append(writer.appendPadded(bytes))
+                } else if let bytes = readModel(from: descriptor, at: kept[index]!, checksum: checksums[index], identity: mark.identity) {
+                    locations.append(writer.appendPadded(bytes[...]))
+                } else {
+                    close(output)
+                    unlink(temporary)
+                    return nil
+                }
             }
             let written = writer.finish()
             close(output)
@@ -103,7 +139,8 @@ enum ModelStore {
                 unlink(temporary)
                 return nil
             }
-            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations, stamps: stamps, hashes: hashes)
+            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations, checksums: checksums,
+                         stamps: stamps, hashes: hashes)
         }
 
         // Otherwise the new models go after the ones the cache uses; whatever another
@@ -117,14 +154,14 @@ enum ModelStore {
                 locations.append(kept)
             } else {
                 let start = mark.length + tail.count
-                tail += model
-                tail += repeatElement(0, count: padded(model.count) - model.count)
-                locations.append(start..<(start + model.count))
+                tail += model.bytes
+                tail += repeatElement(0, count: padded(model.bytes.count) - model.bytes.count)
+                locations.append(start..<(start + model.bytes.count))
             }
         }
         guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
         return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])),
-                     paths: paths, locations: locations, stamps: stamps, hashes: hashes)
+                     paths: paths, locations: locations, checksums: checksums, stamps: stamps, hashes: hashes)
     }
 
     /// Writes a new store through a buffer, keeping its length and running checksum.

@@ -169,6 +169,34 @@ struct ArticleView: MustacheObject {
     var context: ViewContext
     /// Members already made for this article in this render run, shared by all its views.
     var remembered: RememberedMembers? = nil
+    /// Where the members templates ask for are noted (for the views of list pages).
+    var reads: Reads? = nil
+
+    /// Every member a template can ask an article for; a member's bit in `Reads` is its
+    /// place here.
+    static let members = ["view", "title", "slug", "url", "datetime", "displayDate", "summary", "cover", "meal", "price", "author", "restaurant",
+                          "tags", "body", "subContents", "draft"]
+
+    /// The members templates asked views for, as bits: what list pages can show of an
+    /// article.
+    final class Reads: Sendable {
+        private let bits = Atomic<UInt64>(0)
+
+        var value: UInt64 { bits.load(ordering: .relaxed) }
+
+        func note(_ key: String) {
+            guard let place = ArticleView.members.firstIndex(of: key) else { return }
+            let bit = UInt64(1) << UInt64(place)
+            if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
+        }
+    }
+
+    /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
+    func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
+        ArticleView.members.indices.allSatisfy { place in
+            read & (UInt64(1) << UInt64(place)) == 0 || MustacheValue.same(member(ArticleView.members[place]), other.member(ArticleView.members[place]))
+        }
+    }
 
     var url: String { context.url("articles/\(article.slug.text)/") }
 
@@ -177,6 +205,7 @@ struct ArticleView: MustacheObject {
     var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
+        reads?.note(key)
         switch key {
         case "url", "displayDate", "cover", "meal", "price", "author", "restaurant", "tags":
             guard let remembered else { return member(key) }
@@ -225,6 +254,23 @@ struct ArticleView: MustacheObject {
             fields["directionsURL"] = .string(links.directionsURL)
         }
         return .dictionary(fields)
+    }
+}
+
+extension MustacheValue {
+    /// Whether two values print alike through any template; an object is alike only to
+    /// itself, which cannot be told, so never.
+    static func same(_ a: MustacheValue?, _ b: MustacheValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil), (.null?, .null?): true
+        case (.bool(let x)?, .bool(let y)?): x == y
+        case (.int(let x)?, .int(let y)?): x == y
+        case (.double(let x)?, .double(let y)?): x == y
+        case (.string(let x)?, .string(let y)?): x == y
+        case (.array(let x)?, .array(let y)?): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.dictionary(let x)?, .dictionary(let y)?): x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+        default: false
+        }
     }
 }
 

@@ -1,0 +1,149 @@
+import Foundation
+import SitegenSupport
+
+/// A rebuild by a command after articles were edited in place, from the cache on disk:
+/// the writer's loop of `sitegen serve`, for `sitegen build`. When nothing but a few
+/// articles changed, each keeps its place in every list (`SiteIndex.keepsPlace`) and its
+/// title, and answers alike every member the list pages ever asked an article for
+/// (`BuildCache.cardReads`), then no page but its own, and the feed when it is in it,
+/// can have changed. Only those models are read from the store, and those pages
+/// rendered, from an index of just those articles and the site's pages; everything
+/// else is the last build's. Any other change, or a problem, leaves it to the full
+/// build, which would make the same files.
+struct EditedArticles {
+    private let previous: BuildCache
+    private let inputs: [String: FileStamp]
+    private let tree: SourceTree
+    private let site: Site
+    private let teachers: [Teacher]
+    private let cacheFile: String
+    private let edited: [SourceTree.MarkdownFile]
+    private let pageFiles: [SourceTree.MarkdownFile]
+
+    /// More edited files than this are rebuilt in full: their pages are most of the work.
+    static let limit = 16
+
+    /// Nil unless the only inputs that changed are a few articles, edited in place.
+    init?(_ previous: BuildCache, inputs: [String: FileStamp], tree: SourceTree, site: Site, teachers: [Teacher], cacheFile: String) {
+        guard inputs.count == previous.inputs.count else { return nil }
+        var changed: Set<String> = []
+        for (path, stamp) in inputs where previous.inputs[path] != stamp {
+            guard previous.inputs[path] != nil, path.hasPrefix("Content/"), changed.count < EditedArticles.limit else { return nil }
+            changed.insert(String(path.dropFirst("Content/".count)))
+        }
+        guard !changed.isEmpty else { return nil }
+        var edited: [SourceTree.MarkdownFile] = []
+        var pageFiles: [SourceTree.MarkdownFile] = []
+        for file in tree.markdown {
+            if file.kind == .page { pageFiles.append(file) }
+            guard changed.contains(file.contentPath) else { continue }
+            guard file.kind == .article, previous.content[file.contentPath] != nil else { return nil }
+            edited.append(file)
+        }
+        guard edited.count == changed.count else { return nil }
+        self.previous = previous
+        self.inputs = inputs
+        self.tree = tree
+        self.site = site
+        self.teachers = teachers
+        self.cacheFile = cacheFile
+        self.edited = edited
+        self.pageFiles = pageFiles
+    }
+
+    /// The build, with only the files that may have changed; nil when the edits need a
+    /// full build, or the output is not as the last build left it (the full build puts it
+    /// right).
+    func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, leafletFolder: String, outputURL: URL,
+                 outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
+        let entries = Validate.models(edited, tree: tree, context: Validate.context(site: site, teachers: teachers, tree: tree))
+        let viewContext = ViewContext(site: site, formats: Formats(language: site.language))
+        var articles: [Article] = []
+        var removedDiagnostics: [Diagnostic] = []
+        var addedDiagnostics: [Diagnostic] = []
+        for (file, entry) in zip(edited, entries) {
+            // A problem that would fail the build, or whose message the index might add
+            // to, is the full build's to report.
+            guard case .article(let new)? = entry.decoded()?.0, let problems = entry.decoded()?.1,
+                  !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
+                  case (.article(let old), let oldProblems)? = previous.readModel(file.contentPath, besides: cacheFile),
+                  SiteIndex.keepsPlace(new, of: old), new.title == old.title,
+                  ArticleView(article: new, variant: "article.card", context: viewContext)
+                      .answersAlike(ArticleView(article: old, variant: "article.card", context: viewContext), for: previous.cardReads)
+            else { return nil }
+            articles.append(new)
+            removedDiagnostics += oldProblems
+            addedDiagnostics += problems
+        }
+
+        // The feed shows its articles whole: with an edited one, it is made again from
+        // all of them.
+        let editedSources = Set(articles.map(\.sourcePath))
+        var hashes: [String: UInt64] = [:]
+        for (article, entry) in zip(articles, entries) { hashes[article.sourcePath] = entry.hash }
+        let feedChanges = site.baseURL != nil && previous.feedSources.contains { editedSources.contains($0) }
+        if feedChanges {
+            for source in previous.feedSources where !editedSources.contains(source) {
+                let contentPath = String(source.dropFirst("Content/".count))
+                guard case (.article(let article), _)? = previous.readModel(contentPath, besides: cacheFile),
+                      let hash = previous.content[contentPath]?.hash else { return nil }
+                articles.append(article)
+                hashes[source] = hash
+            }
+        }
+        // Every page is in every page's menu.
+        var pages: [Page] = []
+        for file in pageFiles {
+            switch previous.readModel(file.contentPath, besides: cacheFile)?.0 {
+            case .page(let page)?: pages.append(page)
+            case .none?: continue
+            default: return nil
+            }
+        }
+        guard outputIsAsLeft() else { return nil }
+
+        let log = DiagnosticLog()
+        let (theme, assets) = SiteBuilder.loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
+        let content = SiteContent(teachers: teachers, articles: articles, assignments: [], pages: pages)
+        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
+                              themeAssets: Array(assets.files.keys), log: log)
+        guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
+        var shown: [PlannedPage] = []
+        var paths: [String] = []
+        for (planned, path) in zip(index.plan, index.planPaths) {
+            switch planned {
+            case .article(let article) where editedSources.contains(article.sourcePath): break
+            case .siteFeed where feedChanges: break
+            default: continue
+            }
+            shown.append(planned)
+            paths.append(path)
+        }
+        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths, homework: previous.homeworkFingerprint)
+        let rendered: Render.Output
+        do {
+            rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
+                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints.of(shown, paths: paths), outputRoot: outputURL.path, staging: nil),
+                                      pages: (shown, paths))
+        } catch {
+            return nil
+        }
+
+        var report = BuildReport()
+        var diagnostics = previous.diagnostics
+        for problem in removedDiagnostics {
+            if let place = diagnostics.firstIndex(of: problem) { diagnostics.remove(at: place) }
+        }
+        report.diagnostics = (diagnostics + addedDiagnostics).sorted()
+        report.pageCount = previous.pageCount
+        report.fileCount = previous.fileCount
+        report.renderedCount = rendered.renderedCount
+        var cache = previous
+        cache.inputs = inputs
+        for (file, entry) in zip(edited, entries) { cache.content[file.contentPath] = entry }
+        for (path, page) in rendered.pages { cache.pages[path] = page }
+        cache.diagnostics = report.diagnostics
+        return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: cache, previousOutputs: previous.outputs,
+                                    previousFolders: previous.folders, isPartial: true)
+    }
+}
