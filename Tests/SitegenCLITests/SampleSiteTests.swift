@@ -394,9 +394,32 @@ struct BuildCacheTests {
         #expect(edited.succeeded && edited.renderedCount == 2 && edited.writtenCount == 2, "\(edited)")
         #expect(report(plain, cache: nil).succeeded)
         #expect(sameOutputs(cached, plain))
-        // The price is on the article's card in every list.
+        // What such a rebuild changed is written beside the cache file, and read with it.
+        func changesFile() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: cache.path).contains { $0.hasSuffix(".cache-changes") }
+        }
+        #expect(try changesFile())
+        try append("\nAnd a third.\n", to: "lovely-breakfast/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 2)
+        // Damaged changes are ignored: the cache file alone no longer matches the output.
+        let changes = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".cache-changes") })
+        var bytes = try Array(Data(contentsOf: cache.appendingPathComponent(changes)))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: cache.appendingPathComponent(changes))
+        try append("\nAnd more.\n", to: "lovely-breakfast/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount > 2)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        try append("\nAnd a fourth.\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 2)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        #expect(report(cached, cache: cache).renderedCount == 0)
+        // The price is on the article's card in every list: a full build, which writes the
+        // cache file whole again.
         try replace("price: 98", with: "price: 99", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
         #expect(report(cached, cache: cache).renderedCount > 2)
+        #expect(try !changesFile())
         _ = report(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
         #expect(report(cached, cache: cache).renderedCount == 0)

@@ -140,8 +140,15 @@ struct EditedArticles {
         report.renderedCount = rendered.renderedCount
         var cache = previous
         cache.inputs = inputs
-        for (file, entry) in zip(edited, entries) { cache.content[file.contentPath] = entry }
-        for (path, page) in rendered.pages { cache.pages[path] = page }
+        for (file, entry) in zip(edited, entries) {
+            cache.content[file.contentPath] = entry
+            cache.changes.inputs.insert("Content/" + file.contentPath)
+            cache.changes.content.insert(file.contentPath)
+        }
+        for (path, page) in rendered.pages {
+            cache.pages[path] = page
+            cache.changes.pages.insert(path)
+        }
         cache.diagnostics = report.diagnostics
         return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: cache, previousOutputs: previous.outputs,
                                     previousFolders: previous.folders, isPartial: true)

@@ -118,8 +118,11 @@ public enum SiteBuilder {
         prepared.files = nil
         if var cache = prepared.cache {
             if prepared.isPartial {
+                let folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
                 cache.outputs.merge(result.manifest) { _, new in new }
-                cache.folders.merge(OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)) { _, new in new }
+                cache.folders.merge(folders) { _, new in new }
+                cache.changes.outputs.formUnion(result.manifest.keys)
+                cache.changes.folders.formUnion(folders.keys)
             } else {
                 cache.outputs = result.manifest
                 cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)

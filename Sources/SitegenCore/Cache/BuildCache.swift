@@ -180,6 +180,10 @@ struct BuildCache: Sendable {
     var feedSources: [String] = []
     /// What the homework pages were fingerprinted with (`PageFingerprints.homework`).
     var homeworkFingerprint: UInt64 = 0
+    /// The checksum of the cache file as it was read, when it was: the changes a save
+    /// writes beside it are the changes to that file.
+    var base: UInt64?
+    var changes = Changes()
 
     /// Reads every model of the store at once, checked as a whole; false when the store
     /// does not read back, and then no model of this cache is used and a new store is
@@ -225,80 +229,112 @@ struct BuildCache: Sendable {
         return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/sitegen"
     }
 
-    /// The cache at `path`, or nil when there is none or it does not read back whole.
-    /// Its models stay in the store, unread: a rebuild reads them all (`readModels`) or
-    /// only the few it needs (`readModel`).
+    /// The cache at `path`, or nil when there is none or it does not read back whole,
+    /// with the changes written beside it since (`save`). Its models stay in the store,
+    /// unread: a rebuild reads them all (`readModels`) or only the few it needs
+    /// (`readModel`).
     static func load(from path: String) -> BuildCache? {
-        guard let file = FileReader.read(path), file.count > 8 else { return nil }
-        // A cache that is not exactly as written (a bit flipped on disk, a write cut short)
-        // is not trusted at all.
-        let body = file[..<(file.count - 8)]
-        let stored = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard Checksum.value(body) == stored else { return nil }
+        guard let (body, checksum) = checkedFile(path) else { return nil }
         var reader = BinaryReader(body)
         do throws(BinaryReader.Corrupt) {
             guard try reader.string() == format else { return nil }
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
-            cache.pageCount = try reader.integer()
-            cache.fileCount = try reader.integer()
-            cache.store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer(), checksum: try reader.unsigned())
-            let inputCount = try reader.count()
-            cache.inputs.reserveCapacity(inputCount)
-            for _ in 0..<inputCount {
-                cache.inputs[try reader.string()] = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
-            }
-            cache.diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
-            let contentCount = try reader.count()
-            cache.content.reserveCapacity(contentCount)
-            for _ in 0..<contentCount {
-                let path = try reader.string()
-                let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
-                let hash = try reader.unsigned()
-                let start = try reader.integer()
-                let end = try reader.integer()
-                let checksum = try reader.unsigned()
-                guard ModelStore.headerLength <= start, start <= end, end <= cache.store.length else { return nil }
-                cache.content[path] = ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum)
-            }
-            cache.cardReads = try reader.unsigned()
-            cache.feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
-            cache.homeworkFingerprint = try reader.unsigned()
-            let pageCount = try reader.count()
-            cache.pages.reserveCapacity(pageCount)
-            for _ in 0..<pageCount {
-                let path = try reader.string()
-                cache.pages[path] = PageEntry(fingerprint: try reader.unsigned(),
-                                              templates: try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() },
-                                              templatesHash: try reader.unsigned())
-            }
-            let outputCount = try reader.count()
-            cache.outputs.reserveCapacity(outputCount)
-            for _ in 0..<outputCount {
-                let path = try reader.string()
-                cache.outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(try reader.integer()), hash: try reader.unsigned())
-            }
-            let folderCount = try reader.count()
-            cache.folders.reserveCapacity(folderCount)
-            for _ in 0..<folderCount {
-                cache.folders[try reader.string()] = Int64(try reader.integer())
-            }
+            try cache.readSummary(&reader)
+            try cache.readInputs(&reader)
+            try cache.readContent(&reader)
+            try cache.readPages(&reader)
+            try cache.readOutputs(&reader)
+            try cache.readFolders(&reader)
             guard reader.isAtEnd else { return nil }
+            cache.base = checksum
+            cache.applyChanges(besides: path)
             return cache
         } catch {
             return nil
         }
     }
 
-    /// Writes the cache: models not in the store yet are added to its end (or, when most
-    /// of the store is models no longer used, a new store is written), then the rest is
+    /// The file's bytes but its checksum, and the checksum, when the file is as written:
+    /// a cache that is not exactly as written (a bit flipped on disk, a write cut short)
+    /// is not trusted at all.
+    private static func checkedFile(_ path: String) -> (ArraySlice<UInt8>, UInt64)? {
+        guard let file = FileReader.read(path), file.count > 8 else { return nil }
+        let body = file[..<(file.count - 8)]
+        let stored = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard Checksum.value(body) == stored else { return nil }
+        return (body, stored)
+    }
+
+    /// The changes beside the cache file at `path`, when they were made to this very file.
+    private mutating func applyChanges(besides path: String) {
+        guard let (body, _) = BuildCache.checkedFile(BuildCache.changesPath(besides: path)) else { return }
+        var reader = BinaryReader(body)
+        var changed = BuildCache(signature: signature, contextHash: contextHash)
+        do throws(BinaryReader.Corrupt) {
+            guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return }
+            try changed.readSummary(&reader)
+            try changed.readInputs(&reader)
+            try changed.readContent(&reader)
+            try changed.readPages(&reader)
+            try changed.readOutputs(&reader)
+            try changed.readFolders(&reader)
+            guard reader.isAtEnd else { return }
+        } catch {
+            return
+        }
+        pageCount = changed.pageCount
+        fileCount = changed.fileCount
+        store = changed.store
+        diagnostics = changed.diagnostics
+        cardReads = changed.cardReads
+        feedSources = changed.feedSources
+        homeworkFingerprint = changed.homeworkFingerprint
+        inputs.merge(changed.inputs) { _, new in new }
+        content.merge(changed.content) { _, new in new }
+        pages.merge(changed.pages) { _, new in new }
+        outputs.merge(changed.outputs) { _, new in new }
+        folders.merge(changed.folders) { _, new in new }
+        changes = Changes(inputs: Set(changed.inputs.keys), content: Set(changed.content.keys), pages: Set(changed.pages.keys),
+                          outputs: Set(changed.outputs.keys), folders: Set(changed.folders.keys))
+    }
+
+    static func changesPath(besides path: String) -> String { path + "-changes" }
+
+    private static let changesFormat = format + "-changes"
+
+    /// The keys changed since the cache file was last written whole, by rebuilds that
+    /// knew what they changed: a save of a few changes writes them beside the file
+    /// instead of the file again.
+    struct Changes: Sendable {
+        var inputs: Set<String> = []
+        var content: Set<String> = []
+        var pages: Set<String> = []
+        var outputs: Set<String> = []
+        var folders: Set<String> = []
+
+        var count: Int { inputs.count + content.count + pages.count + outputs.count + folders.count }
+    }
+
+    /// More changes than this and the cache file is written whole again.
+    static let changesLimit = 2_000
+
+    /// Writes the cache. After a rebuild that knew what it changed (`changes`), only the
+    /// new models are added to the store and the changes written beside the cache file.
+    /// Otherwise the models not in the store yet are added to its end (or, when most of
+    /// the store is models no longer used, a new store is written), then the rest is
     /// written to a new file that replaces the old one. `stored`: what a save of the
     /// models begun earlier (beside the rendering) did. A cache that cannot be written
     /// only costs speed.
     func save(to path: String, stored: ModelStore.Saved? = nil) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if stored == nil, let base, changes.count <= BuildCache.changesLimit {
+            saveChanges(to: path, base: base)
+            return
+        }
         guard let saved = stored ?? BuildCache.saveModels(content, besides: path, readAs: store) else { return }
         writeIndex(to: path, saved: saved)
+        unlink(BuildCache.changesPath(besides: path))
         BuildCache.prune(folder, keeping: path)
     }
 
@@ -309,56 +345,44 @@ struct BuildCache: Sendable {
         return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark)
     }
 
+    private func saveChanges(to path: String, base: UInt64) {
+        let fresh = changes.content.filter { content[$0]?.stored == nil }.compactMap { key in content[key]?.encoded().map { (key, $0) } }
+        guard let (mark, places) = ModelStore.append(fresh.map(\.1), at: ModelStore.path(besides: path), readAs: store) else { return }
+        let placed = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.0), places))
+        var writer = BinaryWriter(reservingCapacity: changes.count * 96 + 4096)
+        writer.string(BuildCache.changesFormat)
+        writer.unsigned(base)
+        writeSummary(&writer, store: mark)
+        writeInputs(changes.inputs, &writer)
+        writeContent(changes.content.map { path in
+            let entry = content[path]!
+            let place = placed[path] ?? (entry.stored!, entry.storedChecksum)
+            return (path, entry.stamp, entry.hash, place.range, place.checksum)
+        }, &writer)
+        writePages(changes.pages, &writer)
+        writeOutputs(changes.outputs, &writer)
+        writeFolders(changes.folders, &writer)
+        BuildCache.writeChecked(&writer, to: BuildCache.changesPath(besides: path))
+    }
+
     private func writeIndex(to path: String, saved: ModelStore.Saved) {
-        let mark = saved.mark
         var writer = BinaryWriter(reservingCapacity: (inputs.count + content.count + pages.count + outputs.count) * 96 + 4096)
         writer.string(BuildCache.format)
         writer.string(signature)
         writer.unsigned(contextHash)
-        writer.integer(pageCount)
-        writer.integer(fileCount)
-        writer.unsigned(mark.identity)
-        writer.integer(mark.length)
-        writer.unsigned(mark.checksum)
-        writer.unsigned(UInt64(inputs.count))
-        for (path, stamp) in inputs {
-            writer.string(path)
-            writer.integer(stamp.size)
-            writer.integer(Int(stamp.modified))
-        }
-        writer.array(diagnostics) { $0.diagnostic($1) }
-        writer.unsigned(UInt64(content.count))
-        for index in saved.paths.indices {
-            writer.string(saved.paths[index])
-            writer.integer(saved.stamps[index].size)
-            writer.integer(Int(saved.stamps[index].modified))
-            writer.unsigned(saved.hashes[index])
-            writer.integer(saved.locations[index].lowerBound)
-            writer.integer(saved.locations[index].upperBound)
-            writer.unsigned(saved.checksums[index])
-        }
-        writer.unsigned(cardReads)
-        writer.array(feedSources) { $0.string($1) }
-        writer.unsigned(homeworkFingerprint)
-        writer.unsigned(UInt64(pages.count))
-        for (path, entry) in pages {
-            writer.string(path)
-            writer.unsigned(entry.fingerprint)
-            writer.array(entry.templates) { $0.string($1) }
-            writer.unsigned(entry.templatesHash)
-        }
-        writer.unsigned(UInt64(outputs.count))
-        for (path, entry) in outputs {
-            writer.string(path)
-            writer.integer(entry.size)
-            writer.integer(Int(entry.modified))
-            writer.unsigned(entry.hash)
-        }
-        writer.unsigned(UInt64(folders.count))
-        for (path, modified) in folders {
-            writer.string(path)
-            writer.integer(Int(modified))
-        }
+        writeSummary(&writer, store: saved.mark)
+        writeInputs(inputs.keys, &writer)
+        writeContent(saved.paths.indices.lazy.map { index in
+            (saved.paths[index], saved.stamps[index], saved.hashes[index], saved.locations[index], saved.checksums[index])
+        }, &writer)
+        writePages(pages.keys, &writer)
+        writeOutputs(outputs.keys, &writer)
+        writeFolders(folders.keys, &writer)
+        BuildCache.writeChecked(&writer, to: path)
+    }
+
+    /// Adds the checksum and puts the file in place at once.
+    private static func writeChecked(_ writer: inout BinaryWriter, to path: String) {
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"
@@ -369,6 +393,137 @@ struct BuildCache: Sendable {
         }
     }
 
+    // Each part of the cache file is written by one function and read back by its twin.
+
+    private func writeSummary(_ writer: inout BinaryWriter, store: ModelStore.Mark) {
+        writer.integer(pageCount)
+        writer.integer(fileCount)
+        writer.unsigned(store.identity)
+        writer.integer(store.length)
+        writer.unsigned(store.checksum)
+        writer.array(diagnostics) { $0.diagnostic($1) }
+        writer.unsigned(cardReads)
+        writer.array(feedSources) { $0.string($1) }
+        writer.unsigned(homeworkFingerprint)
+    }
+
+    private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        pageCount = try reader.integer()
+        fileCount = try reader.integer()
+        store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer(), checksum: try reader.unsigned())
+        diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
+        cardReads = try reader.unsigned()
+        feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
+        homeworkFingerprint = try reader.unsigned()
+    }
+
+    private func writeInputs(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(keys.count))
+        for path in keys {
+            let stamp = inputs[path]!
+            writer.string(path)
+            writer.integer(stamp.size)
+            writer.integer(Int(stamp.modified))
+        }
+    }
+
+    private mutating func readInputs(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        inputs.reserveCapacity(inputs.count + count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            inputs[path] = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
+        }
+    }
+
+    /// Each model's source, its stamp and hash, and where the model is in the store.
+    private func writeContent(_ entries: some Collection<(String, FileStamp, UInt64, Range<Int>, UInt64)>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(entries.count))
+        for (path, stamp, hash, range, checksum) in entries {
+            writer.string(path)
+            writer.integer(stamp.size)
+            writer.integer(Int(stamp.modified))
+            writer.unsigned(hash)
+            writer.integer(range.lowerBound)
+            writer.integer(range.upperBound)
+            writer.unsigned(checksum)
+        }
+    }
+
+    private mutating func readContent(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        content.reserveCapacity(content.count + count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
+            let hash = try reader.unsigned()
+            let start = try reader.integer()
+            let end = try reader.integer()
+            let checksum = try reader.unsigned()
+            guard ModelStore.headerLength <= start, start <= end, end <= store.length else { throw BinaryReader.Corrupt() }
+            content[path] = ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum)
+        }
+    }
+
+    private func writePages(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(keys.count))
+        for path in keys {
+            let entry = pages[path]!
+            writer.string(path)
+            writer.unsigned(entry.fingerprint)
+            writer.array(entry.templates) { $0.string($1) }
+            writer.unsigned(entry.templatesHash)
+        }
+    }
+
+    private mutating func readPages(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        pages.reserveCapacity(pages.count + count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            pages[path] = PageEntry(fingerprint: try reader.unsigned(),
+                                    templates: try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                                    templatesHash: try reader.unsigned())
+        }
+    }
+
+    private func writeOutputs(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(keys.count))
+        for path in keys {
+            let entry = outputs[path]!
+            writer.string(path)
+            writer.integer(entry.size)
+            writer.integer(Int(entry.modified))
+            writer.unsigned(entry.hash)
+        }
+    }
+
+    private mutating func readOutputs(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        outputs.reserveCapacity(outputs.count + count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(try reader.integer()), hash: try reader.unsigned())
+        }
+    }
+
+    private func writeFolders(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(keys.count))
+        for path in keys {
+            writer.string(path)
+            writer.integer(Int(folders[path]!))
+        }
+    }
+
+    private mutating func readFolders(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        folders.reserveCapacity(folders.count + count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            folders[path] = Int64(try reader.integer())
+        }
+    }
+
     /// Caches of sites not built for a month are removed, so the folder does not grow forever.
     private static func prune(_ folder: String, keeping kept: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
@@ -376,6 +531,7 @@ struct BuildCache: Sendable {
         for name in names where name.hasSuffix(".cache") && folder + "/" + name != kept {
             if let stamp = FileStamp.of(folder + "/" + name), stamp.modified < limit {
                 unlink(folder + "/" + name)
+                unlink(changesPath(besides: folder + "/" + name))
                 unlink(ModelStore.path(besides: folder + "/" + name))
             }
         }

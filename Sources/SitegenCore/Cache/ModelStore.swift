@@ -55,6 +55,31 @@ enum ModelStore {
         return bytes
     }
 
+    /// Adds `models` after the first `mark.length` bytes of the store of `mark`, for a
+    /// save of a few changes; the new mark and where each model went, with its checksum.
+    static func append(_ models: [ArraySlice<UInt8>], at path: String, readAs mark: Mark) -> (Mark, [(range: Range<Int>, checksum: UInt64)])? {
+        guard !models.isEmpty else { return (mark, []) }
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        var info = stat()
+        var header = [UInt8](repeating: 0, count: headerLength)
+        guard fstat(descriptor, &info) == 0, Int(info.st_size) >= mark.length, mark.length >= headerLength,
+              pread(descriptor, &header, headerLength, 0) == headerLength, Array(header[0..<8]) == magic, identity(in: header[8..<16]) == mark.identity
+        else { return nil }
+        var tail: [UInt8] = []
+        var places: [(range: Range<Int>, checksum: UInt64)] = []
+        for model in models {
+            let start = mark.length + tail.count
+            tail += model
+            tail += repeatElement(0, count: padded(model.count) - model.count)
+            places.append((start..<(start + model.count), Checksum.value(model)))
+        }
+        guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
+        return (Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])), places)
+    }
+
     /// Where a save put each model, for the cache file to name, with the stamp and hash
     /// of its source, so that the cache file is written without looking each up again.
     struct Saved: Sendable {
