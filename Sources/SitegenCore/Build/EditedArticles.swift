@@ -12,7 +12,6 @@ import SitegenSupport
 /// build, which would make the same files.
 struct EditedArticles {
     private let previous: BuildCache
-    private let inputs: [String: FileStamp]
     private let tree: SourceTree
     private let site: Site
     private let teachers: [Teacher]
@@ -23,32 +22,35 @@ struct EditedArticles {
     /// More edited files than this are rebuilt in full: their pages are most of the work.
     static let limit = 16
 
-    /// Nil unless the only inputs that changed are a few articles, edited in place.
-    init?(_ previous: BuildCache, inputs: [String: FileStamp], tree: SourceTree, site: Site, teachers: [Teacher], cacheFile: String) {
-        guard inputs.count == previous.inputs.count else { return nil }
-        var changed: Set<String> = []
-        for (path, stamp) in inputs where previous.inputs[path] != stamp {
-            guard previous.inputs[path] != nil, path.hasPrefix("Content/"), changed.count < EditedArticles.limit else { return nil }
-            changed.insert(String(path.dropFirst("Content/".count)))
-        }
+    /// What the rebuild changed in the cache, applied to it once the files are written
+    /// (where nothing else holds the cache, so that its tables are changed in place).
+    struct Edits: Sendable {
+        var inputs: [String: FileStamp] = [:]
+        var content: [String: BuildCache.ContentEntry] = [:]
+        var pages: [String: BuildCache.PageEntry] = [:]
+    }
+
+    /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
+    /// are a few articles, edited in place.
+    init?(_ previous: BuildCache, changed: [String], tree: SourceTree, site: Site, teachers: [Teacher], cacheFile: String) {
         guard !changed.isEmpty else { return nil }
         var edited: [SourceTree.MarkdownFile] = []
-        var pageFiles: [SourceTree.MarkdownFile] = []
-        for file in tree.markdown {
-            if file.kind == .page { pageFiles.append(file) }
-            guard changed.contains(file.contentPath) else { continue }
-            guard file.kind == .article, previous.content[file.contentPath] != nil else { return nil }
-            edited.append(file)
+        for path in changed {
+            guard path.hasPrefix("Content/") else { return nil }
+            let contentPath = String(path.dropFirst("Content/".count))
+            // The tree lists its Markdown files in the order of their paths.
+            let place = tree.markdown.partitioningIndex { $0.contentPath >= contentPath }
+            guard place < tree.markdown.count, tree.markdown[place].contentPath == contentPath, tree.markdown[place].kind == .article,
+                  previous.content[contentPath] != nil else { return nil }
+            edited.append(tree.markdown[place])
         }
-        guard edited.count == changed.count else { return nil }
         self.previous = previous
-        self.inputs = inputs
         self.tree = tree
         self.site = site
         self.teachers = teachers
         self.cacheFile = cacheFile
         self.edited = edited
-        self.pageFiles = pageFiles
+        pageFiles = tree.markdown.filter { $0.kind == .page }
     }
 
     /// The build, with only the files that may have changed; nil when the edits need a
@@ -128,7 +130,6 @@ struct EditedArticles {
         } catch {
             return nil
         }
-
         var report = BuildReport()
         var diagnostics = previous.diagnostics
         for problem in removedDiagnostics {
@@ -138,19 +139,26 @@ struct EditedArticles {
         report.pageCount = previous.pageCount
         report.fileCount = previous.fileCount
         report.renderedCount = rendered.renderedCount
-        var cache = previous
-        cache.inputs = inputs
+        var edits = Edits(pages: rendered.pages)
         for (file, entry) in zip(edited, entries) {
-            cache.content[file.contentPath] = entry
-            cache.changes.inputs.insert("Content/" + file.contentPath)
-            cache.changes.content.insert(file.contentPath)
+            edits.inputs["Content/" + file.contentPath] = file.stamp
+            edits.content[file.contentPath] = entry
         }
-        for (path, page) in rendered.pages {
-            cache.pages[path] = page
-            cache.changes.pages.insert(path)
+        return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: previous, previousOutputs: previous.outputs,
+                                    previousFolders: previous.folders, edits: edits)
+    }
+}
+
+extension Array {
+    /// The first index whose element is in the second part of an array partitioned by
+    /// `isInSecondPart` (false for every element before it, true from it on).
+    func partitioningIndex(where isInSecondPart: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if isInSecondPart(self[middle]) { high = middle } else { low = middle + 1 }
         }
-        cache.diagnostics = report.diagnostics
-        return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: cache, previousOutputs: previous.outputs,
-                                    previousFolders: previous.folders, isPartial: true)
+        return low
     }
 }

@@ -116,8 +116,10 @@ public enum SiteBuilder {
         }
         // The pages are no longer needed: memory goes to the cache instead.
         prepared.files = nil
-        if var cache = prepared.cache {
-            if prepared.isPartial {
+        // Taken out, so that its tables are changed in place rather than copied.
+        if var cache = prepared.cache.take() {
+            if let edits = prepared.edits {
+                cache.take(edits)
                 let folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
                 cache.outputs.merge(result.manifest) { _, new in new }
                 cache.folders.merge(folders) { _, new in new }
@@ -142,6 +144,7 @@ public enum SiteBuilder {
                 warm.cache = cache
                 memory.keep(warm)
             }
+            if options.leavesMemoryToExit { ProcessLifetime.keep(cache) }
         }
         return report
     }
@@ -167,9 +170,11 @@ public enum SiteBuilder {
         var warm: WarmBuild?
         /// The models being added to the cache's store while the pages are rendered.
         var storingModels: Concurrently<ModelStore.Saved?>?
-        /// `files` are only the files that may have changed (`EditedArticles`): the rest of
-        /// the output stays as it is.
-        var isPartial = false
+        /// Set when `files` are only the files that may have changed (`EditedArticles`):
+        /// the rest of the output stays as it is, and the cache, as it was read, takes these.
+        var edits: EditedArticles.Edits?
+
+        var isPartial: Bool { edits != nil }
     }
 
     static func prepare(_ options: BuildOptions, progress: @Sendable (String) -> Void, cacheFile: String? = nil, stagesPages: Bool = false, memory: BuildMemory? = nil) -> Prepared {
@@ -207,6 +212,7 @@ public enum SiteBuilder {
 
         progress("Reading")
         let tree = SourceTree.load(siteRoot: sourceURL)
+        if options.leavesMemoryToExit { ProcessLifetime.keep(tree) }
         let candidate = remembered ?? loading?.wait() ?? nil
         let log = DiagnosticLog()
         tree.problems.forEach(log.add)
@@ -224,19 +230,24 @@ public enum SiteBuilder {
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)
 
-        // The cache answers only for the same sitegen, options and moment.
-        let signature = [BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
-                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"].joined(separator: "|")
-        var inputs = tree.stamps
-        for name in (leaflet ?? [:]).keys { inputs["leaflet/" + name] = FileStamp.of(leafletFolder + "/" + name) }
+        // The cache answers only for the same sitegen, options, moment and Leaflet (a
+        // handful of files that change with a system upgrade, if ever).
+        let leafletStamps = (leaflet ?? [:]).keys.sorted().map { name in
+            let stamp = FileStamp.of(leafletFolder + "/" + name)
+            return "\(name):\(stamp?.size ?? -1):\(stamp?.modified ?? -1)"
+        }
+        let signature = ([BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
+                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"] + leafletStamps).joined(separator: "|")
+        let inputs = tree.stamps
         var previous = candidate?.signature == signature ? candidate : nil
+        let changedInputs = previous?.inputsChanged(to: inputs, upTo: EditedArticles.limit)
         // Every file as written and no folder of the output changed (a file put there by
         // someone else is removed by a build).
         let outputIsAsLeft = { (cache: BuildCache) in
             OutputWriter.filesAreAsWritten(cache.outputs, in: outputURL.path) && OutputWriter.foldersAreAsLeft(cache.folders, in: outputURL.path)
         }
         // Nothing to do when no input changed and the output is as left.
-        if let previous, previous.inputs == inputs, outputIsAsLeft(previous) {
+        if let previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             report.diagnostics = previous.diagnostics
             report.pageCount = previous.pageCount
             report.fileCount = previous.fileCount
@@ -255,8 +266,8 @@ public enum SiteBuilder {
             }
         }
         if previous?.contextHash != context.value { previous?.content = [:] }
-        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value,
-           let edit = EditedArticles(last, inputs: inputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
+        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, let changedInputs,
+           let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
             if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, leafletFolder: leafletFolder, outputURL: outputURL,
                                            outputIsAsLeft: { outputIsAsLeft(last) }) {

@@ -40,7 +40,10 @@ struct SourceTree: Sendable {
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
         var walker = Walker(realRoot: realRoot)
         let contentRoot = siteRoot.path + "/Content/"
-        for (path, stamp) in walker.files(in: siteRoot.path + "/Content", display: "Content/") {
+        let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
+        tree.stamps.reserveCapacity(contentFiles.count + 64)
+        tree.markdown.reserveCapacity(contentFiles.count)
+        for (path, stamp) in contentFiles {
             tree.stamps["Content/" + path] = stamp
             switch path {
             case "site.yaml":

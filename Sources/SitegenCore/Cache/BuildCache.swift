@@ -185,6 +185,28 @@ struct BuildCache: Sendable {
     var base: UInt64?
     var changes = Changes()
 
+    /// Takes the changes of a rebuild of edited articles.
+    mutating func take(_ edits: EditedArticles.Edits) {
+        inputs.merge(edits.inputs) { _, new in new }
+        content.merge(edits.content) { _, new in new }
+        pages.merge(edits.pages) { _, new in new }
+        changes.inputs.formUnion(edits.inputs.keys)
+        changes.content.formUnion(edits.content.keys)
+        changes.pages.formUnion(edits.pages.keys)
+    }
+
+    /// The paths of `current` whose stamps are not as in this cache, when there are at
+    /// most `limit` and no file came or went; nil otherwise. Empty: nothing changed.
+    func inputsChanged(to current: [String: FileStamp], upTo limit: Int) -> [String]? {
+        guard current.count == inputs.count else { return nil }
+        var changed: [String] = []
+        for (path, stamp) in current where inputs[path] != stamp {
+            guard inputs[path] != nil, changed.count < limit else { return nil }
+            changed.append(path)
+        }
+        return changed
+    }
+
     /// Reads every model of the store at once, checked as a whole; false when the store
     /// does not read back, and then no model of this cache is used and a new store is
     /// written.
