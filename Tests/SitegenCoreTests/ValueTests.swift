@@ -388,3 +388,19 @@ struct ZeroPaddingTests {
         #expect(CalendarDate(year: 12026, month: 3, day: 9).description == "12026-03-09")
     }
 }
+
+@Suite("Sorting paths")
+struct PathSortTests {
+    @Test func sortsAsStringsSortWhateverThePaths() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "A", "-", "/", ".", "0", "9", "z", "é", "e\u{301}", "2026-08-31-grade-6-art-", "articles/", "homework/", "_", "~"]
+        for _ in 0..<200 {
+            let paths = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            let ascii = paths.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+            #expect(ascii.sortedByPath { $0 } == ascii.sorted())
+            #expect(paths.sortedByPath { $0 } == paths.sorted())
+        }
+    }
+}

@@ -44,7 +44,7 @@ struct SourceTree: Sendable {
         tree.stamps.reserveCapacity(contentFiles.count + 64)
         tree.markdown.reserveCapacity(contentFiles.count)
         for (path, stamp) in contentFiles {
-            tree.stamps["Content/" + path] = stamp
+            tree.stamps[String(joining: "Content/", path)] = stamp
             switch path {
             case "site.yaml":
                 tree.siteYAML = tree.read(contentRoot + path, display: "Content/" + path)
@@ -62,7 +62,6 @@ struct SourceTree: Sendable {
             }
         }
         tree.staticFiles.sort()
-        tree.markdown.sort { $0.contentPath < $1.contentPath }
 
         let themesFolder = siteRoot.path + "/Themes"
         for name in walker.folders(in: themesFolder) {
@@ -108,11 +107,11 @@ private struct Walker {
     mutating func files(in folder: String, display: String) -> [(String, FileStamp)] {
         var found: [(String, FileStamp)] = []
         walk(folder, relative: "", display: display, visited: [], into: &found)
-        return found.sorted { $0.0 < $1.0 }
+        return found.sortedByPath { $0.0 }
     }
 
     mutating func folders(in folder: String) -> [String] {
-        entries(of: folder).filter { !$0.name.hasPrefix(".") && type(of: folder + "/" + $0.name, hint: $0.type) == .folder }.map(\.name).sorted()
+        entries(of: folder).filter { type(of: folder + "/" + $0.name, hint: $0.type) == .folder }.map(\.name).sorted()
     }
 
     private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [(String, FileStamp)]) {
@@ -121,10 +120,14 @@ private struct Walker {
         defer { closedir(directory) }
         let visited = visited.union([real])
         var files: [(name: String, relative: String)] = []
-        for entry in entries(of: directory) where !entry.name.hasPrefix(".") {
-            let path = folder + "/" + entry.name
-            let relativePath = relative + entry.name
+        for entry in entries(of: directory) {
+            let relativePath = String(joining: relative, entry.name)
             var hint = entry.type
+            if hint == DT_REG {
+                files.append((entry.name, relativePath))
+                continue
+            }
+            let path = folder + "/" + entry.name
             if hint == DT_LNK {
                 let target = realPath(path) ?? ""
                 guard target == realRoot || target.hasPrefix(realRoot + "/") else {
@@ -161,14 +164,14 @@ private struct Walker {
         return entries(of: directory)
     }
 
+    /// The entries of a folder but hidden ones (and "." and "..").
     private func entries(of directory: OpaquePointer) -> [(name: String, type: UInt8)] {
         var result: [(String, UInt8)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                raw.first == UInt8(ascii: ".") ? nil : String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name == "." || name == ".." { continue }
-            result.append((name, entry.pointee.d_type))
+            if let name { result.append((name, entry.pointee.d_type)) }
         }
         return result
     }
@@ -195,6 +198,60 @@ private struct Walker {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+extension String {
+    /// `first + second`, made in one allocation: the general `+` took hundreds of
+    /// instructions for each of the 60,000 paths of a large site, several times over.
+    init(joining first: String, _ second: String) {
+        var first = first
+        var second = second
+        self = first.withUTF8 { a in
+            second.withUTF8 { b in
+                String(unsafeUninitializedCapacity: a.count + b.count) { buffer in
+                    if let start = buffer.baseAddress {
+                        if let from = a.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: from, byteCount: a.count) }
+                        if let from = b.baseAddress { UnsafeMutableRawPointer(start + a.count).copyMemory(from: from, byteCount: b.count) }
+                    }
+                    return a.count + b.count
+                }
+            }
+        }
+    }
+}
+
+extension Array {
+    /// Sorted as `String`'s `<` sorts the paths. Paths of ASCII bytes (but NUL) are
+    /// sorted by libc as zero-padded records of their bytes and their place in the list:
+    /// a sort of 60,000 paths as strings was a fifth of the instructions of a rebuild
+    /// with nothing changed. Elements with the same path come in no particular order.
+    func sortedByPath(_ path: (Element) -> String) -> [Element] {
+        guard count > 1 else { return self }
+        var paths = map(path)
+        var longest = 0
+        for index in paths.indices {
+            let fits = paths[index].withUTF8 { bytes in
+                longest = Swift.max(longest, bytes.count)
+                return bytes.allSatisfy { $0 < 0x80 && $0 != 0 }
+            }
+            guard fits, longest <= 1024 else { return sorted { path($0) < path($1) } }
+        }
+        let size = (longest + 1 + 7) / 8 * 8 + 8
+        var records = [UInt8](repeating: 0, count: count * size)
+        records.withUnsafeMutableBytes { records in
+            for index in paths.indices {
+                let record = records.baseAddress! + index * size
+                paths[index].withUTF8 { record.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                record.storeBytes(of: Int64(index), toByteOffset: size - 8, as: Int64.self)
+            }
+            qsort(records.baseAddress!, count, size) { a, b in
+                strcmp(a!.assumingMemoryBound(to: CChar.self), b!.assumingMemoryBound(to: CChar.self))
+            }
+        }
+        return records.withUnsafeBytes { records in
+            (0..<count).map { self[Int(records.load(fromByteOffset: $0 * size + size - 8, as: Int64.self))] }
+        }
     }
 }
 
