@@ -25,7 +25,6 @@ struct EditedArticles {
     /// What the rebuild changed in the cache, applied to it once the files are written
     /// (where nothing else holds the cache, so that its tables are changed in place).
     struct Edits: Sendable {
-        var inputs: [String: FileStamp] = [:]
         var content: [String: BuildCache.ContentEntry] = [:]
         var pages: [String: BuildCache.PageEntry] = [:]
     }
@@ -141,7 +140,6 @@ struct EditedArticles {
         report.renderedCount = rendered.renderedCount
         var edits = Edits(pages: rendered.pages)
         for (file, entry) in zip(edited, entries) {
-            edits.inputs["Content/" + file.contentPath] = file.stamp
             edits.content[file.contentPath] = entry
         }
         return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: previous, previousOutputs: previous.outputs,

@@ -91,9 +91,7 @@ enum QuickRebuild {
         for (file, entry) in zip(edited, entries) {
             let sitePath = "Content/" + file.contentPath
             warm.hashes[sitePath] = entry.hash
-            warm.tree.stamps[sitePath] = file.stamp
             warm.tree.markdown[warm.positions[file.contentPath]!].stamp = file.stamp
-            warm.cache.inputs[sitePath] = file.stamp
             warm.cache.content[file.contentPath] = entry
         }
         let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), retitled: retitled)
@@ -132,7 +130,8 @@ enum QuickRebuild {
                 // An editor's scratch file, gone again, leaves the site as it was; a new
                 // file or a removed folder does not.
                 let sitePath = "Content/" + relative
-                guard stamp == nil, tree.stamps[sitePath] == nil, !tree.stamps.keys.contains(where: { $0.hasPrefix(sitePath + "/") }) else { return nil }
+                guard stamp == nil, tree.stamps[sitePath] == nil, !tree.stamps.keys.contains(where: { $0.hasPrefix(sitePath + "/") }),
+                      !positions.keys.contains(where: { $0.hasPrefix(relative + "/") }) else { return nil }
                 continue
             }
             var file = tree.markdown[position]

@@ -240,7 +240,7 @@ public enum SiteBuilder {
                          "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"] + leafletStamps).joined(separator: "|")
         let inputs = tree.stamps
         var previous = candidate?.signature == signature ? candidate : nil
-        let changedInputs = previous?.inputsChanged(to: inputs, upTo: EditedArticles.limit)
+        let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit)
         // Every file as written and no folder of the output changed (a file put there by
         // someone else is removed by a build).
         let outputIsAsLeft = { (cache: BuildCache) in

@@ -29,7 +29,8 @@ struct SourceTree: Sendable {
     var themes: [String: [String: [UInt8]]] = [:]
     /// Problems found while reading: unreadable files, links out of the site.
     var problems: [Diagnostic] = []
-    /// The size and time of every file read or listed, by path relative to the site.
+    /// The size and time of every file read or listed but the Markdown files (whose
+    /// stamps are in `markdown`), by path relative to the site.
     var stamps: [String: FileStamp] = [:]
 
     /// Lists the site and reads its settings and themes; Markdown files are read later,
@@ -41,24 +42,23 @@ struct SourceTree: Sendable {
         var walker = Walker(realRoot: realRoot)
         let contentRoot = siteRoot.path + "/Content/"
         let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
-        tree.stamps.reserveCapacity(contentFiles.count + 64)
         tree.markdown.reserveCapacity(contentFiles.count)
         for (path, stamp) in contentFiles {
-            tree.stamps[String(joining: "Content/", path)] = stamp
+            let kind: Kind? = if path.hasSuffix(".md") {
+                path.hasPrefix("articles/") ? .article : path.hasPrefix("homework/") ? .assignment : path.hasPrefix("pages/") ? .page : nil
+            } else { nil }
+            if let kind {
+                tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
+                continue
+            }
+            tree.stamps["Content/" + path] = stamp
             switch path {
             case "site.yaml":
                 tree.siteYAML = tree.read(contentRoot + path, display: "Content/" + path)
             case "teachers.yaml":
                 tree.teachersYAML = tree.read(contentRoot + path, display: "Content/" + path)
             default:
-                let kind: Kind? = if path.hasSuffix(".md") {
-                    path.hasPrefix("articles/") ? .article : path.hasPrefix("homework/") ? .assignment : path.hasPrefix("pages/") ? .page : nil
-                } else { nil }
-                if let kind {
-                    tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
-                } else {
-                    tree.staticFiles.append(path)
-                }
+                tree.staticFiles.append(path)
             }
         }
         tree.staticFiles.sort()

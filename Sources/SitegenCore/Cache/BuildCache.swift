@@ -48,7 +48,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-8"
+    static let format = "sitegen-build-cache-9"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -158,6 +158,7 @@ struct BuildCache: Sendable {
     var signature: String
     /// site.yaml, teachers.yaml and the list of static files: what every model depends on.
     var contextHash: UInt64
+    /// The stamps of the site's files but its Markdown files (whose are in `content`).
     var inputs: [String: FileStamp] = [:]
     var diagnostics: [Diagnostic] = []
     var content: [String: ContentEntry] = [:]
@@ -187,22 +188,28 @@ struct BuildCache: Sendable {
 
     /// Takes the changes of a rebuild of edited articles.
     mutating func take(_ edits: EditedArticles.Edits) {
-        inputs.merge(edits.inputs) { _, new in new }
         content.merge(edits.content) { _, new in new }
         pages.merge(edits.pages) { _, new in new }
-        changes.inputs.formUnion(edits.inputs.keys)
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
 
-    /// The paths of `current` whose stamps are not as in this cache, when there are at
-    /// most `limit` and no file came or went; nil otherwise. Empty: nothing changed.
-    func inputsChanged(to current: [String: FileStamp], upTo limit: Int) -> [String]? {
-        guard current.count == inputs.count else { return nil }
+    /// The paths (relative to the site) of the files of `tree` whose stamps are not as
+    /// in this cache, when there are at most `limit` and no file came or went; nil
+    /// otherwise. Empty: nothing changed.
+    func inputsChanged(in tree: SourceTree, upTo limit: Int) -> [String]? {
+        guard tree.stamps.count == inputs.count, tree.markdown.count == content.count else { return nil }
         var changed: [String] = []
-        for (path, stamp) in current where inputs[path] != stamp {
+        for (path, stamp) in tree.stamps where inputs[path] != stamp {
             guard inputs[path] != nil, changed.count < limit else { return nil }
             changed.append(path)
+        }
+        for file in tree.markdown {
+            guard let entry = content[file.contentPath] else { return nil }
+            if entry.stamp != file.stamp {
+                guard changed.count < limit else { return nil }
+                changed.append("Content/" + file.contentPath)
+            }
         }
         return changed
     }
@@ -295,7 +302,6 @@ struct BuildCache: Sendable {
         do throws(BinaryReader.Corrupt) {
             guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return }
             try changed.readSummary(&reader)
-            try changed.readInputs(&reader)
             try changed.readContent(&reader)
             try changed.readPages(&reader)
             try changed.readOutputs(&reader)
@@ -311,12 +317,11 @@ struct BuildCache: Sendable {
         cardReads = changed.cardReads
         feedSources = changed.feedSources
         homeworkFingerprint = changed.homeworkFingerprint
-        inputs.merge(changed.inputs) { _, new in new }
         content.merge(changed.content) { _, new in new }
         pages.merge(changed.pages) { _, new in new }
         outputs.merge(changed.outputs) { _, new in new }
         folders.merge(changed.folders) { _, new in new }
-        changes = Changes(inputs: Set(changed.inputs.keys), content: Set(changed.content.keys), pages: Set(changed.pages.keys),
+        changes = Changes(content: Set(changed.content.keys), pages: Set(changed.pages.keys),
                           outputs: Set(changed.outputs.keys), folders: Set(changed.folders.keys))
     }
 
@@ -328,13 +333,12 @@ struct BuildCache: Sendable {
     /// knew what they changed: a save of a few changes writes them beside the file
     /// instead of the file again.
     struct Changes: Sendable {
-        var inputs: Set<String> = []
         var content: Set<String> = []
         var pages: Set<String> = []
         var outputs: Set<String> = []
         var folders: Set<String> = []
 
-        var count: Int { inputs.count + content.count + pages.count + outputs.count + folders.count }
+        var count: Int { content.count + pages.count + outputs.count + folders.count }
     }
 
     /// More changes than this and the cache file is written whole again.
@@ -375,7 +379,6 @@ struct BuildCache: Sendable {
         writer.string(BuildCache.changesFormat)
         writer.unsigned(base)
         writeSummary(&writer, store: mark)
-        writeInputs(changes.inputs, &writer)
         writeContent(changes.content.map { path in
             let entry = content[path]!
             let place = placed[path] ?? (entry.stored!, entry.storedChecksum)
