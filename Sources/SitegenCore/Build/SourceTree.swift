@@ -233,7 +233,7 @@ extension Array {
         for index in paths.indices {
             let fits = paths[index].withUTF8 { bytes in
                 longest = Swift.max(longest, bytes.count)
-                return bytes.allSatisfy { $0 < 0x80 && $0 != 0 }
+                return bytes.isASCIIWithoutNUL
             }
             guard fits, longest <= 1024 else { return sorted { path($0) < path($1) } }
         }
@@ -252,6 +252,23 @@ extension Array {
         return records.withUnsafeBytes { records in
             (0..<count).map { self[Int(records.load(fromByteOffset: $0 * size + size - 8, as: Int64.self))] }
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether every byte is ASCII and none is NUL, looked at eight at a time.
+    var isASCIIWithoutNUL: Bool {
+        guard let base = baseAddress else { return true }
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return memchr(base, 0, count) == nil
     }
 }
 

@@ -48,7 +48,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-9"
+    static let format = "sitegen-build-cache-10"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -490,25 +490,35 @@ struct BuildCache: Sendable {
         }
     }
 
+    /// The lists of templates pages were made with are few: each is written once.
     private func writePages(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
+        var lists: [[String]: Int] = [:]
+        var order: [[String]] = []
+        for path in keys where lists[pages[path]!.templates] == nil {
+            lists[pages[path]!.templates] = order.count
+            order.append(pages[path]!.templates)
+        }
+        writer.array(order) { writer, list in writer.array(list) { $0.string($1) } }
         writer.unsigned(UInt64(keys.count))
         for path in keys {
             let entry = pages[path]!
             writer.string(path)
             writer.unsigned(entry.fingerprint)
-            writer.array(entry.templates) { $0.string($1) }
+            writer.integer(lists[entry.templates]!)
             writer.unsigned(entry.templatesHash)
         }
     }
 
     private mutating func readPages(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let lists = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() } }
         let count = try reader.count()
         pages.reserveCapacity(pages.count + count)
         for _ in 0..<count {
             let path = try reader.string()
-            pages[path] = PageEntry(fingerprint: try reader.unsigned(),
-                                    templates: try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() },
-                                    templatesHash: try reader.unsigned())
+            let fingerprint = try reader.unsigned()
+            let list = try reader.integer()
+            guard lists.indices.contains(list) else { throw BinaryReader.Corrupt() }
+            pages[path] = PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.unsigned())
         }
     }
 
