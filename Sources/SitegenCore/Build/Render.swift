@@ -94,17 +94,13 @@ enum Render {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
-        @Sendable func reusable(_ position: Int, _ job: Job) -> (OutputManifest.Entry, BuildCache.PageEntry)? {
-            guard let reuse, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == reuse.fingerprints[position],
-                  templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
-                  outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) else { return nil }
-            return (written, earlier)
-        }
-        let reusedPages = parallelMap(Array(jobs.enumerated())) { reusable($0, $1) }
-        let outcomes = parallelMap(Array(zip(jobs.indices, jobs))) { position, job -> Result<(OutputFile, BuildCache.PageEntry?), MustacheError> in
+        // Each outcome says whether the page was rendered or is the last build's.
+        let outcomes = parallelMap(Array(jobs.enumerated())) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
             let fingerprint = reuse?.fingerprints[position]
-            if let (written, earlier) = reusedPages[position] {
-                return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier))
+            if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
+               templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
+               outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
+                return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier, false))
             }
             switch job.kind {
             case .template(let name, let context):
@@ -113,24 +109,24 @@ enum Render {
                     let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used, memo: memo)
                     let names = used.sorted()
                     let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
-                    return .success((made(job.path, bytes), entry))
+                    return .success((made(job.path, bytes), entry, true))
                 } catch {
                     return .failure(error)
                 }
             case .feed(let feed):
-                return .success((made(job.path, feed().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, feed().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             case .calendar(let calendar):
-                return .success((made(job.path, calendar().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, calendar().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             case .bytes(let bytes):
-                return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }))
+                return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             }
         }
         var output = Output(files: [], pages: [:], cardReads: shared.reads.value)
         output.files.reserveCapacity(outcomes.count)
-        for (outcome, reused) in zip(outcomes, reusedPages.map { $0 != nil }) {
+        for outcome in outcomes {
             switch outcome {
-            case .success(let (file, entry)):
-                if !reused { output.renderedCount += 1 }
+            case .success(let (file, entry, rendered)):
+                if rendered { output.renderedCount += 1 }
                 output.files.append(file)
                 if let entry { output.pages[file.path] = entry }
             case .failure(let error): throw error

@@ -104,12 +104,12 @@ public enum SiteBuilder {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             return report
         }
+        report.byteCount = result.bytesWritten
         if prepared.isPartial {
             report.writtenCount = result.written
             report.unchangedCount = report.fileCount - result.written
         } else {
             report.fileCount = prepared.files!.count
-            report.byteCount = result.bytesWritten
             report.writtenCount = result.written
             report.unchangedCount = result.unchanged
             report.removedCount = result.removed
@@ -277,7 +277,7 @@ public enum SiteBuilder {
             }
         }
         // A long-running process has its models in memory; a command reads them now.
-        if remembered == nil, let cacheFile, previous != nil { _ = previous!.readModels(besides: cacheFile) }
+        if remembered == nil, let cacheFile, previous?.content.isEmpty == false { _ = previous!.readModels(besides: cacheFile) }
 
         progress("Validating")
         let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)

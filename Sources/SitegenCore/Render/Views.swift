@@ -178,22 +178,23 @@ struct ArticleView: MustacheObject {
                           "tags", "body", "subContents", "draft"]
 
     /// The members templates asked views for, as bits: what list pages can show of an
-    /// article.
+    /// article. A member missing from `members` sets the top bit, which no comparison
+    /// passes: a member added to the view but not to the list cannot go unnoticed.
     final class Reads: Sendable {
         private let bits = Atomic<UInt64>(0)
+        static let unlisted = UInt64(1) << 63
 
         var value: UInt64 { bits.load(ordering: .relaxed) }
 
         func note(_ key: String) {
-            guard let place = ArticleView.members.firstIndex(of: key) else { return }
-            let bit = UInt64(1) << UInt64(place)
+            let bit = ArticleView.members.firstIndex(of: key).map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
             if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
         }
     }
 
     /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
     func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
-        ArticleView.members.indices.allSatisfy { place in
+        read & Reads.unlisted == 0 && ArticleView.members.indices.allSatisfy { place in
             read & (UInt64(1) << UInt64(place)) == 0 || MustacheValue.same(member(ArticleView.members[place]), other.member(ArticleView.members[place]))
         }
     }
@@ -205,14 +206,16 @@ struct ArticleView: MustacheObject {
     var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
-        reads?.note(key)
+        let value: MustacheValue?
         switch key {
         case "url", "displayDate", "cover", "meal", "price", "author", "restaurant", "tags":
-            guard let remembered else { return member(key) }
-            return remembered.value(key) { member(key) }
+            value = remembered.map { $0.value(key) { member(key) } } ?? member(key)
         default:
-            return member(key)
+            value = member(key)
         }
+        // Names the view does not have are looked up further down the context stack.
+        if value != nil { reads?.note(key) }
+        return value
     }
 
     private func member(_ key: String) -> MustacheValue? {

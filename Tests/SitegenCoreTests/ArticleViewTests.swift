@@ -1,0 +1,62 @@
+import Foundation
+@testable import SitegenCore
+import SitegenSupport
+import SitegenYAML
+import Testing
+
+@Suite("What list pages read of an article")
+struct ArticleViewReadsTests {
+    private static let site = Site(node: try! YAMLReader.read(Array("title: Food\nbase_url: https://example.org/\n".utf8), path: "Content/site.yaml"), log: DiagnosticLog())
+    private static let context = ViewContext(site: site, formats: Formats(language: site.language))
+
+    private func article(body: String) throws -> Article {
+        let yaml = """
+        title: Toast
+        date: 2026-11-07T10:00
+        summary: Thick toast.
+        cover: {src: "https://example.org/toast.jpg", alt: Toast}
+        meal: Breakfast
+        price: 38
+        author: {name: Ada, username: ada}
+        restaurant: {name: Kam Wah, address: 47 Bute St, lat: 22.32, lon: 114.17}
+        tags: [toast]
+        sections:
+          - image: {src: "https://example.org/butter.jpg", alt: Butter}
+            text: Butter.
+        """
+        let file = ContentFile(path: "Content/articles/toast.md", contentPath: "articles/toast.md",
+                               frontMatter: try YAMLReader.read(Array(yaml.utf8), path: "Content/articles/toast.md"), body: Array(body.utf8), bodyFirstLine: 14)
+        let log = DiagnosticLog()
+        let article = try Article(file: file, context: ModelContext(site: Self.site, teachers: [:], images: ImageLookup(staticFiles: []) { _ in nil }), log: log)
+        #expect(!log.entries.contains { $0.severity == .error }, "\(log.entries)")
+        return article
+    }
+
+    private func view(_ article: Article, reads: ArticleView.Reads? = nil) -> ArticleView {
+        ArticleView(article: article, variant: "article.card", context: Self.context, reads: reads)
+    }
+
+    @Test func everyListedMemberIsAnsweredAndNoted() throws {
+        let reads = ArticleView.Reads()
+        let toast = view(try article(body: "Crisp.\n"), reads: reads)
+        for name in ArticleView.members {
+            #expect(toast.mustacheMember(name) != nil, "\(name)")
+        }
+        #expect(reads.value == (UInt64(1) << UInt64(ArticleView.members.count)) - 1)
+        // A name the view does not have is looked up elsewhere: it is not noted.
+        #expect(toast.mustacheMember("site") == nil)
+        #expect(reads.value & ArticleView.Reads.unlisted == 0)
+    }
+
+    @Test func comparesOnlyWhatWasRead() throws {
+        let first = view(try article(body: "Crisp.\n"))
+        let edited = view(try article(body: "Crisp.\n\nAnd sweet.\n"))
+        let reads = ArticleView.Reads()
+        for name in ["title", "url", "cover", "price", "displayDate", "view"] { _ = view(try article(body: ""), reads: reads).mustacheMember(name) }
+        #expect(first.answersAlike(edited, for: reads.value))
+        _ = view(try article(body: ""), reads: reads).mustacheMember("body")
+        #expect(!first.answersAlike(edited, for: reads.value))
+        #expect(!first.answersAlike(first, for: ArticleView.Reads.unlisted))
+        #expect(first.answersAlike(first, for: reads.value))
+    }
+}
