@@ -475,4 +475,67 @@ struct BuildCacheTests {
         #expect(edited.diagnostics == expected.diagnostics && !expected.diagnostics.isEmpty, "\(edited.diagnostics)")
         #expect(sameOutputs(cached, plain))
     }
+
+    /// Random edits of the kinds writers make, each built through the cache and without
+    /// it: the same bytes every time, whichever way the cached build went.
+    @Test func buildsWhatABuildWithoutTheCacheBuildsAfterRandomEditsOfArticles() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        let articles = ["claypot-rice-at-temple-street/index.md", "dim-sum-in-sham-shui-po/index.md", "egg-tarts-on-lyndhurst-terrace/index.md",
+                        "lovely-breakfast/index.md", "pineapple-bun-in-mong-kok/index.md", "wonton-noodles-in-central/index.md", "2026-12-01-cha-chaan-teng-guide.md"]
+        // Each edit replaces the first match of a pattern (or appends) in the front matter or the story.
+        let edits: [(pattern: String, replacement: (Int) -> String, inFrontMatter: Bool)] = [
+            ("$", { "\n\nAnother paragraph, \($0).\n" }, false),
+            ("^", { "A new opening, \($0).\n\n" }, false),
+            ("(?m)^title: .*$", { "title: Renamed \($0)" }, true),
+            ("(?m)^price: [0-9]+$", { "price: \($0 % 90 + 1)" }, true),
+            ("(?m)^date: 20", { _ in "date: 19" }, true),
+            ("(?m)^tags: \\[", { "tags: [t\($0 % 3), " }, true),
+            ("(?m)^meal: .*$", { "meal: Meal \($0 % 2)" }, true),
+            ("(?m)^title:", { "summary: Said \($0).\ntitle:" }, true),
+            ("(?m)^title:", { _ in "draft: true\ntitle:" }, true),
+        ]
+        var generator = SeededGenerator(seed: 7)
+        var quick = 0
+        for round in 1...24 {
+            let article = articles[Int.random(in: 0..<articles.count, using: &generator)]
+            let edit = edits[Int.random(in: 0..<edits.count, using: &generator)]
+            for site in [cached, plain] {
+                let file = site.appendingPathComponent("Content/articles/\(article)")
+                let text = try String(contentsOf: file, encoding: .utf8)
+                let split = try #require(text.range(of: "\n---\n"))
+                var head = String(text[..<split.lowerBound])
+                var body = String(text[split.upperBound...])
+                if edit.inFrontMatter {
+                    if let match = head.range(of: edit.pattern, options: .regularExpression) { head.replaceSubrange(match, with: edit.replacement(round)) }
+                } else if let match = body.range(of: edit.pattern, options: .regularExpression) {
+                    body.replaceSubrange(match, with: edit.replacement(round))
+                }
+                try (head + "\n---\n" + body).write(to: file, atomically: false, encoding: .utf8)
+            }
+            let built = report(cached, cache: cache)
+            if built.renderedCount <= 2 { quick += 1 }
+            _ = report(plain, cache: nil)
+            #expect(sameOutputs(cached, plain), "round \(round): \(edit.pattern) in \(article)")
+        }
+        // Edits of the story alone are rebuilt from the article's own model.
+        #expect(quick >= 4, "\(quick)")
+    }
 }
+
+/// Random numbers that are the same on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
