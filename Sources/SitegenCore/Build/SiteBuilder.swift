@@ -265,7 +265,7 @@ public enum SiteBuilder {
                 context.add(Int(stamp.modified))
             }
         }
-        if previous?.contextHash != context.value { previous?.content = [:] }
+        if previous?.contextHash != context.value { previous?.content = ContentTable() }
         if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, let changedInputs,
            let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
@@ -284,8 +284,7 @@ public enum SiteBuilder {
         // Each source's entry, in the tree's order: the cached one when its file did not
         // change, else a new one. Kept in an array: dictionaries of 60,000 paths built and
         // read again here cost a tenth of a second of a large first build.
-        var slots: [BuildCache.ContentEntry?] = previous.map { previous in tree.markdown.map { previous.content[$0.contentPath] } }
-            ?? Array(repeating: nil, count: tree.markdown.count)
+        var slots: [BuildCache.ContentEntry?] = previous?.content.entries(for: tree.markdown) ?? Array(repeating: nil, count: tree.markdown.count)
         let stale = tree.markdown.indices.filter { slots[$0]?.stamp != tree.markdown[$0].stamp }
         for (index, entry) in zip(stale, Validate.models(stale.map { tree.markdown[$0] }, tree: tree, context: modelContext)) {
             slots[index] = entry
@@ -328,9 +327,11 @@ public enum SiteBuilder {
                 diagnostics.forEach(log.add)
             }
         }
-        var entries: [String: BuildCache.ContentEntry] = [:]
+        var entries = ContentTable()
         entries.reserveCapacity(tree.markdown.count)
-        for (source, slot) in zip(tree.markdown, slots) { entries[source.contentPath] = slot }
+        for (source, slot) in zip(tree.markdown, slots) {
+            if let slot { entries.append(source.contentPath, slot) }
+        }
         let content = Validate.content(models, teachers: teachers)
         if site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
             log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")

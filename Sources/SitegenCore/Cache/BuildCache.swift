@@ -48,7 +48,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-10"
+    static let format = "sitegen-build-cache-11"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -161,7 +161,7 @@ struct BuildCache: Sendable {
     /// The stamps of the site's files but its Markdown files (whose are in `content`).
     var inputs: [String: FileStamp] = [:]
     var diagnostics: [Diagnostic] = []
-    var content: [String: ContentEntry] = [:]
+    var content = ContentTable()
     var pages: [String: PageEntry] = [:]
     var outputs: [String: OutputManifest.Entry] = [:]
     /// The modification time of every folder of the output (relative, "" for the output
@@ -188,7 +188,7 @@ struct BuildCache: Sendable {
 
     /// Takes the changes of a rebuild of edited articles.
     mutating func take(_ edits: EditedArticles.Edits) {
-        content.merge(edits.content) { _, new in new }
+        for (path, entry) in edits.content { content[path] = entry }
         pages.merge(edits.pages) { _, new in new }
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
@@ -204,9 +204,10 @@ struct BuildCache: Sendable {
             guard inputs[path] != nil, changed.count < limit else { return nil }
             changed.append(path)
         }
-        for file in tree.markdown {
-            guard let entry = content[file.contentPath] else { return nil }
-            if entry.stamp != file.stamp {
+        // Both list the Markdown files in the order of their paths.
+        for (index, file) in tree.markdown.enumerated() {
+            guard content.paths[index] == file.contentPath else { return nil }
+            if content.entries[index].stamp != file.stamp {
                 guard changed.count < limit else { return nil }
                 changed.append("Content/" + file.contentPath)
             }
@@ -219,15 +220,12 @@ struct BuildCache: Sendable {
     /// written.
     mutating func readModels(besides path: String) -> Bool {
         guard let models = ModelStore.read(ModelStore.path(besides: path), as: store) else {
-            content = [:]
+            content = ContentTable()
             store = ModelStore.Mark()
             return false
         }
-        content = content.mapValues { entry in
-            guard case .unread = entry.payload, let range = entry.stored else { return entry }
-            var read = entry
-            read.payload = .encoded(models[range])
-            return read
+        content.updateEach { entry in
+            if case .unread = entry.payload, let range = entry.stored { entry.payload = .encoded(models[range]) }
         }
         return true
     }
@@ -317,11 +315,11 @@ struct BuildCache: Sendable {
         cardReads = changed.cardReads
         feedSources = changed.feedSources
         homeworkFingerprint = changed.homeworkFingerprint
-        content.merge(changed.content) { _, new in new }
+        for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         pages.merge(changed.pages) { _, new in new }
         outputs.merge(changed.outputs) { _, new in new }
         folders.merge(changed.folders) { _, new in new }
-        changes = Changes(content: Set(changed.content.keys), pages: Set(changed.pages.keys),
+        changes = Changes(content: Set(changed.content.paths), pages: Set(changed.pages.keys),
                           outputs: Set(changed.outputs.keys), folders: Set(changed.folders.keys))
     }
 
@@ -366,7 +364,7 @@ struct BuildCache: Sendable {
 
     /// Adds the models of `content` that the store read as `mark` lacks to the store
     /// beside the cache file at `path`.
-    static func saveModels(_ content: [String: ContentEntry], besides path: String, readAs mark: ModelStore.Mark) -> ModelStore.Saved? {
+    static func saveModels(_ content: ContentTable, besides path: String, readAs mark: ModelStore.Mark) -> ModelStore.Saved? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark)
     }
@@ -379,7 +377,7 @@ struct BuildCache: Sendable {
         writer.string(BuildCache.changesFormat)
         writer.unsigned(base)
         writeSummary(&writer, store: mark)
-        writeContent(changes.content.map { path in
+        writeContent(changes.content.sorted().map { path in
             let entry = content[path]!
             let place = placed[path] ?? (entry.stored!, entry.storedChecksum)
             return (path, entry.stamp, entry.hash, place.range, place.checksum)
@@ -477,7 +475,7 @@ struct BuildCache: Sendable {
 
     private mutating func readContent(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let count = try reader.count()
-        content.reserveCapacity(content.count + count)
+        content.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.string()
             let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
@@ -485,8 +483,8 @@ struct BuildCache: Sendable {
             let start = try reader.integer()
             let end = try reader.integer()
             let checksum = try reader.unsigned()
-            guard ModelStore.headerLength <= start, start <= end, end <= store.length else { throw BinaryReader.Corrupt() }
-            content[path] = ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum)
+            guard ModelStore.headerLength <= start, start <= end, end <= store.length, content.paths.last.map({ $0 < path }) ?? true else { throw BinaryReader.Corrupt() }
+            content.append(path, ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum))
         }
     }
 
@@ -570,6 +568,78 @@ struct BuildCache: Sendable {
                 unlink(ModelStore.path(besides: folder + "/" + name))
             }
         }
+    }
+}
+
+/// The cache's entry of each Markdown file, in the order of their paths (`String`'s, as
+/// the site's tree lists them): compared with the tree in one pass and looked up by
+/// binary search, without a table of 60,000 hashed paths.
+struct ContentTable: Sendable {
+    private(set) var paths: [String] = []
+    private(set) var entries: [BuildCache.ContentEntry] = []
+
+    init() {}
+
+    /// `paths` in their order, each with its entry.
+    init(sorted paths: [String], entries: [BuildCache.ContentEntry]) {
+        self.paths = paths
+        self.entries = entries
+    }
+
+    var count: Int { paths.count }
+    var isEmpty: Bool { paths.isEmpty }
+
+    mutating func reserveCapacity(_ count: Int) {
+        paths.reserveCapacity(count)
+        entries.reserveCapacity(count)
+    }
+
+    /// Adds an entry whose path comes after every path of the table.
+    mutating func append(_ path: String, _ entry: BuildCache.ContentEntry) {
+        paths.append(path)
+        entries.append(entry)
+    }
+
+    private func place(of path: String) -> Int {
+        paths.partitioningIndex { $0 >= path }
+    }
+
+    subscript(path: String) -> BuildCache.ContentEntry? {
+        get {
+            let place = place(of: path)
+            return place < paths.count && paths[place] == path ? entries[place] : nil
+        }
+        set {
+            let place = place(of: path)
+            let found = place < paths.count && paths[place] == path
+            switch (newValue, found) {
+            case (let entry?, true): entries[place] = entry
+            case (let entry?, false):
+                paths.insert(path, at: place)
+                entries.insert(entry, at: place)
+            case (nil, true):
+                paths.remove(at: place)
+                entries.remove(at: place)
+            case (nil, false): break
+            }
+        }
+    }
+
+    /// The entries of `files` (in the order of their paths), nil for those without one,
+    /// found in one pass over both lists.
+    func entries(for files: [SourceTree.MarkdownFile]) -> [BuildCache.ContentEntry?] {
+        var found: [BuildCache.ContentEntry?] = []
+        found.reserveCapacity(files.count)
+        var index = 0
+        for file in files {
+            while index < paths.count, paths[index] < file.contentPath { index += 1 }
+            found.append(index < paths.count && paths[index] == file.contentPath ? entries[index] : nil)
+        }
+        return found
+    }
+
+    mutating func updateEach(_ update: (inout BuildCache.ContentEntry) -> Void) {
+        for index in entries.indices { update(&entries[index]) }
     }
 }
 

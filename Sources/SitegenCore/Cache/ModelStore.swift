@@ -93,14 +93,13 @@ enum ModelStore {
         var hashes: [UInt64]
     }
 
-    /// Stores the models of `entries` (by path) that are not in the store read as `mark`;
+    /// Stores the models of `table` that are not in the store read as `mark`;
     /// nil when the store cannot be written. The store is locked meanwhile, so that two
     /// sitegens do not write it at once; a cache file naming a store that another build
     /// changed since does not read back (checksum) and is ignored.
-    static func save(_ entries: [String: BuildCache.ContentEntry], at path: String, readAs mark: Mark) -> Saved? {
-        // Keys, not entries, are listed: moving 60,000 large entries about costs more than
-        // looking each up once. Nothing is sorted: the order means nothing.
-        let paths = Array(entries.keys)
+    static func save(_ table: ContentTable, at path: String, readAs mark: Mark) -> Saved? {
+        let paths = table.paths
+        let entries = table.entries
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -117,16 +116,15 @@ enum ModelStore {
         kept.reserveCapacity(paths.count)
         stamps.reserveCapacity(paths.count)
         hashes.reserveCapacity(paths.count)
-        for path in paths {
-            let entry = entries[path]!
+        for entry in entries {
             kept.append(appendable ? entry.stored : nil)
             stamps.append(entry.stamp)
             hashes.append(entry.hash)
         }
         // Models left unread in the store are where they were only in the same store.
-        guard appendable || !entries.values.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
-        let fresh = parallelMap(Array(zip(paths, kept))) { path, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
-            guard kept == nil, let bytes = entries[path]!.encoded() else { return ([], entries[path]!.storedChecksum) }
+        guard appendable || !entries.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
+        let fresh = parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
+            guard kept == nil, let bytes = entries[index].encoded() else { return ([], entries[index].storedChecksum) }
             return (bytes, Checksum.value(bytes))
         }
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
@@ -148,7 +146,7 @@ enum ModelStore {
             for (index, path) in paths.enumerated() {
                 if kept[index] == nil {
                     locations.append(writer.appendPadded(fresh[index].bytes))
-                } else if let bytes = entries[path]!.encoded() {
+                } else if let bytes = entries[index].encoded() {
                     locations.append(writer.appendPadded(bytes))
                 } else if let bytes = readModel(from: descriptor, at: kept[index]!, checksum: checksums[index], identity: mark.identity) {
                     locations.append(writer.appendPadded(bytes[...]))
