@@ -228,10 +228,10 @@ extension Array {
     /// with nothing changed. Elements with the same path come in no particular order.
     func sortedByPath(_ path: (Element) -> String) -> [Element] {
         guard count > 1 else { return self }
-        var paths = map(path)
         var longest = 0
-        for index in paths.indices {
-            let fits = paths[index].withUTF8 { bytes in
+        for element in self {
+            var text = path(element)
+            let fits = text.withUTF8 { bytes in
                 longest = Swift.max(longest, bytes.count)
                 return bytes.isASCIIWithoutNUL
             }
@@ -240,9 +240,12 @@ extension Array {
         let size = (longest + 1 + 7) / 8 * 8 + 8
         var records = [UInt8](repeating: 0, count: count * size)
         records.withUnsafeMutableBytes { records in
-            for index in paths.indices {
+            for (index, element) in enumerated() {
                 let record = records.baseAddress! + index * size
-                paths[index].withUTF8 { record.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                var text = path(element)
+                text.withUTF8 { bytes in
+                    if let base = bytes.baseAddress { record.copyMemory(from: base, byteCount: bytes.count) }
+                }
                 record.storeBytes(of: Int64(index), toByteOffset: size - 8, as: Int64.self)
             }
             qsort(records.baseAddress!, count, size) { a, b in

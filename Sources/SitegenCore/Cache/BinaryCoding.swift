@@ -27,6 +27,12 @@ struct BinaryWriter {
 
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
+    /// Eight bytes, little-endian: for hashes and times, which are as long as a varint
+    /// would make them anyway and are read back with one load.
+    mutating func word(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     mutating func string(_ value: String) {
@@ -86,6 +92,13 @@ struct BinaryReader {
     }
 
     mutating func integer() throws(Corrupt) -> Int { Int(Int64(bitPattern: try unsigned())) }
+
+    mutating func word() throws(Corrupt) -> UInt64 {
+        guard bytes.endIndex - offset >= 8 else { throw Corrupt() }
+        let start = offset - bytes.startIndex
+        offset += 8
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
+    }
 
     mutating func count() throws(Corrupt) -> Int {
         let value = try unsigned()

@@ -48,7 +48,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-11"
+    static let format = "sitegen-build-cache-12"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -446,7 +446,7 @@ struct BuildCache: Sendable {
             let stamp = inputs[path]!
             writer.string(path)
             writer.integer(stamp.size)
-            writer.integer(Int(stamp.modified))
+            writer.word(UInt64(bitPattern: stamp.modified))
         }
     }
 
@@ -455,7 +455,7 @@ struct BuildCache: Sendable {
         inputs.reserveCapacity(inputs.count + count)
         for _ in 0..<count {
             let path = try reader.string()
-            inputs[path] = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
+            inputs[path] = FileStamp(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()))
         }
     }
 
@@ -465,11 +465,11 @@ struct BuildCache: Sendable {
         for (path, stamp, hash, range, checksum) in entries {
             writer.string(path)
             writer.integer(stamp.size)
-            writer.integer(Int(stamp.modified))
-            writer.unsigned(hash)
+            writer.word(UInt64(bitPattern: stamp.modified))
+            writer.word(hash)
             writer.integer(range.lowerBound)
             writer.integer(range.upperBound)
-            writer.unsigned(checksum)
+            writer.word(checksum)
         }
     }
 
@@ -478,11 +478,11 @@ struct BuildCache: Sendable {
         content.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.string()
-            let stamp = FileStamp(size: try reader.integer(), modified: Int64(try reader.integer()))
-            let hash = try reader.unsigned()
+            let stamp = FileStamp(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()))
+            let hash = try reader.word()
             let start = try reader.integer()
             let end = try reader.integer()
-            let checksum = try reader.unsigned()
+            let checksum = try reader.word()
             guard ModelStore.headerLength <= start, start <= end, end <= store.length, content.paths.last.map({ $0 < path }) ?? true else { throw BinaryReader.Corrupt() }
             content.append(path, ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum))
         }
@@ -501,9 +501,9 @@ struct BuildCache: Sendable {
         for path in keys {
             let entry = pages[path]!
             writer.string(path)
-            writer.unsigned(entry.fingerprint)
+            writer.word(entry.fingerprint)
             writer.integer(lists[entry.templates]!)
-            writer.unsigned(entry.templatesHash)
+            writer.word(entry.templatesHash)
         }
     }
 
@@ -513,10 +513,10 @@ struct BuildCache: Sendable {
         pages.reserveCapacity(pages.count + count)
         for _ in 0..<count {
             let path = try reader.string()
-            let fingerprint = try reader.unsigned()
+            let fingerprint = try reader.word()
             let list = try reader.integer()
             guard lists.indices.contains(list) else { throw BinaryReader.Corrupt() }
-            pages[path] = PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.unsigned())
+            pages[path] = PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.word())
         }
     }
 
@@ -526,8 +526,8 @@ struct BuildCache: Sendable {
             let entry = outputs[path]!
             writer.string(path)
             writer.integer(entry.size)
-            writer.integer(Int(entry.modified))
-            writer.unsigned(entry.hash)
+            writer.word(UInt64(bitPattern: entry.modified))
+            writer.word(entry.hash)
         }
     }
 
@@ -536,7 +536,7 @@ struct BuildCache: Sendable {
         outputs.reserveCapacity(outputs.count + count)
         for _ in 0..<count {
             let path = try reader.string()
-            outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(try reader.integer()), hash: try reader.unsigned())
+            outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()), hash: try reader.word())
         }
     }
 
@@ -544,7 +544,7 @@ struct BuildCache: Sendable {
         writer.unsigned(UInt64(keys.count))
         for path in keys {
             writer.string(path)
-            writer.integer(Int(folders[path]!))
+            writer.word(UInt64(bitPattern: folders[path]!))
         }
     }
 
@@ -553,7 +553,7 @@ struct BuildCache: Sendable {
         folders.reserveCapacity(folders.count + count)
         for _ in 0..<count {
             let path = try reader.string()
-            folders[path] = Int64(try reader.integer())
+            folders[path] = Int64(bitPattern: try reader.word())
         }
     }
 
