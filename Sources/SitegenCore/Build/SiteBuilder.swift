@@ -206,14 +206,21 @@ public enum SiteBuilder {
             report.commandError = "no site at \(options.source): expected Content/site.yaml (run 'sitegen init' to start one)"
             return Prepared(report: report)
         }
-        // The last cache is read while the site's folders are walked.
+        // The last cache is read while the site's folders are walked, and the output
+        // checked against it, which a rebuild with little or nothing changed needs.
         let remembered = memory?.cache
-        let loading = remembered == nil ? cacheFile.map { file in Concurrently { BuildCache.load(from: file) } } : nil
+        let loading = remembered == nil ? cacheFile.map { file in
+            Concurrently { () -> (cache: BuildCache?, outputIsAsLeft: Bool) in
+                let cache = BuildCache.load(from: file)
+                return (cache, cache.map { SiteBuilder.outputIsAsLeft($0, in: outputURL.path) } ?? false)
+            }
+        } : nil
 
         progress("Reading")
         let tree = SourceTree.load(siteRoot: sourceURL)
         if options.leavesMemoryToExit { ProcessLifetime.keep(tree) }
-        let candidate = remembered ?? loading?.wait() ?? nil
+        let loaded = loading?.wait()
+        let candidate = remembered ?? loaded?.cache
         let log = DiagnosticLog()
         tree.problems.forEach(log.add)
 
@@ -241,11 +248,7 @@ public enum SiteBuilder {
         let inputs = tree.stamps
         var previous = candidate?.signature == signature ? candidate : nil
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit)
-        // Every file as written and no folder of the output changed (a file put there by
-        // someone else is removed by a build).
-        let outputIsAsLeft = { (cache: BuildCache) in
-            OutputWriter.filesAreAsWritten(cache.outputs, in: outputURL.path) && OutputWriter.foldersAreAsLeft(cache.folders, in: outputURL.path)
-        }
+        let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
         // Nothing to do when no input changed and the output is as left.
         if let previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             report.diagnostics = previous.diagnostics
@@ -403,6 +406,12 @@ public enum SiteBuilder {
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:],
                         previousFolders: previous?.folders ?? [:], staging: staging, warm: warm,
                         storingModels: storingModels)
+    }
+
+    /// Whether every file of the output is as `cache` has it written and no folder of it
+    /// changed (a file put there by someone else is removed by a build).
+    static func outputIsAsLeft(_ cache: BuildCache, in root: String) -> Bool {
+        OutputWriter.filesAreAsWritten(cache.outputs, in: root) && OutputWriter.foldersAreAsLeft(cache.folders, in: root)
     }
 
     /// The site's theme, and the files it and Leaflet publish under `assets/`.
