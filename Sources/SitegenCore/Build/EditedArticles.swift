@@ -55,8 +55,7 @@ struct EditedArticles {
     /// The build, with only the files that may have changed; nil when the edits need a
     /// full build, or the output is not as the last build left it (the full build puts it
     /// right).
-    func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, leafletFolder: String, outputURL: URL,
-                 outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
+    func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, outputURL: URL, outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
         let entries = Validate.models(edited, tree: tree, context: Validate.context(site: site, teachers: teachers, tree: tree))
         let viewContext = ViewContext(site: site, formats: Formats(language: site.language))
         var articles: [Article] = []
@@ -97,7 +96,7 @@ struct EditedArticles {
         for file in pageFiles {
             switch previous.readModel(file.contentPath, besides: cacheFile)?.0 {
             case .page(let page)?: pages.append(page)
-            case .none?: continue
+            case BuildCache.Model.none?: continue
             default: return nil
             }
         }

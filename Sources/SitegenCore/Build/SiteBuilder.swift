@@ -272,7 +272,7 @@ public enum SiteBuilder {
         if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, let changedInputs,
            let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
-            if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, leafletFolder: leafletFolder, outputURL: outputURL,
+            if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, outputURL: outputURL,
                                            outputIsAsLeft: { outputIsAsLeft(last) }) {
                 rebuilt.report.outputPath = report.outputPath
                 rebuilt.report.basePath = report.basePath

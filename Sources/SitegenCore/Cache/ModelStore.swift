@@ -129,7 +129,7 @@ enum ModelStore {
         }
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
-        let checksums = fresh.map(\.checksum)
+        var checksums = fresh.map(\.checksum)
 
         // Mostly dead models: a new store with only the live ones, written as it is
         // assembled, a megabyte at a time.
@@ -143,11 +143,12 @@ enum ModelStore {
             withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
             var locations: [Range<Int>] = []
             locations.reserveCapacity(paths.count)
-            for (index, path) in paths.enumerated() {
+            for index in entries.indices {
                 if kept[index] == nil {
                     locations.append(writer.appendPadded(fresh[index].bytes))
                 } else if let bytes = entries[index].encoded() {
                     locations.append(writer.appendPadded(bytes))
+                    checksums[index] = Checksum.value(bytes)
                 } else if let bytes = readModel(from: descriptor, at: kept[index]!, checksum: checksums[index], identity: mark.identity) {
                     locations.append(writer.appendPadded(bytes[...]))
                 } else {
