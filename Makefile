@@ -2,7 +2,7 @@
 SITEGEN_RELEASE := .build/release/sitegen
 SITEGEN_DEBUG := .build/debug/sitegen
 
-.PHONY: site test deps test-deps bench
+.PHONY: site test deps test-deps bench instructions
 
 ## Installs what is missing, builds sitegen for release and builds the sample site into Output/.
 site: deps
@@ -20,6 +20,12 @@ test: test-deps
 ## Prints the benchmark figures (release builds): Mustache renders, then full site builds.
 bench: deps
 	Scripts/bench.sh
+
+## Prints the instructions (callgrind) of a full build, a rebuild with nothing changed and
+## one after an article is edited, of the 1,000 + 5,000 corpus (`Scripts/instructions.sh
+## large` for others).
+instructions: deps
+	Scripts/instructions.sh
 
 deps:
 	@Scripts/install-deps.sh

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Instructions sitegen executes (valgrind --tool=callgrind, all threads) to build a
+# generated corpus with the build cache: a full build, a rebuild with nothing changed and
+# one after an article is edited. Instruction counts repeat to a fraction of a percent
+# where wall times on a shared machine vary by a fifth, so they show what a change did.
+#
+#   Scripts/instructions.sh [small|medium|large|articles ...]   (default: medium)
+#
+# Each corpus is built from a copy, in a scratch folder removed at the end; the end is
+# marked for Scripts/bench.sh, which waits before timing anything after mass deletions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "Scripts/instructions.sh needs valgrind (apt-get install valgrind)"; exit 1; }
+bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
+generator=../shared/bench/gen_corpus.py
+today=2027-06-30T15:00
+sizes=("$@")
+[[ ${#sizes[@]} -eq 0 ]] && sizes=(medium)
+
+swift build -c release --product sitegen >/dev/null
+sitegen=$PWD/.build/release/sitegen
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"; mkdir -p "$bench_dir"; touch "$bench_dir/.cleaned-at"' EXIT
+
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+        awk '/Collected :/ { gsub(",", "", $NF); printf "%.3f", $NF / 1e9 }'
+}
+
+printf '%-9s %12s %18s %14s   (G instructions)\n' corpus full 'nothing changed' 'one article'
+for size in "${sizes[@]}"; do
+    case $size in
+        small) articles=100; assignments=500 ;;
+        medium) articles=1000; assignments=5000 ;;
+        large) articles=10000; assignments=50000 ;;
+        articles) articles=10000; assignments=0 ;;
+        *) echo "unknown corpus '$size' (small, medium, large, articles)"; exit 2 ;;
+    esac
+    site=$bench_dir/site-$size
+    if [[ ! -f $site/Content/site.yaml ]]; then
+        [[ -f $generator ]] || { echo "no corpus generator at $generator"; exit 1; }
+        mkdir -p "$bench_dir"
+        python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" >/dev/null 2>&1
+    fi
+    work=$scratch/$size
+    cp -r "$site" "$work"
+    build=("$sitegen" build --source "$work" --output "$work.out" --cache-dir "$work.cache" --today "$today" --quiet)
+    full=$(instructions "${build[@]}")
+    nothing=$(instructions "${build[@]}")
+    article=$(cd "$work" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
+    printf '\nEdited.\n' >> "$work/$article"
+    one=$(instructions "${build[@]}")
+    printf '%-9s %12s %18s %14s\n' "$size" "$full" "$nothing" "$one"
+done
