@@ -17,6 +17,7 @@
 # building a fresh clone never pays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/corpora.sh
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
 runs=${RUNS:-3}
 generator=../shared/bench/gen_corpus.py
@@ -78,13 +79,7 @@ row() { # corpus tool build "wall cpu peak" files bytes pages
 }
 
 for size in "${sizes[@]}"; do
-    case $size in
-        small) articles=100; assignments=500 ;;
-        medium) articles=1000; assignments=5000 ;;
-        large) articles=10000; assignments=50000 ;;
-        articles) articles=10000; assignments=0 ;;
-        *) echo "unknown corpus '$size' (small, medium, large, articles)"; exit 2 ;;
-    esac
+    corpus_counts "$size"
     site=$bench_dir/site-$size
     twin=$bench_dir/hugo-$size
     if [[ ! -f $site/Content/site.yaml || ( -n $hugo && ! -d $twin ) ]]; then

@@ -10,6 +10,7 @@
 # marked for Scripts/bench.sh, which waits before timing anything after mass deletions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/corpora.sh
 command -v valgrind >/dev/null || { echo "Scripts/instructions.sh needs valgrind (apt-get install valgrind)"; exit 1; }
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
 generator=../shared/bench/gen_corpus.py
@@ -29,13 +30,7 @@ instructions() {
 
 printf '%-9s %12s %18s %14s   (G instructions)\n' corpus full 'nothing changed' 'one article'
 for size in "${sizes[@]}"; do
-    case $size in
-        small) articles=100; assignments=500 ;;
-        medium) articles=1000; assignments=5000 ;;
-        large) articles=10000; assignments=50000 ;;
-        articles) articles=10000; assignments=0 ;;
-        *) echo "unknown corpus '$size' (small, medium, large, articles)"; exit 2 ;;
-    esac
+    corpus_counts "$size"
     site=$bench_dir/site-$size
     if [[ ! -f $site/Content/site.yaml ]]; then
         [[ -f $generator ]] || { echo "no corpus generator at $generator"; exit 1; }

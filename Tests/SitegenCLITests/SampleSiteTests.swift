@@ -476,9 +476,9 @@ struct BuildCacheTests {
         #expect(sameOutputs(cached, plain))
     }
 
-    /// Random edits of the kinds writers make, each built through the cache and without
-    /// it: the same bytes every time, whichever way the cached build went.
-    @Test func buildsWhatABuildWithoutTheCacheBuildsAfterRandomEditsOfArticles() throws {
+    /// Edits of the kinds writers make, to every article in turn, each built through the
+    /// cache and without it: the same bytes every time, whichever way the cached build went.
+    @Test func buildsWhatABuildWithoutTheCacheBuildsAfterEditsOfArticles() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
         _ = report(cached, cache: cache)
@@ -496,11 +496,12 @@ struct BuildCacheTests {
             ("(?m)^title:", { "summary: Said \($0).\ntitle:" }, true),
             ("(?m)^title:", { _ in "draft: true\ntitle:" }, true),
         ]
-        var generator = SeededGenerator(seed: 7)
         var quick = 0
         for round in 1...24 {
-            let article = articles[Int.random(in: 0..<articles.count, using: &generator)]
-            let edit = edits[Int.random(in: 0..<edits.count, using: &generator)]
+            // Seven articles and nine kinds of edit (4 and 9 coprime): every article and every
+            // kind of edit comes up, in changing pairs.
+            let article = articles[round % articles.count]
+            let edit = edits[round * 4 % edits.count]
             for site in [cached, plain] {
                 let file = site.appendingPathComponent("Content/articles/\(article)")
                 let text = try String(contentsOf: file, encoding: .utf8)
@@ -523,19 +524,3 @@ struct BuildCacheTests {
         #expect(quick >= 4, "\(quick)")
     }
 }
-
-/// Random numbers that are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-

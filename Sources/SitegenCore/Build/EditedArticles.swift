@@ -56,6 +56,7 @@ struct EditedArticles {
     /// full build, or the output is not as the last build left it (the full build puts it
     /// right).
     func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, outputURL: URL, outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
+        guard let models = previous.openModels(besides: cacheFile) else { return nil }
         let entries = Validate.models(edited, tree: tree, context: Validate.context(site: site, teachers: teachers, tree: tree))
         let viewContext = ViewContext(site: site, formats: Formats(language: site.language))
         var articles: [Article] = []
@@ -64,9 +65,9 @@ struct EditedArticles {
         for (file, entry) in zip(edited, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
-            guard case .article(let new)? = entry.decoded()?.0, let problems = entry.decoded()?.1,
+            guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
-                  case (.article(let old), let oldProblems)? = previous.readModel(file.contentPath, besides: cacheFile),
+                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models),
                   SiteIndex.keepsPlace(new, of: old), new.title == old.title,
                   ArticleView(article: new, variant: "article.card", context: viewContext)
                       .answersAlike(ArticleView(article: old, variant: "article.card", context: viewContext), for: previous.cardReads)
@@ -85,7 +86,7 @@ struct EditedArticles {
         if feedChanges {
             for source in previous.feedSources where !editedSources.contains(source) {
                 let contentPath = String(source.dropFirst("Content/".count))
-                guard case (.article(let article), _)? = previous.readModel(contentPath, besides: cacheFile),
+                guard case (.article(let article), _)? = previous.model(contentPath, from: models),
                       let hash = previous.content[contentPath]?.hash else { return nil }
                 articles.append(article)
                 hashes[source] = hash
@@ -94,7 +95,7 @@ struct EditedArticles {
         // Every page is in every page's menu.
         var pages: [Page] = []
         for file in pageFiles {
-            switch previous.readModel(file.contentPath, besides: cacheFile)?.0 {
+            switch previous.model(file.contentPath, from: models)?.0 {
             case .page(let page)?: pages.append(page)
             case BuildCache.Model.none?: continue
             default: return nil

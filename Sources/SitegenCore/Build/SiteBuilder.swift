@@ -245,7 +245,6 @@ public enum SiteBuilder {
         }
         let signature = ([BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
                          "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"] + leafletStamps).joined(separator: "|")
-        let inputs = tree.stamps
         var previous = candidate?.signature == signature ? candidate : nil
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit)
         let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
@@ -280,7 +279,7 @@ public enum SiteBuilder {
             }
         }
         // A long-running process has its models in memory; a command reads them now.
-        if remembered == nil, let cacheFile, previous?.content.isEmpty == false { _ = previous!.readModels(besides: cacheFile) }
+        if remembered == nil, let cacheFile, previous?.content.isEmpty == false { previous!.readModels(besides: cacheFile) }
 
         progress("Validating")
         let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
@@ -391,7 +390,7 @@ public enum SiteBuilder {
         report.renderedCount = rendered.renderedCount
         var cache = BuildCache(signature: signature, contextHash: context.value)
         cache.store = storeMark
-        cache.inputs = inputs
+        cache.inputs = tree.stamps
         cache.content = entries
         cache.pages = rendered.pages
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)

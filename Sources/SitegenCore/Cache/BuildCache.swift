@@ -215,31 +215,31 @@ struct BuildCache: Sendable {
         return changed
     }
 
-    /// Reads every model of the store at once, checked as a whole; false when the store
-    /// does not read back, and then no model of this cache is used and a new store is
-    /// written.
-    mutating func readModels(besides path: String) -> Bool {
+    /// Reads every model of the store at once, checked as a whole. When the store does
+    /// not read back, no model of this cache is used and a new store is written.
+    mutating func readModels(besides path: String) {
         guard let models = ModelStore.read(ModelStore.path(besides: path), as: store) else {
             content = ContentTable()
             store = ModelStore.Mark()
-            return false
+            return
         }
         content.updateEach { entry in
             if case .unread = entry.payload, let range = entry.stored { entry.payload = .encoded(models[range]) }
         }
-        return true
     }
 
-    /// The model of the content file at `contentPath` read alone from the store; nil when
-    /// there is none or its bytes are not as written.
-    func readModel(_ contentPath: String, besides path: String, teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
+    /// The store beside the cache file at `path`, opened to read a few models alone.
+    func openModels(besides path: String) -> ModelStore.Models? {
+        ModelStore.Models(ModelStore.path(besides: path), mark: store)
+    }
+
+    /// The model of the content file at `contentPath`, read alone from `models` when it
+    /// was not read yet; nil when there is none or its bytes are not as written.
+    func model(_ contentPath: String, from models: ModelStore.Models) -> (Model, [Diagnostic])? {
         guard let entry = content[contentPath] else { return nil }
-        if case .unread = entry.payload {
-            guard let range = entry.stored,
-                  let bytes = ModelStore.readModel(ModelStore.path(besides: path), at: range, checksum: entry.storedChecksum, mark: store) else { return nil }
-            return ContentEntry.decode(bytes[...], teachers: teachers)
-        }
-        return entry.decoded(teachers: teachers)
+        guard case .unread = entry.payload else { return entry.decoded() }
+        guard let range = entry.stored, let bytes = models.model(at: range, checksum: entry.storedChecksum) else { return nil }
+        return ContentEntry.decode(bytes[...])
     }
 
     /// `<cache folder>/<hash of the site and output folders>.cache`; the models are in

@@ -37,19 +37,35 @@ enum ModelStore {
         return bytes
     }
 
-    /// The bytes of one model of the store of `mark`, when they are as written.
-    static func readModel(_ path: String, at range: Range<Int>, checksum: UInt64, mark: Mark) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return readModel(from: descriptor, at: range, checksum: checksum, identity: mark.identity)
+    /// A store opened to read a few models one by one, its header checked once.
+    final class Models: Sendable {
+        private let descriptor: Int32
+
+        /// Nil when the file at `path` is not the store of `mark`.
+        init?(_ path: String, mark: Mark) {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            var header = [UInt8](repeating: 0, count: headerLength)
+            guard pread(descriptor, &header, headerLength, 0) == headerLength, Array(header[0..<8]) == magic, identity(in: header[8..<16]) == mark.identity else {
+                close(descriptor)
+                return nil
+            }
+        }
+
+        /// The bytes at `range`, when they are as written.
+        func model(at range: Range<Int>, checksum: UInt64) -> [UInt8]? {
+            ModelStore.model(from: descriptor, at: range, checksum: checksum)
+        }
+
+        deinit {
+            close(descriptor)
+        }
     }
 
-    private static func readModel(from descriptor: Int32, at range: Range<Int>, checksum: UInt64, identity expected: UInt64) -> [UInt8]? {
-        var header = [UInt8](repeating: 0, count: headerLength)
+    /// The bytes at `range` of the store open at `descriptor`, when they are as written.
+    private static func model(from descriptor: Int32, at range: Range<Int>, checksum: UInt64) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: range.count)
-        guard pread(descriptor, &header, headerLength, 0) == headerLength, Array(header[0..<8]) == magic, identity(in: header[8..<16]) == expected,
-              bytes.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, range.count, off_t(range.lowerBound)) }) == range.count,
+        guard bytes.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, range.count, off_t(range.lowerBound)) }) == range.count,
               Checksum.value(bytes[...]) == checksum
         else { return nil }
         return bytes
@@ -149,7 +165,7 @@ enum ModelStore {
                 } else if let bytes = entries[index].encoded() {
                     locations.append(writer.appendPadded(bytes))
                     checksums[index] = Checksum.value(bytes)
-                } else if let bytes = readModel(from: descriptor, at: kept[index]!, checksum: checksums[index], identity: mark.identity) {
+                } else if let bytes = model(from: descriptor, at: kept[index]!, checksum: checksums[index]) {
                     locations.append(writer.appendPadded(bytes[...]))
                 } else {
                     close(output)
