@@ -26,7 +26,11 @@ public struct MarkdownSection: Sendable {
     /// `RenderedMarkdown.images`.
     public var image: MarkdownImage?
     public var imageIndex: Int?
-    public var html: String
+    /// The HTML as cmark writes it, valid UTF-8: kept as bytes, since a page writes it as
+    /// bytes again, and making a String checks every byte.
+    public var utf8: [UInt8]
+
+    public var html: String { String(decoding: utf8, as: UTF8.self) }
 }
 
 /// Where an image is published and, when known, its size in pixels.
@@ -68,7 +72,7 @@ public struct RenderedMarkdown: Sendable {
     /// places.
     public var plainText: String?
 
-    public var html: String { sections.map(\.html).joined() }
+    public var html: String { String(decoding: Array(sections.map(\.utf8).joined()), as: UTF8.self) }
 }
 
 /// CommonMark to HTML through libcmark.
@@ -112,7 +116,7 @@ public enum Markdown {
         let document = source.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options.cmarkValue) }
         }
-        guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, html: "")], images: [], firstParagraph: nil, plainText: nil) }
+        guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil) }
         defer { cmark_node_free(document) }
 
         var images: [MarkdownImage] = []
@@ -147,7 +151,7 @@ public enum Markdown {
             return whole
         }
 
-        var sections = [MarkdownSection(image: nil, imageIndex: nil, html: "")]
+        var sections = [MarkdownSection(image: nil, imageIndex: nil, utf8: [])]
         var firstParagraph: String?
         var imageIndex = 0
         var headingIDs = HeadingIDs()
@@ -158,7 +162,7 @@ public enum Markdown {
         var run: [OpaquePointer] = []
         func finishSection() {
             renderRun()
-            sections[sections.count - 1].html = String(decoding: html, as: UTF8.self)
+            sections[sections.count - 1].utf8 = html
             html.removeAll(keepingCapacity: true)
         }
         func renderRun() {
@@ -180,7 +184,7 @@ public enum Markdown {
             defer { imageIndex += imagesInBlock }
             if isStandaloneImage(current) {
                 finishSection()
-                sections.append(MarkdownSection(image: images[imageIndex], imageIndex: imageIndex, html: ""))
+                sections.append(MarkdownSection(image: images[imageIndex], imageIndex: imageIndex, utf8: []))
                 continue
             }
             let type = cmark_node_get_type(current)
@@ -254,12 +258,9 @@ public enum Markdown {
             }
             block = cmark_node_next(current)
         }
-        var html = ""
-        if let rendered = cmark_render_html(document, options.cmarkValue) {
-            html = String(cString: rendered)
-            free(rendered)
-        }
-        return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, html: html)], images: [], firstParagraph: firstParagraph,
+        var html: [UInt8] = []
+        appendRendered(document, to: &html, options: options)
+        return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: html)], images: [], firstParagraph: firstParagraph,
                                 plainText: includePlainText ? readableText(of: document) : nil)
     }
 

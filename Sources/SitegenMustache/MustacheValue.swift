@@ -9,6 +9,10 @@ public enum MustacheValue: Sendable {
     case int(Int)
     case double(Double)
     case string(String)
+    /// Text as its UTF-8 bytes, which must be valid UTF-8: HTML made elsewhere (rendered
+    /// Markdown, a cache's bytes) is written as it is, without being decoded into a String
+    /// and checked again first. Otherwise it reads like `.string`.
+    case utf8(ArraySlice<UInt8>)
     case array([MustacheValue])
     case dictionary([String: MustacheValue])
     case object(any MustacheObject)
@@ -23,6 +27,7 @@ public enum MustacheValue: Sendable {
         case .int(let value): value != 0
         case .double(let value): value != 0
         case .string(let value): !value.isEmpty
+        case .utf8(let bytes): !bytes.isEmpty
         case .array(let items): !items.isEmpty
         case .dictionary, .object: true
         }

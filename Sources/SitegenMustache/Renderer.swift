@@ -150,6 +150,8 @@ struct Renderer {
             switch lookup(expression) {
             case .string(let found):
                 name = found
+            case .utf8(let bytes):
+                name = String(decoding: bytes, as: UTF8.self)
             case nil where library.missingTemplates == .renderNothing:
                 usedTemplates.missing.insert("*" + expression.source)
                 return nil
@@ -205,6 +207,8 @@ struct Renderer {
         switch value {
         case .string(let string):
             if escaped { HTMLEscaping.append(string, to: &output) } else { output.append(contentsOf: string.utf8) }
+        case .utf8(let bytes):
+            if escaped { HTMLEscaping.append(bytes, to: &output) } else { output.append(contentsOf: bytes) }
         case .int(let number):
             output.append(contentsOf: String(number).utf8)
         case .double(let number):
@@ -241,7 +245,7 @@ public enum HTMLEscaping {
         string.withUTF8 { append($0, to: &output) }
     }
 
-    private static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
+    static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
         var run = bytes.startIndex
         var index = bytes.startIndex
         while index < bytes.endIndex {

@@ -144,22 +144,29 @@ enum Render {
         let homework: HomeworkViews
         let metas: PageMeta
         let reads = ArticleView.Reads()
-        private let remembered = Mutex<[String: RememberedMembers]>([:])
+        /// Each article's values, made by the first of its views in this run.
+        private let values = Mutex<[String: ArticleValues]>([:])
 
         init(index: SiteIndex, assets: [String: [String: String]]) {
             self.index = index
             context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
             let context = context
             let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
-            let assetURLs = MustacheValue.dictionary(assets.mapValues { byName in .dictionary(byName.mapValues { .string(context.url($0)) }) })
+            let assetURLs = MustacheValue.fields(MustacheFields(assets.sorted { $0.key < $1.key }.map { kind, byName in
+                (kind, .fields(MustacheFields(byName.sorted { $0.key < $1.key }.map { ($0.key, .string(context.url($0.value))) })))
+            }))
             site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
             homework = HomeworkViews(index: index, context: context)
             metas = PageMeta(index: index, context: context, homework: homework)
         }
 
-        func page(_ planned: PlannedPage, _ fields: [String: MustacheValue]) -> MustacheValue {
-            let meta = metas.make(for: planned)
-            return .dictionary(fields.merging(["site": site, "today": .string(index.moment.date.description), "meta": meta]) { own, _ in own })
+        /// What every page has, and its own fields, which win over those of the same name.
+        /// The layout reads `site` and `meta` most: they come first.
+        func page(_ planned: PlannedPage, _ fields: MustacheFields) -> MustacheValue {
+            var all = MustacheFields([("site", site), ("meta", metas.make(for: planned))])
+            for (name, value) in zip(fields.names, fields.values) { all[name] = value }
+            if all["today"] == nil { all["today"] = .string(index.moment.date.description) }
+            return .fields(all)
         }
 
         func cards(_ articles: [Article]) -> MustacheValue {
@@ -167,13 +174,14 @@ enum Render {
         }
 
         func view(of article: Article, variant: String, reads: ArticleView.Reads? = nil) -> MustacheValue {
-            let members = remembered.withLock { known in
-                if let members = known[article.sourcePath] { return members }
-                let members = RememberedMembers()
-                known[article.sourcePath] = members
-                return members
+            // Made outside the lock: two threads may make the same values, and keep the first.
+            let made = values.withLock { $0[article.sourcePath] } ?? ArticleValues(article, context: context)
+            let shared = values.withLock { known in
+                if let first = known[article.sourcePath] { return first }
+                known[article.sourcePath] = made
+                return made
             }
-            return .object(ArticleView(article: article, variant: variant, context: context, remembered: members, reads: reads))
+            return .object(ArticleView(article: article, variant: variant, context: context, values: shared, reads: reads))
         }
     }
 
@@ -197,7 +205,7 @@ enum Render {
                 return Job(path: path, template: "page", context: shared.page(planned, ["page": .object(PageView(page: item, context: context))]))
             case .group(let group, let list):
                 return Job(path: path, template: "list", context: shared.page(planned, [
-                    "group": .dictionary([
+                    "group": .fields([
                         "name": .string(group.label.name),
                         "isMeal": .bool(group.kind == .meal),
                         "isTag": .bool(group.kind == .tag),
@@ -216,7 +224,7 @@ enum Render {
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),
                     "groups": .array(groups.map { group in
-                        .dictionary([
+                        .fields([
                             "view": "group.row",
                             "name": .string(group.label.name),
                             "url": .string(context.url(group.path)),
@@ -263,27 +271,27 @@ enum Render {
     }
 
     private static func pagination(_ context: ViewContext, _ list: ListPage) -> MustacheValue {
-        var fields: [String: MustacheValue] = [
+        var fields: MustacheFields = [
             "number": .int(list.number),
             "count": .int(list.count),
             "hasMany": .bool(list.count > 1),
         ]
         if list.number > 1 { fields["prev"] = .string(context.url(ListPage.path(base: list.base, number: list.number - 1))) }
         if list.number < list.count { fields["next"] = .string(context.url(ListPage.path(base: list.base, number: list.number + 1))) }
-        return .dictionary(fields)
+        return .fields(fields)
     }
 
     private static func restaurant(_ context: ViewContext, _ entry: RestaurantEntry) -> MustacheValue {
-        var fields: [String: MustacheValue] = [
+        var fields: MustacheFields = [
             "name": .string(entry.name),
             "anchor": .string(entry.anchor),
             "address": entry.address.map(MustacheValue.string) ?? .null,
-            "articles": .array(entry.articles.map { .dictionary(["title": .string($0.title), "url": .string(context.url("articles/\($0.slug.text)/"))]) }),
+            "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url("articles/\($0.slug.text)/"))]) }),
         ]
         if let latitude = entry.latitude, let longitude = entry.longitude {
             fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
         }
-        return .dictionary(fields)
+        return .fields(fields)
     }
 
     /// The pins of `/map/` as JSON for the map script; safe inside `<script>`.

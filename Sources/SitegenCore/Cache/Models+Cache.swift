@@ -251,8 +251,8 @@ extension ArticleFields {
         restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
         draft = try reader.bool()
-        mainHTML = StoredText(cached: try reader.slice())
-        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(cached: try reader.slice())) }
+        mainHTML = StoredText(utf8: try reader.slice())
+        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }
@@ -285,8 +285,8 @@ extension AssignmentFields {
         due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
         link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
         draft = try reader.bool()
-        detailsHTML = StoredText(cached: try reader.slice())
-        detailsText = StoredText(cached: try reader.slice())
+        detailsHTML = StoredText(utf8: try reader.slice())
+        detailsText = StoredText(utf8: try reader.slice())
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }

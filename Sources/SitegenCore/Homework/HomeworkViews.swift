@@ -9,7 +9,7 @@ struct HomeworkViews: Sendable {
     /// it, so it is made once.
     private(set) var summary: MustacheValue = .null
     /// What every page of a grade shows of it, made once per grade.
-    private var commonFields: [GradeID: [String: MustacheValue]] = [:]
+    private var commonFields: [GradeID: MustacheFields] = [:]
 
     init(index: SiteIndex, context: ViewContext) {
         self.index = index
@@ -44,14 +44,14 @@ struct HomeworkViews: Sendable {
     private func makeSummary() -> MustacheValue {
         let grades: [MustacheValue] = site.homework.grades.map { grade in
             let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-            return .dictionary([
+            return .fields([
                 "name": .string(GradeNames.name(of: grade)),
                 "url": .string(context.url(gradePath(grade))),
                 "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), tonight: schedule.isTonight)),
                 "count": .int(work.count),
             ])
         }
-        return .dictionary([
+        return .fields([
             "grades": .array(grades),
             "hasGrades": .bool(!grades.isEmpty),
             "hasAssignments": .bool(!schedule.assignments.isEmpty),
@@ -61,10 +61,10 @@ struct HomeworkViews: Sendable {
         ])
     }
 
-    func gradePage(_ grade: GradeID) -> [String: MustacheValue] {
+    func gradePage(_ grade: GradeID) -> MustacheFields {
         let digestWork = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
         let upcoming: [MustacheValue] = schedule.upcoming(of: grade).map { day, work in
-            .dictionary([
+            .fields([
                 "label": .string("Due " + relativeDay(day)),
                 "date": .string(day.description),
                 "assignments": .array(work.map { row($0, grade: grade) }),
@@ -72,7 +72,7 @@ struct HomeworkViews: Sendable {
         }
         let recent: [MustacheValue] = schedule.schoolDays.reversed().prefix(Self.recentDayCount).map { day in
             let count = schedule.assignments(of: grade, on: day).count
-            return .dictionary([
+            return .fields([
                 "label": .string(context.formats.weekdayDate(day)),
                 "date": .string(day.description),
                 "url": .string(context.url(dayPath(grade, day))),
@@ -83,7 +83,7 @@ struct HomeworkViews: Sendable {
         let published = schedule.assignments.contains { $0.grades.contains(grade) }
         var fields = common(grade)
         fields["sentence"] = .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: digestWork), tonight: schedule.isTonight))
-        fields["digest"] = .dictionary([
+        fields["digest"] = .fields([
             "label": .string(schedule.isTonight ? "Tonight" : "Last night"),
             "day": schedule.digestDay.map { .string(context.formats.weekdayDate($0)) } ?? .null,
             "date": schedule.digestDay.map { .string($0.description) } ?? .null,
@@ -98,15 +98,15 @@ struct HomeworkViews: Sendable {
         return fields
     }
 
-    func dayPage(_ grade: GradeID, _ day: CalendarDate) -> [String: MustacheValue] {
+    func dayPage(_ grade: GradeID, _ day: CalendarDate) -> MustacheFields {
         let work = schedule.assignments(of: grade, on: day)
         let label = context.formats.weekdayDate(day)
         let (previous, next) = schedule.neighbours(of: day)
         func link(_ other: CalendarDate?) -> MustacheValue {
-            other.map { .dictionary(["url": .string(context.url(dayPath(grade, $0))), "label": .string(context.formats.weekdayDate($0))]) } ?? .null
+            other.map { .fields(["url": .string(context.url(dayPath(grade, $0))), "label": .string(context.formats.weekdayDate($0))]) } ?? .null
         }
         var fields = common(grade)
-        fields["day"] = .dictionary([
+        fields["day"] = .fields([
             "label": .string(label),
             "date": .string(day.description),
             "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), day: label)),
@@ -117,9 +117,9 @@ struct HomeworkViews: Sendable {
         return fields
     }
 
-    var teachersPage: [String: MustacheValue] {
+    var teachersPage: MustacheFields {
         let teachers: [MustacheValue] = index.teachers.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.map { teacher in
-            .dictionary([
+            .fields([
                 "name": .string(teacher.name),
                 "subject": .string(teacher.subject),
                 "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(GradeNames.name(of:)))),
@@ -130,12 +130,12 @@ struct HomeworkViews: Sendable {
         return ["teachers": .array(teachers), "homework": summary]
     }
 
-    private func common(_ grade: GradeID) -> [String: MustacheValue] {
+    private func common(_ grade: GradeID) -> MustacheFields {
         commonFields[grade] ?? makeCommon(grade)
     }
 
-    private func makeCommon(_ grade: GradeID) -> [String: MustacheValue] {
-        var gradeFields: [String: MustacheValue] = [
+    private func makeCommon(_ grade: GradeID) -> MustacheFields {
+        var gradeFields: MustacheFields = [
             "id": .string(grade.text),
             "name": .string(GradeNames.name(of: grade)),
             "url": .string(context.url(gradePath(grade))),
@@ -148,7 +148,7 @@ struct HomeworkViews: Sendable {
             gradeFields["webcalURL"] = .string("webcal://" + withoutScheme + context.url(gradePath(grade) + "calendar.ics"))
         }
         return [
-            "grade": .dictionary(gradeFields),
+            "grade": .fields(gradeFields),
             "updated": .string(updatedText),
             "updatedISO": .string(RFC3339.format(schedule.momentInstant, in: site.timeZone)),
             "homework": summary,

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMarkdown
+import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
@@ -85,16 +86,18 @@ struct SubContent: Sendable {
     var html: StoredText
 }
 
-/// Text rendered from Markdown: an article's HTML, an assignment's details. Read back
-/// from the build cache it stays the cache's UTF-8 bytes until a page shows it: a rebuild
-/// after one edit decodes all of a large site's articles and assignments (their places in
-/// lists depend on them) but renders a handful, and making Strings of 10,000 bodies was a
-/// tenth of that rebuild, of 50,000 assignments' details a twentieth. The cache's bytes
-/// are checksummed and were written from a String, so they are valid UTF-8.
+/// Text rendered from Markdown: an article's HTML, an assignment's details. It stays the
+/// UTF-8 bytes it was made as (cmark's output, the build cache's bytes) until something
+/// needs a String, and templates take the bytes as they are: a rebuild after one edit
+/// decodes all of a large site's articles and assignments (their places in lists depend on
+/// them) but renders a handful, and making Strings of 10,000 bodies was a tenth of that
+/// rebuild; a full build checked every body's bytes once more for each String. Both
+/// sources are valid UTF-8: cmark writes what it read, checked when the file was read, and
+/// the cache's bytes are checksummed and were written from such text.
 struct StoredText: Sendable {
     private enum Storage: Sendable {
         case text(String)
-        case cached(ArraySlice<UInt8>)
+        case utf8(ArraySlice<UInt8>)
     }
 
     private let storage: Storage
@@ -103,29 +106,38 @@ struct StoredText: Sendable {
         storage = .text(text)
     }
 
-    init(cached bytes: ArraySlice<UInt8>) {
-        storage = .cached(bytes)
+    /// `bytes` must be valid UTF-8.
+    init(utf8 bytes: ArraySlice<UInt8>) {
+        storage = .utf8(bytes)
     }
 
     var text: String {
         switch storage {
         case .text(let text): text
-        case .cached(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// What a template prints, without making a String of bytes.
+    var mustacheValue: MustacheValue {
+        switch storage {
+        case .text(let text): .string(text)
+        case .utf8(let bytes): .utf8(bytes)
         }
     }
 
     var isEmpty: Bool {
         switch storage {
         case .text(let text): text.isEmpty
-        case .cached(let bytes): bytes.isEmpty
+        case .utf8(let bytes): bytes.isEmpty
         }
     }
 
-    /// Calls `body` with the UTF-8 bytes, without making a String of cached ones.
+    /// Calls `body` with the UTF-8 bytes, without making a String of them.
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch storage {
         case .text(var text): text.withUTF8(body)
-        case .cached(let bytes): bytes.withUnsafeBufferPointer(body)
+        case .utf8(let bytes): bytes.withUnsafeBufferPointer(body)
         }
     }
 }
@@ -228,10 +240,10 @@ struct ArticleFields: Sendable {
 
         let body = ContentBody.render(file, context: context, log: log)
         links = body.links
-        mainHTML = StoredText(body.sections.first?.html ?? "")
+        mainHTML = StoredText(utf8: body.sections.first?.html[...] ?? [])
         subContents = body.sections.dropFirst().compactMap { section in
             guard let image = section.image else { return nil }
-            return SubContent(image: image, html: StoredText(section.html))
+            return SubContent(image: image, html: StoredText(utf8: section.html[...]))
         }
         self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
 
@@ -402,7 +414,7 @@ struct AssignmentFields: Sendable {
         fields.reportUnknownKeys(what: "assignment front matter")
 
         let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
-        detailsHTML = StoredText(details.html)
+        detailsHTML = StoredText(utf8: details.html[...])
         detailsText = StoredText(details.plainText ?? "")
         links = details.links
 
@@ -439,7 +451,7 @@ struct Page: Sendable {
         draft = fields.optional("draft", Bool.self) ?? false
         fields.reportUnknownKeys(what: "page front matter")
         let body = ContentBody.render(file, context: context, log: log)
-        html = body.html
+        html = String(decoding: body.html, as: UTF8.self)
         links = body.links
         self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
         guard let title, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
@@ -454,11 +466,11 @@ struct Page: Sendable {
 /// The Markdown body of a content file, its images found and published.
 enum ContentBody {
     struct Rendered {
-        var sections: [(image: ResolvedImage?, html: String)]
+        var sections: [(image: ResolvedImage?, html: [UInt8])]
         var firstParagraph: String?
         var plainText: String?
         var links: [ContentLink]
-        var html: String { sections.map(\.html).joined() }
+        var html: [UInt8] { Array(sections.map(\.html).joined()) }
     }
 
     static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
@@ -493,8 +505,8 @@ enum ContentBody {
                 return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height)
             }
         })
-        let sections = markdown.sections.map { section -> (ResolvedImage?, String) in
-            (section.imageIndex.flatMap { resolved[$0] }, section.html)
+        let sections = markdown.sections.map { section -> (ResolvedImage?, [UInt8]) in
+            (section.imageIndex.flatMap { resolved[$0] }, section.utf8)
         }
         return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
     }

@@ -16,7 +16,7 @@ struct PageMeta: Sendable {
         var description = site.description
         var type = "website"
         var image: ResolvedImage?
-        var jsonLD: String?
+        var jsonLD: MustacheValue?
         switch planned {
         case .home(let list):
             if list.number > 1 { title = "\(site.title), page \(list.number)" }
@@ -55,7 +55,7 @@ struct PageMeta: Sendable {
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }
-        var fields: [String: MustacheValue] = [
+        var fields: MustacheFields = [
             "title": .string(title),
             "description": .string(description),
             "type": .string(type),
@@ -65,52 +65,107 @@ struct PageMeta: Sendable {
             fields["canonical"] = .string(url)
         }
         if let image, let url = context.absoluteImageURL(image) {
-            var imageFields: [String: MustacheValue] = ["url": .string(url), "alt": .string(image.alt)]
+            var imageFields: MustacheFields = ["url": .string(url), "alt": .string(image.alt)]
             if let width = image.width { imageFields["width"] = .int(width) }
             if let height = image.height { imageFields["height"] = .int(height) }
-            fields["image"] = .dictionary(imageFields)
+            fields["image"] = .fields(imageFields)
         }
-        if let jsonLD { fields["jsonLD"] = .string(jsonLD) }
-        return .dictionary(fields)
+        if let jsonLD { fields["jsonLD"] = jsonLD }
+        return .fields(fields)
     }
 
-    /// An `Article` about a `Restaurant` with its address and coordinates. Every string
-    /// goes through `JSONText`, so no value can close the `<script>` around it.
-    private func articleJSONLD(_ article: Article, url: String?) -> String {
-        var members: [(String, String)] = [
-            ("@context", JSONText.string("https://schema.org")),
-            ("@type", JSONText.string("Article")),
-            ("headline", JSONText.string(article.title)),
-            ("datePublished", JSONText.string(RFC3339.format(article.instant, in: site.timeZone))),
-            ("description", JSONText.string(article.summary)),
-        ]
-        if let url { members.append(("mainEntityOfPage", JSONText.string(url))) }
+    /// An `Article` about a `Restaurant` with its address and coordinates, written into one
+    /// buffer (a String per value and per object cost more than the article's Markdown
+    /// headings). Every string goes through `JSONString`, so no value can close the
+    /// `<script>` around it.
+    private func articleJSONLD(_ article: Article, url: String?) -> MustacheValue {
+        var json = JSONWriter()
+        json.open()
+        json.member("@context", string: "https://schema.org")
+        json.member("@type", string: "Article")
+        json.member("headline", string: article.title)
+        json.member("datePublished", string: RFC3339.format(article.instant, in: site.timeZone))
+        json.member("description", string: article.summary)
+        if let url { json.member("mainEntityOfPage", string: url) }
         if let cover = article.cover, let imageURL = context.absoluteImageURL(cover) {
-            members.append(("image", JSONText.string(imageURL)))
+            json.member("image", string: imageURL)
         }
         if let author = article.author {
-            var person = [("@type", JSONText.string("Person")), ("name", JSONText.string(author.name))]
-            if let username = author.username { person.append(("alternateName", JSONText.string("@" + username))) }
-            members.append(("author", JSONText.object(person)))
+            json.open("author")
+            json.member("@type", string: "Person")
+            json.member("name", string: author.name)
+            if let username = author.username { json.member("alternateName", string: "@" + username) }
+            json.close()
         }
         if !article.tags.isEmpty {
-            members.append(("keywords", JSONText.string(article.tags.map(\.name).joined(separator: ", "))))
+            json.member("keywords", string: article.tags.map { $0.name }.joined(separator: ", "))
         }
         if let restaurant = article.restaurant {
-            var place = [("@type", JSONText.string("Restaurant"))]
-            if let name = restaurant.name { place.append(("name", JSONText.string(name))) }
+            json.open("about")
+            json.member("@type", string: "Restaurant")
+            if let name = restaurant.name { json.member("name", string: name) }
             if let address = restaurant.address {
-                place.append(("address", JSONText.object([("@type", JSONText.string("PostalAddress")), ("streetAddress", JSONText.string(address))])))
+                json.open("address")
+                json.member("@type", string: "PostalAddress")
+                json.member("streetAddress", string: address)
+                json.close()
             }
             if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
-                place.append(("geo", JSONText.object([("@type", JSONText.string("GeoCoordinates")), ("latitude", JSONText.number(latitude)), ("longitude", JSONText.number(longitude))])))
+                json.open("geo")
+                json.member("@type", string: "GeoCoordinates")
+                json.member("latitude", number: latitude)
+                json.member("longitude", number: longitude)
+                json.close()
             }
             if let price = article.price {
-                place.append(("priceRange", JSONText.string(context.formats.price(price))))
+                json.member("priceRange", string: context.formats.price(price))
             }
-            members.append(("about", JSONText.object(place)))
+            json.close()
         }
-        return JSONText.object(members)
+        json.close()
+        return .utf8(json.bytes[...])
+    }
+}
+
+/// A JSON object written member by member into one buffer, names and strings quoted by
+/// `JSONString`.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the object being written has a member yet (a comma goes before the next).
+    private var hasMember = false
+
+    init() {
+        bytes.reserveCapacity(1024)
+    }
+
+    /// Opens an object, as the member `name` of the one being written when given.
+    mutating func open(_ name: String? = nil) {
+        if let name { self.name(name) }
+        bytes.append(UInt8(ascii: "{"))
+        hasMember = false
+    }
+
+    mutating func close() {
+        bytes.append(UInt8(ascii: "}"))
+        hasMember = true
+    }
+
+    mutating func member(_ name: String, string value: String) {
+        self.name(name)
+        JSONString.append(value, to: &bytes)
+        hasMember = true
+    }
+
+    mutating func member(_ name: String, number value: Double) {
+        self.name(name)
+        bytes.append(contentsOf: JSONText.number(value).utf8)
+        hasMember = true
+    }
+
+    private mutating func name(_ name: String) {
+        if hasMember { bytes.append(UInt8(ascii: ",")) }
+        JSONString.append(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
     }
 }
 
@@ -137,21 +192,5 @@ extension ViewContext {
         case .remote(let url): url
         case .site(let path): absoluteURL(path)
         }
-    }
-}
-
-extension JSONText {
-    /// `members` are names and JSON values.
-    static func object(_ members: [(String, String)]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(members.reduce(2) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
-        for (index, member) in members.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONString.append(member.0, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            bytes.append(contentsOf: member.1.utf8)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -154,10 +154,10 @@ final class ViewContext: Sendable {
     }
 
     func image(_ image: ResolvedImage) -> MustacheValue {
-        var fields: [String: MustacheValue] = ["url": .string(url(of: image)), "alt": .string(image.alt)]
+        var fields: MustacheFields = ["url": .string(url(of: image)), "alt": .string(image.alt)]
         if let width = image.width { fields["width"] = .int(width) }
         if let height = image.height { fields["height"] = .int(height) }
-        return .dictionary(fields)
+        return .fields(fields)
     }
 }
 
@@ -166,11 +166,17 @@ final class ViewContext: Sendable {
 struct ArticleView: MustacheObject {
     var article: Article
     var variant: String
-    var context: ViewContext
-    /// Members already made for this article in this render run, shared by all its views.
-    var remembered: RememberedMembers? = nil
+    /// What its views show that takes work to make, made once for all of them.
+    var values: ArticleValues
     /// Where the members templates ask for are noted (for the views of list pages).
     var reads: Reads? = nil
+
+    init(article: Article, variant: String, context: ViewContext, values: ArticleValues? = nil, reads: Reads? = nil) {
+        self.article = article
+        self.variant = variant
+        self.values = values ?? ArticleValues(article, context: context)
+        self.reads = reads
+    }
 
     /// Every member a template can ask an article for; a member's bit in `Reads` is its
     /// place here.
@@ -186,8 +192,8 @@ struct ArticleView: MustacheObject {
 
         var value: UInt64 { bits.load(ordering: .relaxed) }
 
-        func note(_ key: String) {
-            let bit = ArticleView.members.firstIndex(of: key).map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
+        func note(place: Int?) {
+            let bit = place.map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
             if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
         }
     }
@@ -195,74 +201,101 @@ struct ArticleView: MustacheObject {
     /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
     func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
         read & Reads.unlisted == 0 && ArticleView.members.indices.allSatisfy { place in
-            read & (UInt64(1) << UInt64(place)) == 0 || MustacheValue.same(member(ArticleView.members[place]), other.member(ArticleView.members[place]))
+            read & (UInt64(1) << UInt64(place)) == 0
+                || MustacheValue.same(member(ArticleView.members[place]).value, other.member(ArticleView.members[place]).value)
         }
     }
-
-    var url: String { context.url("articles/\(article.slug.text)/") }
 
     /// Within one render run every view of an article answers alike (the site and its
     /// formats do not change during it); the source path names the article.
     var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
-        let value: MustacheValue?
-        switch key {
-        case "url", "displayDate", "cover", "meal", "price", "author", "restaurant", "tags":
-            value = remembered.map { $0.value(key) { member(key) } } ?? member(key)
-        default:
-            value = member(key)
-        }
+        let (value, place) = member(key)
         // Names the view does not have are looked up further down the context stack.
-        if value != nil { reads?.note(key) }
+        if let reads, value != nil { reads.note(place: place) }
         return value
     }
 
-    private func member(_ key: String) -> MustacheValue? {
+    /// The member named `key` and its place in `members`; the names templates ask for
+    /// most come first.
+    private func member(_ key: String) -> (value: MustacheValue?, place: Int?) {
         switch key {
-        case "view": .string(variant)
-        case "title": .string(article.title)
-        case "slug": .string(article.slug.text)
-        case "url": .string(url)
-        case "datetime": .string(article.date.description)
-        case "displayDate": .string(context.formats.date(article.date.date))
-        case "summary": .string(article.summary)
-        case "cover": article.cover.map(context.image) ?? .null
-        case "meal": article.meal.map { context.label($0, kind: .meal) } ?? .null
-        case "price": article.price.map { .string(context.formats.price($0)) } ?? .null
-        case "author":
-            article.author.map { .dictionary(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
-        case "restaurant": article.restaurant.map(restaurant) ?? .null
-        case "tags": .array(article.tags.map { context.label($0, kind: .tag) })
-        case "body": .string(article.mainHTML.text)
-        case "subContents":
-            .array(article.subContents.map { .dictionary(["image": context.image($0.image), "html": .string($0.html.text)]) })
-        case "draft": .bool(article.draft)
-        default: nil
+        case "title": (.string(article.title), 1)
+        case "url": (.string(values.url), 3)
+        case "cover": (values.cover, 7)
+        case "body": (article.mainHTML.mustacheValue, 13)
+        case "subContents": (values.subContents(of: article), 14)
+        case "displayDate": (values.displayDate, 5)
+        case "datetime": (values.datetime, 4)
+        case "meal": (values.meal, 8)
+        case "price": (values.price, 9)
+        case "author": (values.author, 10)
+        case "restaurant": (values.restaurant, 11)
+        case "tags": (values.tags, 12)
+        case "summary": (.string(article.summary), 6)
+        case "view": (.string(variant), 0)
+        case "slug": (.string(article.slug.text), 2)
+        case "draft": (.bool(article.draft), 15)
+        default: (nil, nil)
         }
     }
+}
 
-    private func restaurant(_ restaurant: Restaurant) -> MustacheValue {
-        var fields: [String: MustacheValue] = [
+/// The members of an article's views that take work to make (its URL, dates, price,
+/// labels, map links), made once per render run for its page, card and row, which ask for
+/// the same ones, some of them twice in a template.
+final class ArticleValues: Sendable {
+    let context: ViewContext
+    let url: String
+    let datetime: MustacheValue
+    let displayDate: MustacheValue
+    let cover: MustacheValue
+    let meal: MustacheValue
+    let price: MustacheValue
+    let author: MustacheValue
+    let restaurant: MustacheValue
+    let tags: MustacheValue
+
+    init(_ article: Article, context: ViewContext) {
+        self.context = context
+        url = context.url("articles/\(article.slug.text)/")
+        datetime = .string(article.date.description)
+        displayDate = .string(context.formats.date(article.date.date))
+        cover = article.cover.map(context.image) ?? .null
+        meal = article.meal.map { context.label($0, kind: .meal) } ?? .null
+        price = article.price.map { .string(context.formats.price($0)) } ?? .null
+        author = article.author.map { .fields(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
+        restaurant = article.restaurant.map { ArticleValues.restaurant($0, context: context) } ?? .null
+        tags = .array(article.tags.map { context.label($0, kind: .tag) })
+    }
+
+    /// Made when asked for: only an article's own page shows them.
+    func subContents(of article: Article) -> MustacheValue {
+        .array(article.subContents.map { .fields(["image": context.image($0.image), "html": $0.html.mustacheValue]) })
+    }
+
+    private static func restaurant(_ restaurant: Restaurant, context: ViewContext) -> MustacheValue {
+        var fields: MustacheFields = [
             "name": restaurant.name.map(MustacheValue.string) ?? .null,
             "address": restaurant.address.map(MustacheValue.string) ?? .null,
             "hasCoordinates": .bool(restaurant.hasCoordinates),
         ]
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
             let links = MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom)
-            fields["lat"] = .string(links.latitudeText)
-            fields["lon"] = .string(links.longitudeText)
             fields["embedURL"] = .string(links.embedURL)
             fields["largerMapURL"] = .string(links.largerMapURL)
             fields["directionsURL"] = .string(links.directionsURL)
+            fields["lat"] = .string(links.latitudeText)
+            fields["lon"] = .string(links.longitudeText)
         }
-        return .dictionary(fields)
+        return .fields(fields)
     }
 }
 
 extension MustacheValue {
     /// Whether two values print alike through any template; an object is alike only to
-    /// itself, which cannot be told, so never.
+    /// itself, which cannot be told, so never; records of fields are compared field by field.
     static func same(_ a: MustacheValue?, _ b: MustacheValue?) -> Bool {
         switch (a, b) {
         case (nil, nil), (.null?, .null?): true
@@ -270,31 +303,21 @@ extension MustacheValue {
         case (.int(let x)?, .int(let y)?): x == y
         case (.double(let x)?, .double(let y)?): x == y
         case (.string(let x)?, .string(let y)?): x == y
+        case (.utf8(let x)?, .utf8(let y)?): x.elementsEqual(y)
+        case (.string(let x)?, .utf8(let y)?), (.utf8(let y)?, .string(let x)?): x.utf8.elementsEqual(y)
         case (.array(let x)?, .array(let y)?): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.dictionary(let x)?, .dictionary(let y)?): x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+        case (.object(let x as MustacheFields)?, .object(let y as MustacheFields)?):
+            x.count == y.count && zip(x.names, x.values).allSatisfy { name, value in y[name].map { same(value, $0) } ?? false }
         default: false
         }
-    }
-}
-
-/// The members of one article's views made so far in a render run: its page and its card
-/// ask for the same date, price, labels and map links, some of them twice in a template.
-/// Kept only for members that are small (not the body).
-final class RememberedMembers: Sendable {
-    private let values = Mutex<[String: MustacheValue]>([:])
-
-    func value(_ key: String, _ make: () -> MustacheValue?) -> MustacheValue? {
-        if let known = values.withLock({ $0[key] }) { return known }
-        guard let made = make() else { return nil }
-        values.withLock { $0[key] = made }
-        return made
     }
 }
 
 extension ViewContext {
     /// A meal or tag: its name and the URL of its page.
     func label(_ label: Label, kind: ArticleGroup.Kind) -> MustacheValue {
-        .dictionary(["name": .string(label.name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
+        .fields(["name": .string(label.name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
     }
 }
 
@@ -321,7 +344,7 @@ struct AssignmentView: MustacheObject {
         case "iconLabel": .string(assignment.icon.label)
         case "teacher":
             assignment.teacher.map { teacher in
-                .dictionary(["id": .string(teacher.id), "name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null])
+                .fields(["id": .string(teacher.id), "name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null])
             } ?? .null
         case "assigned": .string(assignment.assigned.description)
         case "displayAssigned": .string(context.formats.weekdayDate(assignment.assigned))
@@ -329,7 +352,7 @@ struct AssignmentView: MustacheObject {
         case "due": assignment.due.map { .string($0.description) } ?? .null
         case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
         case "link": assignment.link.map { .string($0.text) } ?? .null
-        case "details": assignment.detailsHTML.isEmpty ? .null : .string(assignment.detailsHTML.text)
+        case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "grades": .array(assignment.grades.map { .string($0.text) })
         default: nil
         }
