@@ -144,6 +144,7 @@ enum Render {
         let homework: HomeworkViews
         let metas: PageMeta
         let reads = ArticleView.Reads()
+        private let today: MustacheValue
         /// Each article's values, made by the first of its views in this run.
         private let values = Mutex<[String: ArticleValues]>([:])
 
@@ -158,15 +159,19 @@ enum Render {
             site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
             homework = HomeworkViews(index: index, context: context)
             metas = PageMeta(index: index, context: context, homework: homework)
+            today = .string(index.moment.date.description)
         }
 
         /// What every page has, and its own fields, which win over those of the same name.
         /// The layout reads `site` and `meta` most: they come first.
         func page(_ planned: PlannedPage, _ fields: MustacheFields) -> MustacheValue {
-            var all = MustacheFields([("site", site), ("meta", metas.make(for: planned))])
-            for (name, value) in zip(fields.names, fields.values) { all[name] = value }
-            if all["today"] == nil { all["today"] = .string(index.moment.date.description) }
-            return .fields(all)
+            var all: [(String, MustacheValue)] = []
+            all.reserveCapacity(fields.count + 3)
+            if fields["site"] == nil { all.append(("site", site)) }
+            if fields["meta"] == nil { all.append(("meta", metas.make(for: planned))) }
+            all.append(contentsOf: zip(fields.names, fields.values))
+            if fields["today"] == nil { all.append(("today", today)) }
+            return .fields(MustacheFields(all))
         }
 
         func cards(_ articles: [Article]) -> MustacheValue {

@@ -470,7 +470,13 @@ enum ContentBody {
         var firstParagraph: String?
         var plainText: String?
         var links: [ContentLink]
-        var html: [UInt8] { Array(sections.map(\.html).joined()) }
+        var html: [UInt8] {
+            guard sections.count > 1 else { return sections.first?.html ?? [] }
+            var joined: [UInt8] = []
+            joined.reserveCapacity(sections.reduce(0) { $0 + $1.html.count })
+            for section in sections { joined.append(contentsOf: section.html) }
+            return joined
+        }
     }
 
     static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
@@ -609,21 +615,26 @@ enum Summary {
 extension String {
     /// Percent-encodes what may not stand in a URL path; `/` stays.
     var urlPathEncoded: String {
-        // Nearly every path (a slug) needs no escape: it is returned as it is.
-        guard !utf8.allSatisfy(String.staysInURLPath) else { return self }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count * 3)
-        for byte in utf8 {
-            if String.staysInURLPath(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
+        // Over the bytes in place (a String's UTF-8 view checks its storage at every byte):
+        // every link of every page is made here. Nearly every path (a slug) needs no
+        // escape and is returned as it is.
+        var text = self
+        return text.withUTF8 { bytes -> String in
+            guard !bytes.allSatisfy(String.staysInURLPath) else { return self }
+            let hex: StaticString = "0123456789ABCDEF"
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(bytes.count * 3)
+            for byte in bytes {
+                if String.staysInURLPath(byte) {
+                    escaped.append(byte)
+                } else {
+                    escaped.append(UInt8(ascii: "%"))
+                    escaped.append(hex.utf8Start[Int(byte >> 4)])
+                    escaped.append(hex.utf8Start[Int(byte & 0x0F)])
+                }
             }
+            return String(decoding: escaped, as: UTF8.self)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func staysInURLPath(_ byte: UInt8) -> Bool {

@@ -68,21 +68,28 @@ struct ICalendar {
 
     /// TEXT values escape backslash, semicolon, comma and newlines (RFC 5545, 3.3.11).
     static func escape(_ text: String) -> String {
-        // Most titles and names need nothing: they are returned as they are.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) else {
-            return text
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","): result += [UInt8(ascii: "\\"), byte]
-            case UInt8(ascii: "\n"): result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0..<0x20, 0x7F: continue
-            default: result.append(byte)
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> String in
+            // Most titles and names need nothing: they are returned as they are.
+            guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) else {
+                return text
             }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","):
+                    result.append(UInt8(ascii: "\\"))
+                    result.append(byte)
+                case UInt8(ascii: "\n"):
+                    result.append(UInt8(ascii: "\\"))
+                    result.append(UInt8(ascii: "n"))
+                case 0..<0x20, 0x7F: continue
+                default: result.append(byte)
+                }
+            }
+            return String(decoding: result, as: UTF8.self)
         }
-        return String(decoding: result, as: UTF8.self)
     }
 
     /// A content line folded at 75 octets: CRLF and a space start each continuation, and
