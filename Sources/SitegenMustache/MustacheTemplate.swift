@@ -5,6 +5,8 @@ public struct MustacheTemplate: Sendable {
     /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
     public let path: String
     let nodes: [Node]
+    /// The nodes laid out for rendering.
+    let program: Program
     /// Its place in the library that holds it, for `TemplateUse`.
     var index = -1
 
@@ -12,6 +14,7 @@ public struct MustacheTemplate: Sendable {
         self.name = name
         self.path = path ?? name
         self.nodes = try Parser(source: Array(source.utf8), path: self.path).parse()
+        self.program = Program(nodes)
     }
 
     /// Every partial and parent this template names with a fixed name, and where.
@@ -126,7 +129,7 @@ public struct MustacheLibrary: Sendable {
     public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, usedTemplates: inout Set<String>,
                             memo: MustachePartialMemo? = nil) throws(MustacheError) -> [UInt8] {
         var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
-        try renderer.render(template.nodes, indent: [])
+        try renderer.render(template.program, 0..<template.program.count, indent: [])
         usedTemplates = renderer.usedTemplates.names(in: self)
         usedTemplates.insert(template.name)
         return renderer.output

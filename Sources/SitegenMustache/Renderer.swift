@@ -1,4 +1,4 @@
-/// Walks compiled nodes against a context stack and appends UTF-8 to one buffer.
+/// Runs compiled templates against a context stack and appends UTF-8 to one buffer.
 struct Renderer {
     private let library: MustacheLibrary
     private(set) var output: [UInt8] = []
@@ -19,7 +19,8 @@ struct Renderer {
     private var deepest = 0
 
     struct BlockContent {
-        var nodes: [Node]
+        var program: Program
+        var body: Range<Int>
         var path: String
     }
 
@@ -31,85 +32,97 @@ struct Renderer {
         output.reserveCapacity(sizeHint)
     }
 
-    mutating func render(_ nodes: [Node], indent: [UInt8]) throws(MustacheError) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                append(text, indent: indent)
+    /// Renders the operations `range` of `program`.
+    mutating func render(_ program: Program, _ range: Range<Int>, indent: [UInt8]) throws(MustacheError) {
+        let operations = program.operations
+        var place = range.lowerBound
+        while place < range.upperBound {
+            let operation = operations[place]
+            if operation.startsLine, !indent.isEmpty { output.append(contentsOf: indent) }
+            switch operation.kind {
+            case .text:
+                append(program, operation, indent: indent)
+                place += 1
 
-            case .variable(let name, let escaped, let tag):
-                if tag.startsLine { output.append(contentsOf: indent) }
-                if let value = lookup(name) { interpolate(value, escaped: escaped) }
+            case .variable:
+                if let value = lookup(program.components, Int(operation.a), Int(operation.b)) { interpolate(value, escaped: operation.c != 0) }
+                place += 1
 
-            case .section(let name, let inverted, let children, let tag):
-                if tag.startsLine { output.append(contentsOf: indent) }
-                let value = lookup(name) ?? .null
-                if inverted {
-                    if !value.isTruthy { try render(children, indent: indent) }
+            case .section:
+                let body = (place + 1)..<Int(operation.c)
+                let value = lookup(program.components, Int(operation.a), Int(operation.b)) ?? .null
+                if operation.d != 0 {
+                    if !value.isTruthy { try render(program, body, indent: indent) }
                 } else if case .array(let items) = value {
                     for item in items {
                         stack.append(item)
-                        try render(children, indent: indent)
+                        try render(program, body, indent: indent)
                         stack.removeLast()
                     }
                 } else if value.isTruthy {
                     stack.append(value)
-                    try render(children, indent: indent)
+                    try render(program, body, indent: indent)
                     stack.removeLast()
                 }
+                place = body.upperBound
 
-            case .partial(let reference, let standaloneIndent, let tag):
-                if tag.startsLine { output.append(contentsOf: indent) }
-                guard let template = try resolve(reference, isParent: false, tag: tag) else { continue }
-                let partialIndent = standaloneIndent.map { indent + $0 } ?? []
+            case .partial:
+                place += 1
+                let position = program.positions[place - 1]
+                guard let template = try resolve(program.references[Int(operation.a)], isParent: false, at: position) else { continue }
+                let partialIndent = operation.d >= 0 ? indent + program.indents[Int(operation.d)] : []
                 if let memo, case .object(let object) = stack[stack.count - 1], let identity = object.mustacheIdentity {
                     let key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
-                    try includeRemembered(template, indent: partialIndent, tag: tag, memo: memo, key: key)
+                    try includeRemembered(template, indent: partialIndent, at: position, memo: memo, key: key)
                 } else {
-                    try include(template, indent: partialIndent, tag: tag)
+                    try include(template, indent: partialIndent, at: position)
                 }
 
-            case .parent(let reference, let standaloneIndent, let overrides, let tag):
-                if tag.startsLine { output.append(contentsOf: indent) }
-                guard let template = try resolve(reference, isParent: true, tag: tag) else { continue }
+            case .parent:
+                let position = program.positions[place]
+                place = Int(operation.c)
+                guard let template = try resolve(program.references[Int(operation.a)], isParent: true, at: position) else { continue }
                 readBlocks = true
                 let saved = blocks
-                for (name, nodes) in overrides where !blocks.contains(where: { $0.name == name }) {
-                    blocks.append((name, BlockContent(nodes: nodes, path: path)))
+                for override in program.overrides[Int(operation.b)] where !blocks.contains(where: { $0.name == override.name }) {
+                    blocks.append((override.name, BlockContent(program: program, body: override.body, path: path)))
                 }
                 defer { blocks = saved }
-                try include(template, indent: standaloneIndent.map { indent + $0 } ?? [], tag: tag)
+                try include(template, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : [], at: position)
 
-            case .block(let name, let children, let standaloneIndent, let tag):
-                if tag.startsLine { output.append(contentsOf: indent) }
+            case .block:
+                let body = (place + 1)..<Int(operation.c)
+                let name = program.blockNames[Int(operation.a)]
+                let position = program.positions[place]
+                place = body.upperBound
                 readBlocks = true
                 guard let override = blocks.first(where: { $0.name == name })?.content else {
-                    try render(children, indent: standaloneIndent.map { indent + $0 } ?? indent)
+                    try render(program, body, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : indent)
                     continue
                 }
-                try enter(name, tag: tag)
+                try enter(name, at: position)
                 let savedPath = path
                 path = override.path
-                try render(override.nodes, indent: standaloneIndent.map { indent + $0 } ?? [])
+                try render(override.program, override.body, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : [])
                 path = savedPath
                 depth -= 1
             }
         }
     }
 
-    private mutating func include(_ template: MustacheTemplate, indent: [UInt8], tag: Tag) throws(MustacheError) {
+    private mutating func include(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition) throws(MustacheError) {
         usedTemplates.insert(template)
-        try enter(template.name, tag: tag)
+        try enter(template.name, at: position)
         let savedPath = path
         path = template.path
-        try render(template.nodes, indent: indent)
+        try render(template.program, 0..<template.program.count, indent: indent)
         path = savedPath
         depth -= 1
     }
 
     /// Includes a partial whose context is an object with an identity: from the memo when
     /// it was rendered before, else rendered and kept if it depended on nothing else.
-    private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], tag: Tag, memo: MustachePartialMemo,
+    private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, memo: MustachePartialMemo,
                                             key: MustachePartialMemo.Key) throws(MustacheError) {
         if let entry = memo[key], depth + entry.depth <= library.nestingLimit {
             output.append(contentsOf: entry.bytes)
@@ -123,7 +136,7 @@ struct Renderer {
         usedTemplates = TemplateUse()
         deepest = depth
         let start = output.count
-        try include(template, indent: indent, tag: tag)
+        try include(template, indent: indent, at: position)
         if lowestFrameRead >= floor && !readBlocks {
             memo[key] = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
         }
@@ -133,15 +146,15 @@ struct Renderer {
         deepest = max(saved.deepest, deepest)
     }
 
-    private mutating func enter(_ name: String, tag: Tag) throws(MustacheError) {
+    private mutating func enter(_ name: String, at position: TemplatePosition) throws(MustacheError) {
         depth += 1
         deepest = max(deepest, depth)
         if depth > library.nestingLimit {
-            throw MustacheError(path: path, position: tag.position, kind: .recursionTooDeep(name: name, limit: library.nestingLimit))
+            throw MustacheError(path: path, position: position, kind: .recursionTooDeep(name: name, limit: library.nestingLimit))
         }
     }
 
-    private mutating func resolve(_ reference: TemplateReference, isParent: Bool, tag: Tag) throws(MustacheError) -> MustacheTemplate? {
+    private mutating func resolve(_ reference: TemplateReference, isParent: Bool, at position: TemplatePosition) throws(MustacheError) -> MustacheTemplate? {
         let name: String
         switch reference {
         case .named(let fixed):
@@ -157,27 +170,26 @@ struct Renderer {
                 return nil
             default:
                 guard library.missingTemplates == .fail else { return nil }
-                throw MustacheError(path: path, position: tag.position, kind: .dynamicNameNotString(expression: expression.source))
+                throw MustacheError(path: path, position: position, kind: .dynamicNameNotString(expression: expression.source))
             }
         }
         if let template = library.templates[name] { return template }
         usedTemplates.missing.insert(name)
         guard library.missingTemplates == .fail else { return nil }
-        throw MustacheError(path: path, position: tag.position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
+        throw MustacheError(path: path, position: position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
     }
 
     /// `a.b.c`: the first frame from the top that has `a`, then `b` and `c` inside it,
-    /// with no going back down the stack once `a` is found.
-    private mutating func lookup(_ name: Name) -> MustacheValue? {
-        let components = name.components
-        guard let first = components.first else { return stack.last }
+    /// with no going back down the stack once `a` is found. The name is `components[start..<start + count]`.
+    private mutating func lookup(_ components: UnsafeBufferPointer<String>, _ start: Int, _ count: Int) -> MustacheValue? {
+        guard count > 0 else { return stack.last }
+        let first = components[start]
         var index = stack.count - 1
-        // A name not found anywhere depends on every frame.
-        defer { lowestFrameRead = min(lowestFrameRead, max(index, 0)) }
         while index >= 0 {
             if var value = stack[index].member(first) {
-                var next = 1
-                while next < components.count {
+                lowestFrameRead = min(lowestFrameRead, index)
+                var next = start + 1
+                while next < start + count {
                     guard let found = value.member(components[next]) else { return nil }
                     value = found
                     next += 1
@@ -186,21 +198,34 @@ struct Renderer {
             }
             index -= 1
         }
+        // A name not found anywhere depends on every frame.
+        lowestFrameRead = 0
         return nil
     }
 
-    private mutating func append(_ text: Text, indent: [UInt8]) {
-        guard !indent.isEmpty, !text.lineStarts.isEmpty else {
-            output.append(contentsOf: text.bytes)
+    private mutating func lookup(_ components: UnsafeMutableBufferPointer<String>, _ start: Int, _ count: Int) -> MustacheValue? {
+        lookup(UnsafeBufferPointer(components), start, count)
+    }
+
+    private mutating func lookup(_ name: Name) -> MustacheValue? {
+        name.components.withUnsafeBufferPointer { lookup($0, 0, $0.count) }
+    }
+
+    /// A text operation's bytes, `indent` at the start of each of its lines.
+    private mutating func append(_ program: Program, _ operation: Program.Operation, indent: [UInt8]) {
+        let text = UnsafeBufferPointer(rebasing: program.bytes[Int(operation.a)..<Int(operation.b)])
+        guard !indent.isEmpty, operation.c < operation.d else {
+            output.append(contentsOf: text)
             return
         }
         var written = 0
-        for start in text.lineStarts {
-            output.append(contentsOf: text.bytes[written..<start])
+        for line in Int(operation.c)..<Int(operation.d) {
+            let start = Int(program.lineStarts[line])
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[written..<start]))
             output.append(contentsOf: indent)
             written = start
         }
-        output.append(contentsOf: text.bytes[written...])
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[written...]))
     }
 
     private mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
