@@ -42,7 +42,7 @@ struct Number: FrontMatterValue, Hashable, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
-              let value = Decimal(string: scalar.text, locale: Locale(identifier: "en_US_POSIX"))
+              let value = Decimal(string: scalar.text, locale: Number.posix)
         else { throw .mismatch }
         self.value = value
         self.text = scalar.text
@@ -50,14 +50,19 @@ struct Number: FrontMatterValue, Hashable, Sendable {
 
     var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
 
+    /// Made once: making a locale for every number cost more than reading it.
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    /// Digits with at most one dot and a sign before them, over the bytes (any byte of a
+    /// longer character is refused, as the character would be).
     private static func isNumeral(_ text: String) -> Bool {
         var digits = 0
         var dots = 0
-        for (index, character) in text.enumerated() {
-            switch character {
-            case "0"..."9": digits += 1
-            case ".": dots += 1
-            case "-" where index == 0, "+" where index == 0: continue
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "-") where index == 0, UInt8(ascii: "+") where index == 0: continue
             default: return false
             }
         }
