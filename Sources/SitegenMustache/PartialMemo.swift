@@ -2,7 +2,8 @@ import Synchronization
 
 /// Partials rendered over objects that say who they are (`MustacheObject.mustacheIdentity`),
 /// kept for the renders that share the memo: a list page shows the same card of an
-/// article as a dozen other pages do, and renders it once.
+/// article as a dozen other pages do, and renders it once. A partial that looks up no
+/// name at all (an icon, a bar of buttons) is kept once for every context.
 ///
 /// A rendering is kept only when nothing in it depended on the rest of the page: every name
 /// it looked up was found in the object or in what the partial made of it (never in the
@@ -23,7 +24,14 @@ public final class MustachePartialMemo: Sendable {
         var depth: Int
     }
 
+    /// A partial that read nothing, at an indentation.
+    struct StaticKey: Hashable, Sendable {
+        var template: String
+        var indent: [UInt8]
+    }
+
     private let entries = Mutex<[Key: Entry]>([:])
+    private let statics = Mutex<[StaticKey: Entry]>([:])
 
     public init() {}
 
@@ -32,6 +40,11 @@ public final class MustachePartialMemo: Sendable {
         set { entries.withLock { $0[key] = newValue } }
     }
 
+    subscript(key: StaticKey) -> Entry? {
+        get { statics.withLock { $0[key] } }
+        set { statics.withLock { $0[key] = newValue } }
+    }
+
     /// How many renderings are kept.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.count } + statics.withLock { $0.count } }
 }

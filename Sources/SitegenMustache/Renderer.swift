@@ -17,6 +17,8 @@ struct Renderer {
     private var lowestFrameRead = Int.max
     private var readBlocks = false
     private var deepest = 0
+    /// How many names were looked up so far: a partial that added none reads nothing.
+    private var lookups = 0
 
     struct BlockContent {
         var program: Program
@@ -71,8 +73,11 @@ struct Renderer {
                 let position = program.positions[place - 1]
                 guard let template = try resolve(program.references[Int(operation.a)], isParent: false, at: position) else { continue }
                 let partialIndent = operation.d >= 0 ? indent + program.indents[Int(operation.d)] : []
-                if let memo, case .object(let object) = stack[stack.count - 1], let identity = object.mustacheIdentity {
-                    let key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
+                if let memo {
+                    var key: MustachePartialMemo.Key?
+                    if case .object(let object) = stack[stack.count - 1], let identity = object.mustacheIdentity {
+                        key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
+                    }
                     try includeRemembered(template, indent: partialIndent, at: position, memo: memo, key: key)
                 } else {
                     try include(template, indent: partialIndent, at: position)
@@ -120,11 +125,13 @@ struct Renderer {
         depth -= 1
     }
 
-    /// Includes a partial whose context is an object with an identity: from the memo when
-    /// it was rendered before, else rendered and kept if it depended on nothing else.
+    /// Includes a partial through the memo: as it was rendered before when it read no name
+    /// at all, or (given a `key`, for a context that is an object with an identity) when it
+    /// read nothing but that object; else rendered, and kept when it was either.
     private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, memo: MustachePartialMemo,
-                                            key: MustachePartialMemo.Key) throws(MustacheError) {
-        if let entry = memo[key], depth + entry.depth <= library.nestingLimit {
+                                            key: MustachePartialMemo.Key?) throws(MustacheError) {
+        let staticKey = MustachePartialMemo.StaticKey(template: template.name, indent: indent)
+        if let entry = memo[staticKey] ?? key.flatMap({ memo[$0] }), depth + entry.depth <= library.nestingLimit {
             output.append(contentsOf: entry.bytes)
             usedTemplates.formUnion(entry.usedTemplates)
             return
@@ -136,9 +143,11 @@ struct Renderer {
         usedTemplates = TemplateUse()
         deepest = depth
         let start = output.count
+        let lookupsBefore = lookups
         try include(template, indent: indent, at: position)
-        if lowestFrameRead >= floor && !readBlocks {
-            memo[key] = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
+        if !readBlocks, lookups == lookupsBefore || (key != nil && lowestFrameRead >= floor) {
+            let entry = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
+            if lookups == lookupsBefore { memo[staticKey] = entry } else if let key { memo[key] = entry }
         }
         lowestFrameRead = min(saved.lowestFrameRead, lowestFrameRead)
         readBlocks = saved.readBlocks || readBlocks
@@ -182,6 +191,7 @@ struct Renderer {
     /// `a.b.c`: the first frame from the top that has `a`, then `b` and `c` inside it,
     /// with no going back down the stack once `a` is found. The name is `components[start..<start + count]`.
     private mutating func lookup(_ components: UnsafeBufferPointer<String>, _ start: Int, _ count: Int) -> MustacheValue? {
+        lookups += 1
         guard count > 0 else { return stack.last }
         let first = components[start]
         var index = stack.count - 1

@@ -10,12 +10,15 @@ struct HomeworkViews: Sendable {
     private(set) var summary: MustacheValue = .null
     /// What every page of a grade shows of it, made once per grade.
     private var commonFields: [GradeID: MustacheFields] = [:]
+    /// What rows show of each teacher, by id.
+    private var teacherViews: [String: MustacheValue] = [:]
 
     init(index: SiteIndex, context: ViewContext) {
         self.index = index
         self.context = context
         summary = makeSummary()
         for grade in index.site.homework.grades { commonFields[grade] = makeCommon(grade) }
+        for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
 
     var schedule: HomeworkSchedule { index.homework }
@@ -157,7 +160,7 @@ struct HomeworkViews: Sendable {
 
     private func row(_ assignment: Assignment, grade: GradeID) -> MustacheValue {
         .object(AssignmentView(assignment: assignment, variant: "assignment.row", context: context, today: schedule.moment.date,
-                               dayURL: context.url(dayPath(grade, assignment.assigned))))
+                               dayURL: context.url(dayPath(grade, assignment.assigned)), teacher: assignment.teacher.flatMap { teacherViews[$0.id] }))
     }
 
     /// "Updated Wednesday, Nov 25, 3:00 PM".

@@ -330,29 +330,43 @@ struct AssignmentView: MustacheObject {
     var today: CalendarDate
     /// The archive page of the day it was given, for the grade the page is about.
     var dayURL: String
+    /// What `teacher` shows, made once per teacher for all their assignments.
+    var teacher: MustacheValue
+    /// Made once for the view: a row asks for it twice (the row and its icon).
+    let mustacheIdentity: String?
 
-    var mustacheIdentity: String? { [variant, assignment.sourcePath, dayURL, today.description].joined(separator: "\u{0}") }
+    init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue? = nil) {
+        self.assignment = assignment
+        self.variant = variant
+        self.context = context
+        self.today = today
+        self.dayURL = dayURL
+        self.teacher = teacher ?? assignment.teacher.map(AssignmentView.teacher) ?? .null
+        // The build's day is the same for every view of a render run.
+        mustacheIdentity = variant + "\u{0}" + dayURL + "\u{0}" + assignment.sourcePath
+    }
+
+    static func teacher(_ teacher: Teacher) -> MustacheValue {
+        .fields(["name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null, "id": .string(teacher.id)])
+    }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
-        case "view": .string(variant)
-        case "id": .string(assignment.id)
         case "title": .string(assignment.title)
         case "subject": .string(assignment.subject)
+        case "due": assignment.due.map { .string($0.description) } ?? .null
+        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
+        case "teacher": teacher
+        case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
+        case "link": assignment.link.map { .string($0.text) } ?? .null
         case "icon": .string(assignment.icon.rawValue)
-        case "iconView": .string("icon.\(assignment.icon.rawValue)")
+        case "iconView": .string(assignment.icon.view)
         case "iconLabel": .string(assignment.icon.label)
-        case "teacher":
-            assignment.teacher.map { teacher in
-                .fields(["id": .string(teacher.id), "name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null])
-            } ?? .null
+        case "view": .string(variant)
+        case "id": .string(assignment.id)
         case "assigned": .string(assignment.assigned.description)
         case "displayAssigned": .string(context.formats.weekdayDate(assignment.assigned))
         case "dayURL": .string(dayURL)
-        case "due": assignment.due.map { .string($0.description) } ?? .null
-        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
-        case "link": assignment.link.map { .string($0.text) } ?? .null
-        case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "grades": .array(assignment.grades.map { .string($0.text) })
         default: nil
         }
@@ -360,6 +374,22 @@ struct AssignmentView: MustacheObject {
 }
 
 extension AssignmentIcon {
+    /// The partial that draws it.
+    var view: String {
+        switch self {
+        case .reading: "icon.reading"
+        case .writing: "icon.writing"
+        case .worksheet: "icon.worksheet"
+        case .project: "icon.project"
+        case .quiz: "icon.quiz"
+        case .test: "icon.test"
+        case .study: "icon.study"
+        case .lab: "icon.lab"
+        case .practice: "icon.practice"
+        case .other: "icon.other"
+        }
+    }
+
     /// What the icon says to a screen reader.
     var label: String {
         switch self {
