@@ -56,7 +56,7 @@ struct HomeworkScheduleTests {
         let schedule = HomeworkFixtures.schedule(HomeworkFixtures.wednesday, TimeOfDay(hour: 15, minute: 0))
         #expect(schedule.isTonight)
         #expect(schedule.digestDay == HomeworkFixtures.wednesday)
-        #expect(schedule.subjects(of: schedule.assignments(of: GradeID("8"), on: HomeworkFixtures.wednesday)) == ["Math", "History"])
+        #expect(schedule.subjects(ofDay: schedule.assignments(of: GradeID("8"), on: HomeworkFixtures.wednesday)) == ["Math", "History"])
         #expect(schedule.assignments(of: GradeID("6"), on: HomeworkFixtures.wednesday).isEmpty)
         #expect(schedule.draftCounts[GradeID("6")] == 1)
     }

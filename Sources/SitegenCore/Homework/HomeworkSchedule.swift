@@ -89,10 +89,14 @@ struct HomeworkSchedule: Sendable {
         return Array(list[range])
     }
 
-    /// Subjects of a list of assignments, each once, in subject order.
-    func subjects(of list: [Assignment]) -> [String] {
-        var seen: Set<String> = []
-        return sorted(list).map { $0.subject }.filter { seen.insert($0).inserted }
+    /// Subjects of a day's work as `assignments(of:on:)` gives it, each once: that list is
+    /// in subject order already (sorting it again cost more than a day page's rows).
+    func subjects(ofDay work: [Assignment]) -> [String] {
+        var subjects: [String] = []
+        for assignment in work where subjects.last != assignment.subject && !subjects.contains(assignment.subject) {
+            subjects.append(assignment.subject)
+        }
+        return subjects
     }
 
     /// Work of a grade still to hand in, by due date: everything due after today (and,
@@ -111,10 +115,6 @@ struct HomeworkSchedule: Sendable {
     /// All of a grade's assignments, newest first: for its feed and calendar.
     func assignments(of grade: GradeID) -> [Assignment] {
         byGrade[grade] ?? []
-    }
-
-    func sorted(_ list: [Assignment]) -> [Assignment] {
-        list.sorted(byKey: { (rank($0.subject), $0.title, $0.id) }, by: <)
     }
 
     private func rank(_ subject: String) -> Int {

@@ -12,11 +12,14 @@ struct HomeworkViews: Sendable {
     private var commonFields: [GradeID: MustacheFields] = [:]
     /// What rows show of each teacher, by id.
     private var teacherViews: [String: MustacheValue] = [:]
+    /// `homework/grade-8/`, made once per grade.
+    private var gradePaths: [GradeID: String] = [:]
 
     init(index: SiteIndex, context: ViewContext) {
         self.index = index
         self.context = context
         summary = makeSummary()
+        for grade in index.site.homework.grades { gradePaths[grade] = "homework/grade-\(grade.slug)/" }
         for grade in index.site.homework.grades { commonFields[grade] = makeCommon(grade) }
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
@@ -36,12 +39,12 @@ struct HomeworkViews: Sendable {
     /// The sentence a grade's page leads with.
     func sentence(of grade: GradeID) -> String {
         let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-        return HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), tonight: schedule.isTonight)
+        return HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight)
     }
 
     /// The sentence of a grade's day in the archive.
     func sentence(of grade: GradeID, on day: CalendarDate) -> String {
-        HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
+        HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
     }
 
     private func makeSummary() -> MustacheValue {
@@ -50,7 +53,7 @@ struct HomeworkViews: Sendable {
             return .fields([
                 "name": .string(GradeNames.name(of: grade)),
                 "url": .string(context.url(gradePath(grade))),
-                "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), tonight: schedule.isTonight)),
+                "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight)),
                 "count": .int(work.count),
             ])
         }
@@ -85,7 +88,7 @@ struct HomeworkViews: Sendable {
         }
         let published = schedule.assignments.contains { $0.grades.contains(grade) }
         var fields = common(grade)
-        fields["sentence"] = .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: digestWork), tonight: schedule.isTonight))
+        fields["sentence"] = .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: digestWork), tonight: schedule.isTonight))
         fields["digest"] = .fields([
             "label": .string(schedule.isTonight ? "Tonight" : "Last night"),
             "day": schedule.digestDay.map { .string(context.formats.weekdayDate($0)) } ?? .null,
@@ -103,6 +106,7 @@ struct HomeworkViews: Sendable {
 
     func dayPage(_ grade: GradeID, _ day: CalendarDate) -> MustacheFields {
         let work = schedule.assignments(of: grade, on: day)
+        let dayURL = context.url(dayPath(grade, day))
         let label = context.formats.weekdayDate(day)
         let (previous, next) = schedule.neighbours(of: day)
         func link(_ other: CalendarDate?) -> MustacheValue {
@@ -112,8 +116,8 @@ struct HomeworkViews: Sendable {
         fields["day"] = .fields([
             "label": .string(label),
             "date": .string(day.description),
-            "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(of: work), day: label)),
-            "assignments": .array(work.map { row($0, grade: grade) }),
+            "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), day: label)),
+            "assignments": .array(work.map { row($0, grade: grade, dayURL: dayURL) }),
             "previous": link(previous),
             "next": link(next),
         ])
@@ -158,9 +162,11 @@ struct HomeworkViews: Sendable {
         ]
     }
 
-    private func row(_ assignment: Assignment, grade: GradeID) -> MustacheValue {
+    /// `dayURL`: the page of the day it was given, when the caller has it (a day's page
+    /// shows only that day's work).
+    private func row(_ assignment: Assignment, grade: GradeID, dayURL: String? = nil) -> MustacheValue {
         .object(AssignmentView(assignment: assignment, variant: "assignment.row", context: context, today: schedule.moment.date,
-                               dayURL: context.url(dayPath(grade, assignment.assigned)), teacher: assignment.teacher.flatMap { teacherViews[$0.id] }))
+                               dayURL: dayURL ?? context.url(dayPath(grade, assignment.assigned)), teacher: assignment.teacher.flatMap { teacherViews[$0.id] }))
     }
 
     /// "Updated Wednesday, Nov 25, 3:00 PM".
@@ -174,7 +180,7 @@ struct HomeworkViews: Sendable {
         context.formats.relativeDay(day, from: schedule.moment.date)
     }
 
-    func gradePath(_ grade: GradeID) -> String { "homework/grade-\(grade.slug)/" }
+    func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? "homework/grade-\(grade.slug)/" }
     func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
 
     // MARK: Subscriptions
