@@ -67,9 +67,10 @@ final class FieldReader {
     /// The node of `key`, or nil when it is absent or written as null.
     func node(_ key: String) -> YAMLNode? {
         if !readKeys.contains(key) { readKeys.append(key) }
-        guard let pair = pairs.first(where: { $0.key == key }) else { return nil }
-        if pair.value.scalar?.isNull == true { return nil }
-        return pair.value
+        // Found by place, so that only the node asked for is copied, not every pair passed.
+        guard let place = pairs.firstIndex(where: { $0.key == key }) else { return nil }
+        if case .scalar(let scalar) = pairs[place].value.value, scalar.isNull { return nil }
+        return pairs[place].value
     }
 
     func keyLocation(_ key: String) -> SourceLocation {
