@@ -84,10 +84,24 @@ struct SourceTree: Sendable {
         return bytes
     }
 
-    /// Reads Markdown files on both cores; nil for a file that cannot be read.
+    /// Reads Markdown files on both cores; nil for a file that cannot be read. Each is opened
+    /// by its name in its folder, opened once: the kernel looks up one name per file instead
+    /// of every folder of its path (a site's 60,000 files made 400,000 lookups).
     func read(_ files: [MarkdownFile]) -> [[UInt8]?] {
         let contentRoot = root + "/Content/"
-        return parallelMap(files) { FileReader.read(contentRoot + $0.contentPath) }
+        var folders: [Substring: Int32] = [:]
+        let places = files.map { file -> (folder: Int32, name: Substring) in
+            let path = file.contentPath
+            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            let folder = slash.map { path[..<$0] } ?? ""
+            let name = slash.map { path[path.utf8.index(after: $0)...] } ?? path[...]
+            if folders[folder] == nil { folders[folder] = open(contentRoot + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            return (folders[folder]!, name)
+        }
+        defer { for descriptor in folders.values where descriptor >= 0 { close(descriptor) } }
+        return parallelMap(Array(zip(files, places))) { file, place in
+            place.folder >= 0 ? FileReader.read(String(place.name), in: place.folder) : FileReader.read(contentRoot + file.contentPath)
+        }
     }
 }
 
@@ -278,7 +292,15 @@ extension UnsafeBufferPointer<UInt8> {
 /// Reads a whole file with one `read` call when it can.
 enum FileReader {
     static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        read(opening: open(path, O_RDONLY | O_CLOEXEC))
+    }
+
+    /// The file `name` of the open folder `folder`.
+    static func read(_ name: String, in folder: Int32) -> [UInt8]? {
+        read(opening: openat(folder, name, O_RDONLY | O_CLOEXEC))
+    }
+
+    private static func read(opening descriptor: Int32) -> [UInt8]? {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
