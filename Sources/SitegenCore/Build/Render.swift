@@ -68,6 +68,9 @@ enum Render {
         var cardReads: UInt64 = 0
         /// How many pages were rendered; the others were the last build's.
         var renderedCount = 0
+        /// What the pages were made with (views, remembered partials): a process that ends
+        /// after the build leaves it to the exit instead of freeing it piece by piece.
+        var workings: (any Sendable)?
     }
 
     /// Renders `pages` (with their output paths), or every page of the plan.
@@ -121,7 +124,7 @@ enum Render {
                 return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             }
         }
-        var output = Output(files: [], pages: [:], cardReads: shared.reads.value)
+        var output = Output(files: [], pages: [:], cardReads: shared.reads.value, workings: (shared, memo))
         output.files.reserveCapacity(outcomes.count)
         for outcome in outcomes {
             switch outcome {

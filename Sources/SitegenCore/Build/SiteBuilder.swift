@@ -379,6 +379,7 @@ public enum SiteBuilder {
             return Prepared(report: report)
         }
 
+        if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
         var files = rendered.files
         for path in tree.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
