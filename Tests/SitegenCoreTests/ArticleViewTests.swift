@@ -48,6 +48,15 @@ struct ArticleViewReadsTests {
         #expect(reads.value & ArticleView.Reads.unlisted == 0)
     }
 
+    @Test func notesEachMemberAtItsOwnPlace() throws {
+        let toast = try article(body: "Crisp.\n")
+        for (place, name) in ArticleView.members.enumerated() {
+            let reads = ArticleView.Reads()
+            _ = view(toast, reads: reads).mustacheMember(name)
+            #expect(reads.value == UInt64(1) << UInt64(place), "\(name)")
+        }
+    }
+
     @Test func comparesOnlyWhatWasRead() throws {
         let first = view(try article(body: "Crisp.\n"))
         let edited = view(try article(body: "Crisp.\n\nAnd sweet.\n"))

@@ -48,6 +48,36 @@ struct ValueTests {
         }
     }
 
+    @Test func checksURLsAsTheRuleOnCharactersWould() {
+        // The rule as written on characters; the reader checks the bytes.
+        func reference(_ text: String) -> Bool {
+            let lowered = text.lowercased()
+            let schemeLength: Int
+            if lowered.hasPrefix("https://") { schemeLength = 8 } else if lowered.hasPrefix("http://") { schemeLength = 7 } else { return false }
+            guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return false }
+            let host = text.dropFirst(schemeLength).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !host.isEmpty && !host.hasPrefix("@") && !host.hasPrefix(":")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let starts = ["https://", "http://", "HTTPS://", "hTtP://", "https:/", "ftp://", "", "https://@", "https://:"]
+        let pieces = ["example.org", "/", "?", "#", "a", "é", "點心", " ", "\t", "\u{7F}", "\\", "<", ">", "\"", "@", ":", "%20", "\u{1}", "-"]
+        for _ in 0..<5_000 {
+            let text = starts.randomElement(using: &generator)! + (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect((WebURL(text) != nil) == reference(text), "\(text)")
+        }
+    }
+
+    @Test func namesLabelsAsSplittingOnWhitespaceWould() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["Tea", "milk", " ", "  ", "\t", "\n", "é", "\u{A0}", "\u{3000}", "-", "&"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let label = try? Label(node: scalar(text, quoted: true))
+            #expect(label?.name == (expected.isEmpty || Slug(making: expected) == nil ? nil : expected), "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test func tellsLocalImagesFromRemoteOnes() {
         #expect(ImageSource("toast.jpg") == .local("toast.jpg"))
         #expect(ImageSource("/images/a:b.jpg") == .local("/images/a:b.jpg"))
@@ -136,6 +166,12 @@ struct ValueTests {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             #expect(Summary.collapsingWhitespace(text) == expected, "\(Array(text.unicodeScalars))")
+        }
+        // ASCII text takes a shorter way.
+        let ascii = ["a", "word", " ", "  ", "\t", "\r\n", "\n", "\u{B}", "\u{C}", "\r", ",", "\u{1F}"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in ascii.randomElement(using: &generator)! }.joined()
+            #expect(Summary.collapsingWhitespace(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "), "\(Array(text.unicodeScalars))")
         }
     }
 

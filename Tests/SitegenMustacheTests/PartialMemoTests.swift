@@ -79,6 +79,22 @@ struct PartialMemoTests {
         #expect(memo.count == 0)
     }
 
+    @Test func keepsAPartialThatLooksUpNothingOnceForEveryContext() throws {
+        let asked = Asked()
+        let templates = try library([
+            "page": "{{#dishes}}{{>icon}}{{>dish}}{{/dishes}}{{>icon}}{{>dot}}{{>dot}}",
+            "icon": "<svg/>", "dish": "{{name}}", "dot": "{{.}}",
+        ])
+        let dishes: MustacheValue = .array(["Toast", "Noodles"].map { .object(Dish(name: $0, asked: asked)) })
+        let plain = try render(templates, "page", ["dishes": dishes], memo: nil)
+        let memo = MustachePartialMemo()
+        #expect(try render(templates, "page", ["dishes": dishes], memo: memo) == plain)
+        #expect(try render(templates, "page", ["dishes": dishes], memo: memo) == plain)
+        // One icon for both dishes and the page, a rendering of each dish; `{{.}}` reads
+        // its context, so the dot is not kept.
+        #expect(memo.count == 3)
+    }
+
     @Test func aRememberedPartialStillMeetsTheNestingLimit() throws {
         let asked = Asked()
         var templates = try library(["shallow": "{{#dish}}{{>dish}}{{/dish}}", "deep": "{{#dish}}{{>wrap}}{{/dish}}",

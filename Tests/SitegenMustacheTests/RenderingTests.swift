@@ -27,6 +27,17 @@ private struct Meal: MustacheObject {
     var mustacheText: String? { "\(name) (\(price))" }
 }
 
+extension MustacheValue {
+    /// Strings and numbers alike, for the tests' comparisons.
+    fileprivate static func same(_ a: MustacheValue, _ b: MustacheValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x == y
+        case (.int(let x), .int(let y)): x == y
+        default: false
+        }
+    }
+}
+
 @Suite("Rendering")
 struct RenderingTests {
     @Test func escapesTheFiveHTMLCharactersInDoubleMustaches() throws {
@@ -49,6 +60,24 @@ struct RenderingTests {
         let meal = Meal(name: "Kaya toast", price: 34, tags: ["toast", "breakfast"])
         let output = try render("{{#meal}}{{name}} HK$ {{price}}: {{#tags}}[{{.}}]{{/tags}}{{/meal}} {{meal.name}} / {{meal}}", ["meal": .object(meal)])
         #expect(output == "Kaya toast HK$ 34: [toast][breakfast] Kaya toast / Kaya toast (34)")
+    }
+
+    @Test func printsUTF8BytesAsItPrintsTheSameString() throws {
+        let text = "<p>Caf\u{E9} & \u{8336}</p>"
+        let template = "{{x}}|{{{x}}}|{{#x}}yes{{/x}}{{^e}}empty{{/e}}"
+        #expect(try render(template, ["x": .utf8(Array(text.utf8)[...]), "e": .utf8([])]) == render(template, ["x": .string(text), "e": ""]))
+        #expect(try render("{{>*view}}", ["view": .utf8(Array("part".utf8)[...])], partials: ["part": "from bytes"]) == "from bytes")
+    }
+
+    @Test func readsASmallRecordOfFieldsAsADictionary() throws {
+        var fields: MustacheFields = ["name": "Toast", "price": 34, "name": "ignored"]
+        #expect(fields.count == 2)
+        #expect(fields["name"].map { MustacheValue.same($0, "Toast") } == true)
+        fields["price"] = nil
+        fields["meal"] = "Breakfast"
+        #expect(fields.names == ["name", "meal"])
+        let template = "{{#r}}{{name}} {{meal}} [{{price}}] {{outside}}{{/r}} {{r.name}}"
+        #expect(try render(template, ["r": .fields(fields), "outside": "x"]) == render(template, ["r": ["name": "Toast", "meal": "Breakfast"], "outside": "x"]))
     }
 
     @Test func rendersOneCompiledTemplateManyTimesWithDifferentData() throws {
