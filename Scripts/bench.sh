@@ -107,14 +107,37 @@ for size in "${sizes[@]}"; do
 
     run=0
     fresh() { run=$((run + 1)); current_out=$runs_dir/sitegen-$run; sync; }
+    hugo_fresh() { run=$((run + 1)); current_out=$runs_dir/hugo-$run; sync; }
     nothing() { :; }
+    hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
+    # Full builds of the two tools alternate, run by run: this machine's speed drifts over
+    # minutes, and a ratio of medians taken minutes apart measured the drift too.
     fresh
     "${build[@]//@OUT@/$current_out}" >/dev/null
-    full=$(median fresh "${build[@]}")
+    sitegen_out=$current_out
+    if [[ -n $hugo ]]; then
+        hugo_fresh
+        "${hugo_build[@]//@OUT@/$current_out}" >/dev/null 2>&1
+        hugo_out=$current_out
+    fi
+    sitegen_fulls=()
+    hugo_fulls=()
+    for _ in $(seq "$runs"); do
+        fresh
+        sitegen_fulls+=("$(measure "${build[@]//@OUT@/$current_out}")")
+        sitegen_out=$current_out
+        if [[ -n $hugo ]]; then
+            hugo_fresh
+            hugo_fulls+=("$(measure "${hugo_build[@]//@OUT@/$current_out}")")
+            hugo_out=$current_out
+        fi
+    done
+    middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
+    current_out=$sitegen_out
     files=$(find "$current_out" -type f | wc -l)
     bytes=$(du -sb "$current_out" | cut -f1)
     pages=$(find "$current_out" -name '*.html' | wc -l)
-    row "$size" sitegen full "$full" "$files" "$bytes" "$pages"
+    row "$size" sitegen full "$(middle "${sitegen_fulls[@]}")" "$files" "$bytes" "$pages"
     noop=$(median nothing "${build[@]}")
     row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
 
@@ -130,12 +153,8 @@ for size in "${sizes[@]}"; do
     row "$size" sitegen "one template" "$card" 0 0 "$pages"
 
     if [[ -n $hugo ]]; then
-        hugo_fresh() { run=$((run + 1)); current_out=$runs_dir/hugo-$run; sync; }
-        hugo_build=("$hugo" --source "$twin" --destination @OUT@ --quiet)
-        hugo_fresh
-        "${hugo_build[@]//@OUT@/$current_out}" >/dev/null 2>&1
-        full=$(median hugo_fresh "${hugo_build[@]}")
-        row "$size" hugo full "$full" "$(find "$current_out" -type f | wc -l)" "$(du -sb "$current_out" | cut -f1)" "$(find "$current_out" -name '*.html' | wc -l)"
+        current_out=$hugo_out
+        row "$size" hugo full "$(middle "${hugo_fulls[@]}")" "$(find "$current_out" -type f | wc -l)" "$(du -sb "$current_out" | cut -f1)" "$(find "$current_out" -name '*.html' | wc -l)"
         noop=$(median nothing "${hugo_build[@]}")
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi

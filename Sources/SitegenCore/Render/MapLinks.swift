@@ -32,8 +32,20 @@ struct MapLinks: Sendable {
 
     var embedURL: String {
         let box = boundingBox
-        let bbox = [box.west, box.south, box.east, box.north].map(MapLinks.coordinate).joined(separator: "%2C")
-        return "https://www.openstreetmap.org/export/embed.html?bbox=\(bbox)&layer=mapnik&marker=\(latitudeText)%2C\(longitudeText)"
+        // Into one buffer: every article with a map has one, and a String per corner and
+        // per interpolation cost more than the corners' arithmetic.
+        var url: [UInt8] = []
+        url.reserveCapacity(160)
+        url.append(contentsOf: "https://www.openstreetmap.org/export/embed.html?bbox=".utf8)
+        for (place, corner) in [box.west, box.south, box.east, box.north].enumerated() {
+            if place > 0 { url.append(contentsOf: "%2C".utf8) }
+            MapLinks.appendCoordinate(corner, to: &url)
+        }
+        url.append(contentsOf: "&layer=mapnik&marker=".utf8)
+        url.append(contentsOf: latitudeText.utf8)
+        url.append(contentsOf: "%2C".utf8)
+        url.append(contentsOf: longitudeText.utf8)
+        return String(decoding: url, as: UTF8.self)
     }
 
     var largerMapURL: String {
@@ -48,8 +60,17 @@ struct MapLinks: Sendable {
     /// (the exact binary value rounded half to even), without Foundation's formatter, which
     /// cost more than the rest of an article's map.
     static func coordinate(_ value: Double) -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        appendCoordinate(value, to: &digits)
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// `coordinate(value)`, appended to `digits`.
+    static func appendCoordinate(_ value: Double, to digits: inout [UInt8]) {
         guard value.isNormal, value.magnitude < 1e9 else {
-            return value == 0 ? (value.sign == .minus ? "-0.000000" : "0.000000") : String(format: "%.6f", value)
+            digits.append(contentsOf: (value == 0 ? (value.sign == .minus ? "-0.000000" : "0.000000") : String(format: "%.6f", value)).utf8)
+            return
         }
         // value = significand × 2^-shift exactly, with shift > 0 below 2^52.
         let significand = UInt128(value.significandBitPattern | (1 << 52))
@@ -65,14 +86,13 @@ struct MapLinks: Sendable {
         // Digits written into one buffer: a String per part cost more than the rounding.
         var whole = UInt64(micro / 1_000_000)
         var fraction = UInt64(micro % 1_000_000)
-        var digits: [UInt8] = []
-        digits.reserveCapacity(20)
+        let start = digits.count
         repeat {
             digits.append(UInt8(ascii: "0") + UInt8(whole % 10))
             whole /= 10
         } while whole > 0
         if value.sign == .minus { digits.append(UInt8(ascii: "-")) }
-        digits.reverse()
+        digits[start...].reverse()
         digits.append(UInt8(ascii: "."))
         var divisor: UInt64 = 100_000
         while divisor > 0 {
@@ -80,7 +100,6 @@ struct MapLinks: Sendable {
             fraction %= divisor
             divisor /= 10
         }
-        return String(decoding: digits, as: UTF8.self)
     }
 }
 
