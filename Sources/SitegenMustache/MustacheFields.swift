@@ -49,7 +49,7 @@ public struct MustacheFields: MustacheObject, ExpressibleByDictionaryLiteral {
     public var count: Int { names.count }
 
     public func mustacheMember(_ key: String) -> MustacheValue? {
-        names.firstIndex(of: key).map { values[$0] }
+        self[key]
     }
 }
 

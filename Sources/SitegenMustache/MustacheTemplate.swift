@@ -147,38 +147,26 @@ public struct MustacheLibraryError: Error, Sendable, CustomStringConvertible {
 
 /// The templates a render included, as bits at their places in the library, and the names
 /// it looked for in vain: a page includes dozens of partials, and a set of names hashed
-/// each of them again and again. The first 128 places are two words held inline (a theme
-/// has a few dozen templates): every remembered partial starts a use of its own.
+/// each of them again and again.
 struct TemplateUse: Sendable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-    private var more: [UInt64] = []
+    private var bits: [UInt64] = []
     var missing: Set<String> = []
 
     mutating func insert(_ template: MustacheTemplate) {
         let (word, bit) = template.index.quotientAndRemainder(dividingBy: 64)
-        switch word {
-        case 0: low |= 1 << UInt64(bit)
-        case 1: high |= 1 << UInt64(bit)
-        default:
-            if more.count <= word - 2 { more += repeatElement(0, count: word - 1 - more.count) }
-            more[word - 2] |= 1 << UInt64(bit)
-        }
+        if bits.count <= word { bits += repeatElement(0, count: word + 1 - bits.count) }
+        bits[word] |= 1 << UInt64(bit)
     }
 
     mutating func formUnion(_ other: TemplateUse) {
-        low |= other.low
-        high |= other.high
-        if !other.more.isEmpty {
-            if more.count < other.more.count { more += repeatElement(0, count: other.more.count - more.count) }
-            for (word, value) in other.more.enumerated() { more[word] |= value }
-        }
+        if bits.count < other.bits.count { bits += repeatElement(0, count: other.bits.count - bits.count) }
+        for (word, value) in other.bits.enumerated() { bits[word] |= value }
         if !other.missing.isEmpty { missing.formUnion(other.missing) }
     }
 
     func names(in library: MustacheLibrary) -> Set<String> {
         var names = missing
-        for (word, value) in ([low, high] + more).enumerated() where value != 0 {
+        for (word, value) in bits.enumerated() where value != 0 {
             for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { names.insert(library.names[word * 64 + bit]) }
         }
         return names

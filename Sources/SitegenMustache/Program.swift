@@ -38,10 +38,10 @@ final class Program: @unchecked Sendable {
         var body: Range<Int>
     }
 
-    let operations: UnsafeMutableBufferPointer<Operation>
-    let bytes: UnsafeMutableBufferPointer<UInt8>
-    let lineStarts: UnsafeMutableBufferPointer<Int32>
-    let components: UnsafeMutableBufferPointer<String>
+    let operations: UnsafeBufferPointer<Operation>
+    let bytes: UnsafeBufferPointer<UInt8>
+    let lineStarts: UnsafeBufferPointer<Int32>
+    let components: UnsafeBufferPointer<String>
     /// Of each operation, for the errors rendering can meet.
     let positions: [TemplatePosition]
     let references: [TemplateReference]
@@ -65,17 +65,17 @@ final class Program: @unchecked Sendable {
         overrides = builder.overrides
     }
 
-    private static func buffer<Element>(copying elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+    private static func buffer<Element>(copying elements: [Element]) -> UnsafeBufferPointer<Element> {
         let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
         _ = buffer.initialize(fromContentsOf: elements)
-        return buffer
+        return UnsafeBufferPointer(buffer)
     }
 
     deinit {
         operations.deallocate()
         bytes.deallocate()
         lineStarts.deallocate()
-        components.deinitialize()
+        UnsafeMutableBufferPointer(mutating: components).deinitialize()
         components.deallocate()
     }
 

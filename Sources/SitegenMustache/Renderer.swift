@@ -69,8 +69,8 @@ struct Renderer {
                 place = body.upperBound
 
             case .partial:
+                let position = program.positions[place]
                 place += 1
-                let position = program.positions[place - 1]
                 guard let template = try resolve(program.references[Int(operation.a)], isParent: false, at: position) else { continue }
                 let partialIndent = operation.d >= 0 ? indent + program.indents[Int(operation.d)] : []
                 if let memo {
@@ -145,9 +145,10 @@ struct Renderer {
         let start = output.count
         let lookupsBefore = lookups
         try include(template, indent: indent, at: position)
-        if !readBlocks, lookups == lookupsBefore || (key != nil && lowestFrameRead >= floor) {
+        let readNothing = lookups == lookupsBefore
+        if !readBlocks, readNothing || (key != nil && lowestFrameRead >= floor) {
             let entry = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
-            if lookups == lookupsBefore { memo[staticKey] = entry } else if let key { memo[key] = entry }
+            if readNothing { memo[staticKey] = entry } else if let key { memo[key] = entry }
         }
         lowestFrameRead = min(saved.lowestFrameRead, lowestFrameRead)
         readBlocks = saved.readBlocks || readBlocks
@@ -211,10 +212,6 @@ struct Renderer {
         // A name not found anywhere depends on every frame.
         lowestFrameRead = 0
         return nil
-    }
-
-    private mutating func lookup(_ components: UnsafeMutableBufferPointer<String>, _ start: Int, _ count: Int) -> MustacheValue? {
-        lookup(UnsafeBufferPointer(components), start, count)
     }
 
     private mutating func lookup(_ name: Name) -> MustacheValue? {

@@ -182,12 +182,14 @@ enum Render {
         }
 
         func view(of article: Article, variant: String, reads: ArticleView.Reads? = nil) -> MustacheValue {
-            // Made outside the lock: two threads may make the same values, and keep the first.
-            let made = values.withLock { $0[article.sourcePath] } ?? ArticleValues(article, context: context)
-            let shared = values.withLock { known in
-                if let first = known[article.sourcePath] { return first }
-                known[article.sourcePath] = made
-                return made
+            var shared = values.withLock { $0[article.sourcePath] }
+            if shared == nil {
+                // Made outside the lock: two threads may make the same values; the first is kept.
+                let made = ArticleValues(article, context: context)
+                shared = values.withLock { known in
+                    if known[article.sourcePath] == nil { known[article.sourcePath] = made }
+                    return known[article.sourcePath]
+                }
             }
             return .object(ArticleView(article: article, variant: variant, context: context, values: shared, reads: reads))
         }

@@ -45,18 +45,15 @@ struct PageFingerprints: Sendable {
     /// The fingerprints of `pages`, whose output paths are `paths`, in their order; on both
     /// cores when there are many (a large site's took a twentieth of its build on one).
     func of(_ pages: [PlannedPage], paths: [String]) -> [UInt64] {
-        guard pages.count > 1_000 else {
-            var lists = SharedLists(fingerprints: self)
-            return zip(pages, paths).map { of($0, path: $1, lists: &lists) }
-        }
-        // The lists pages share, made before the pages are split between the cores.
-        var shared = SharedLists(fingerprints: self)
-        _ = shared.everyArticle()
-        _ = shared.restaurants()
-        let lists = shared
-        let halves = [0..<pages.count / 2, pages.count / 2..<pages.count]
-        return parallelMap(halves) { half in
-            var lists = lists
+        var lists = SharedLists(fingerprints: self)
+        guard pages.count > 1_000 else { return zip(pages, paths).map { of($0, path: $1, lists: &lists) } }
+        // The lists pages share are made before the pages are split between the cores (a
+        // rebuild of a few pages makes them only if one of its pages shows them).
+        _ = lists.everyArticle()
+        _ = lists.restaurants()
+        let shared = lists
+        return parallelMap([0..<pages.count / 2, pages.count / 2..<pages.count]) { half in
+            var lists = shared
             return half.map { of(pages[$0], path: paths[$0], lists: &lists) }
         }.flatMap { $0 }
     }

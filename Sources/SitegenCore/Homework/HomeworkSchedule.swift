@@ -93,7 +93,7 @@ struct HomeworkSchedule: Sendable {
     /// in subject order already (sorting it again cost more than a day page's rows).
     func subjects(ofDay work: [Assignment]) -> [String] {
         var subjects: [String] = []
-        for assignment in work where subjects.last != assignment.subject && !subjects.contains(assignment.subject) {
+        for assignment in work where !subjects.contains(assignment.subject) {
             subjects.append(assignment.subject)
         }
         return subjects

@@ -19,7 +19,7 @@ struct HomeworkViews: Sendable {
         self.index = index
         self.context = context
         summary = makeSummary()
-        for grade in index.site.homework.grades { gradePaths[grade] = "homework/grade-\(grade.slug)/" }
+        for grade in index.site.homework.grades { gradePaths[grade] = Self.path(of: grade) }
         for grade in index.site.homework.grades { commonFields[grade] = makeCommon(grade) }
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
@@ -166,7 +166,8 @@ struct HomeworkViews: Sendable {
     /// shows only that day's work).
     private func row(_ assignment: Assignment, grade: GradeID, dayURL: String? = nil) -> MustacheValue {
         .object(AssignmentView(assignment: assignment, variant: "assignment.row", context: context, today: schedule.moment.date,
-                               dayURL: dayURL ?? context.url(dayPath(grade, assignment.assigned)), teacher: assignment.teacher.flatMap { teacherViews[$0.id] }))
+                               dayURL: dayURL ?? context.url(dayPath(grade, assignment.assigned)),
+                               teacher: assignment.teacher.map { teacherViews[$0.id] ?? AssignmentView.teacher($0) } ?? .null))
     }
 
     /// "Updated Wednesday, Nov 25, 3:00 PM".
@@ -180,7 +181,8 @@ struct HomeworkViews: Sendable {
         context.formats.relativeDay(day, from: schedule.moment.date)
     }
 
-    func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? "homework/grade-\(grade.slug)/" }
+    func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? Self.path(of: grade) }
+    private static func path(of grade: GradeID) -> String { "homework/grade-\(grade.slug)/" }
     func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
 
     // MARK: Subscriptions

@@ -446,28 +446,14 @@ struct Label: FrontMatterValue, Hashable, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
-        let name = Label.isTidyASCII(scalar.text) ? scalar.text : scalar.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // As splitting on whitespace and joining with spaces would (over bytes for ASCII).
+        let name = Summary.collapsingWhitespace(scalar.text)
         guard !name.isEmpty else { throw .mismatch }
         guard let slug = Slug(making: name) else {
             throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
         }
         self.name = name
         self.slug = slug
-    }
-
-    /// ASCII with single spaces between words and none at either end: what splitting on
-    /// whitespace and joining with spaces gives back unchanged, told from the bytes (nearly
-    /// every tag and meal; a character at a time cost an article more than its title).
-    private static func isTidyASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var previous = UInt8(ascii: " ")
-            for byte in bytes {
-                guard byte < 0x80, !(0x09...0x0D).contains(byte), !(byte == UInt8(ascii: " ") && previous == UInt8(ascii: " ")) else { return false }
-                previous = byte
-            }
-            return previous != UInt8(ascii: " ")
-        }
     }
 }
 

@@ -192,8 +192,8 @@ struct ArticleView: MustacheObject {
 
         var value: UInt64 { bits.load(ordering: .relaxed) }
 
-        func note(place: Int?) {
-            let bit = place.map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
+        func note(_ key: String) {
+            let bit = ArticleView.members.firstIndex(of: key).map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
             if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
         }
     }
@@ -201,8 +201,7 @@ struct ArticleView: MustacheObject {
     /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
     func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
         read & Reads.unlisted == 0 && ArticleView.members.indices.allSatisfy { place in
-            read & (UInt64(1) << UInt64(place)) == 0
-                || MustacheValue.same(member(ArticleView.members[place]).value, other.member(ArticleView.members[place]).value)
+            read & (UInt64(1) << UInt64(place)) == 0 || MustacheValue.same(member(ArticleView.members[place]), other.member(ArticleView.members[place]))
         }
     }
 
@@ -211,33 +210,32 @@ struct ArticleView: MustacheObject {
     var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
-        let (value, place) = member(key)
+        let value = member(key)
         // Names the view does not have are looked up further down the context stack.
-        if let reads, value != nil { reads.note(place: place) }
+        if value != nil { reads?.note(key) }
         return value
     }
 
-    /// The member named `key` and its place in `members`; the names templates ask for
-    /// most come first.
-    private func member(_ key: String) -> (value: MustacheValue?, place: Int?) {
+    /// The names templates ask for most come first.
+    private func member(_ key: String) -> MustacheValue? {
         switch key {
-        case "title": (.string(article.title), 1)
-        case "url": (.string(values.url), 3)
-        case "cover": (values.cover, 7)
-        case "body": (article.mainHTML.mustacheValue, 13)
-        case "subContents": (values.subContents(of: article), 14)
-        case "displayDate": (values.displayDate, 5)
-        case "datetime": (values.datetime, 4)
-        case "meal": (values.meal, 8)
-        case "price": (values.price, 9)
-        case "author": (values.author, 10)
-        case "restaurant": (values.restaurant, 11)
-        case "tags": (values.tags, 12)
-        case "summary": (.string(article.summary), 6)
-        case "view": (.string(variant), 0)
-        case "slug": (.string(article.slug.text), 2)
-        case "draft": (.bool(article.draft), 15)
-        default: (nil, nil)
+        case "title": .string(article.title)
+        case "url": .string(values.url)
+        case "cover": values.cover
+        case "body": article.mainHTML.mustacheValue
+        case "subContents": values.subContents(of: article)
+        case "displayDate": values.displayDate
+        case "datetime": values.datetime
+        case "meal": values.meal
+        case "price": values.price
+        case "author": values.author
+        case "restaurant": values.restaurant
+        case "tags": values.tags
+        case "summary": .string(article.summary)
+        case "view": .string(variant)
+        case "slug": .string(article.slug.text)
+        case "draft": .bool(article.draft)
+        default: nil
         }
     }
 }
@@ -335,13 +333,13 @@ struct AssignmentView: MustacheObject {
     /// Made once for the view: a row asks for it twice (the row and its icon).
     let mustacheIdentity: String?
 
-    init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue? = nil) {
+    init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue) {
         self.assignment = assignment
         self.variant = variant
         self.context = context
         self.today = today
         self.dayURL = dayURL
-        self.teacher = teacher ?? assignment.teacher.map(AssignmentView.teacher) ?? .null
+        self.teacher = teacher
         // The build's day is the same for every view of a render run.
         mustacheIdentity = variant + "\u{0}" + dayURL + "\u{0}" + assignment.sourcePath
     }
@@ -360,7 +358,7 @@ struct AssignmentView: MustacheObject {
         case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "link": assignment.link.map { .string($0.text) } ?? .null
         case "icon": .string(assignment.icon.rawValue)
-        case "iconView": .string(assignment.icon.view)
+        case "iconView": .string("icon." + assignment.icon.rawValue)
         case "iconLabel": .string(assignment.icon.label)
         case "view": .string(variant)
         case "id": .string(assignment.id)
@@ -374,22 +372,6 @@ struct AssignmentView: MustacheObject {
 }
 
 extension AssignmentIcon {
-    /// The partial that draws it.
-    var view: String {
-        switch self {
-        case .reading: "icon.reading"
-        case .writing: "icon.writing"
-        case .worksheet: "icon.worksheet"
-        case .project: "icon.project"
-        case .quiz: "icon.quiz"
-        case .test: "icon.test"
-        case .study: "icon.study"
-        case .lab: "icon.lab"
-        case .practice: "icon.practice"
-        case .other: "icon.other"
-        }
-    }
-
     /// What the icon says to a screen reader.
     var label: String {
         switch self {
