@@ -37,8 +37,8 @@ if [[ -f $settled ]]; then
     fi
 fi
 
-swift build -c release --product sitegen >/dev/null
-swift build -c release --product sitegen-bench >/dev/null
+swift build -c release --product sitegen --static-swift-stdlib >/dev/null
+swift build -c release --product sitegen-bench --static-swift-stdlib >/dev/null
 .build/release/sitegen-bench
 
 if [[ ! -f $generator ]]; then

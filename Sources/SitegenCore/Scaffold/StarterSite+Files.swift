@@ -41,7 +41,7 @@ jobs:
           SITEGEN_REPOSITORY: ${{ vars.SITEGEN_REPOSITORY }}
         run: |
           git clone --depth 1 "$SITEGEN_REPOSITORY" /tmp/sitegen
-          swift build -c release --package-path /tmp/sitegen --product sitegen
+          swift build -c release --package-path /tmp/sitegen --product sitegen --static-swift-stdlib
       - id: pages
         uses: actions/configure-pages@v5
       - name: Build the site
