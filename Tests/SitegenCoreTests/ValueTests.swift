@@ -40,6 +40,19 @@ struct ValueTests {
         #expect(offset.instant(in: TimeZone(identifier: "UTC")!) == CalendarDate(year: 2026, month: 12, day: 1).dayNumber * 86_400 + 30)
     }
 
+    @Test func readsIANATimeZoneNamesOnly() {
+        // Every name Foundation lists is taken, as before names were checked without the list.
+        for name in TimeZone.knownTimeZoneIdentifiers {
+            #expect(TimeZoneName.zone(named: name)?.identifier == name, "\(name)")
+        }
+        for name in ["UTC", "GMT", "Asia/Hong_Kong", "America/Argentina/Buenos_Aires", "Etc/GMT-8"] {
+            #expect(TimeZoneName.zone(named: name) != nil, "\(name)")
+        }
+        for name in ["PST", "HKT", "GMT+8", "asia/hong_kong", "Asia/Hongkong_City", "Asia/", "/Asia/Hong_Kong", "Moon/Base", ""] {
+            #expect(TimeZoneName.zone(named: name) == nil, "\(name)")
+        }
+    }
+
     @Test func acceptsOnlyHTTPAndHTTPSURLs() {
         #expect(WebURL("https://example.org/a?b#c") != nil)
         #expect(WebURL("HTTP://EXAMPLE.ORG") != nil)

@@ -77,7 +77,8 @@ enum Render {
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
                     pages: (pages: [PlannedPage], paths: [String])? = nil) throws(MustacheError) -> Output {
         let shared = Shared(index: index, assets: assets)
-        let jobs = jobs(for: pages?.pages ?? index.plan, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
+        let planned = pages?.pages ?? index.plan
+        let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
         let templateHashes = theme.templateHashes
         // Cards and rows of one article or assignment are rendered once for all the list
@@ -97,8 +98,11 @@ enum Render {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
+        // Pages made from the whole site (feeds, calendars, the sitemap, the map) go first:
+        // they come last in the plan, and one core made them alone while the other waited.
+        let order = planned.indices.filter { planned[$0].isWholeSite } + planned.indices.filter { !planned[$0].isWholeSite }
         // Each outcome says whether the page was rendered or is the last build's.
-        let outcomes = parallelMap(Array(jobs.enumerated())) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
+        let outcomes = parallelMap(Array(jobs.enumerated()), workingIn: order) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
             let fingerprint = reuse?.fingerprints[position]
             if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
                templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],

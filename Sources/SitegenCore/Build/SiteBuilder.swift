@@ -558,6 +558,21 @@ func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform:
     }
 }
 
+/// `parallelMap` working the items in the order `order` (a permutation of their indices)
+/// rather than first to last; the results are in the items' order.
+func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], workingIn order: [Int], _ transform: @Sendable (Item) -> Result) -> [Result] {
+    precondition(order.count == items.count, "order must be a permutation of the items' indices")
+    assert(Set(order).count == items.count, "order must be a permutation of the items' indices")
+    return Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
+        nonisolated(unsafe) let slots = buffer
+        DispatchQueue.concurrentPerform(iterations: items.count) { step in
+            let index = order[step]
+            (slots.baseAddress! + index).initialize(to: transform(items[index]))
+        }
+        initialized = items.count
+    }
+}
+
 /// A value worked out on another thread while the caller does something else.
 final class Concurrently<Value: Sendable>: @unchecked Sendable {
     // Written once by the worker before `done` is signalled, read only after waiting on it.

@@ -72,6 +72,14 @@ enum PlannedPage: Sendable {
     case sitemap
     case robots
 
+    /// Made from all the articles or all of a grade's assignments, not from one of them.
+    var isWholeSite: Bool {
+        switch self {
+        case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .siteFeed, .sitemap: true
+        case .home, .article, .page, .group, .homework, .grade, .day, .teachers, .notFound, .robots: false
+        }
+    }
+
     /// Where the page is written, relative to the output folder.
     var path: String {
         switch self {
