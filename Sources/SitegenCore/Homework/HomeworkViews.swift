@@ -209,7 +209,7 @@ struct HomeworkViews: Sendable {
                 authorName: assignment.teacher?.name,
                 category: assignment.subject,
                 summary: assignment.due.map { due in "Due " + context.formats.weekdayDate(due.date) + (due.time.map { ", " + context.formats.time($0) } ?? "") },
-                contentHTML: assignment.detailsHTML.text,
+                contentHTML: assignment.detailsHTML.withUTF8 { Array($0) },
                 contentBase: absolute("")
             )
         }

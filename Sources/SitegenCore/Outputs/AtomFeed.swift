@@ -12,8 +12,9 @@ struct AtomFeed {
         var authorName: String?
         var category: String?
         var summary: String?
-        /// HTML, escaped into the feed; relative URLs in it resolve against `contentBase`.
-        var contentHTML: String?
+        /// HTML as UTF-8 (valid), escaped into the feed; relative URLs in it resolve against
+        /// `contentBase`. Bytes: it is whole articles, made of bytes and written as bytes.
+        var contentHTML: [UInt8]?
         var contentBase: String?
     }
 
@@ -31,7 +32,7 @@ struct AtomFeed {
     /// per escaped value and per line cost more than escaping them.
     func render() -> [UInt8] {
         var xml: [UInt8] = []
-        xml.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.contentHTML?.utf8.count ?? 0) + ($1.summary?.utf8.count ?? 0) + 512 })
+        xml.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.contentHTML?.count ?? 0) + ($1.summary?.utf8.count ?? 0) + 512 })
         func text(_ literal: String) { xml.append(contentsOf: literal.utf8) }
         func escaped(_ value: String) { XML.append(value, to: &xml) }
         text("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n")
@@ -56,7 +57,7 @@ struct AtomFeed {
             if let html = entry.contentHTML, !html.isEmpty {
                 text("    <content type=\"html\"")
                 if let base = entry.contentBase { text(" xml:base=\""); escaped(base); text("\"") }
-                text(">"); escaped(html); text("</content>\n")
+                text(">"); html.withUnsafeBufferPointer { XML.append($0, to: &xml) }; text("</content>\n")
             }
             text("  </entry>\n")
         }
@@ -78,39 +79,42 @@ enum XML {
     /// Appends `text` escaped to `bytes`.
     static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
-        text.withUTF8 { source in
-            bytes.reserveCapacity(bytes.count + source.count + source.count / 8)
-            // Bytes that stay are copied a run at a time.
-            var run = 0
-            var index = 0
-            while index < source.count {
-                let replacement: StaticString
-                var length = 1
-                switch source[index] {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&apos;"
-                case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                    index += 1
-                    continue
-                case ..<0x20: replacement = ""
-                // U+FFFE and U+FFFF, EF BF BE and EF BF BF.
-                case 0xEF where index + 2 < source.count && source[index + 1] == 0xBF && (source[index + 2] == 0xBE || source[index + 2] == 0xBF):
-                    replacement = ""
-                    length = 3
-                default:
-                    index += 1
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
-                replacement.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                index += length
-                run = index
+        text.withUTF8 { append($0, to: &bytes) }
+    }
+
+    /// Appends the UTF-8 `source` (valid) escaped to `bytes`.
+    static func append(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + source.count + source.count / 8)
+        // Bytes that stay are copied a run at a time.
+        var run = 0
+        var index = 0
+        while index < source.count {
+            let replacement: StaticString
+            var length = 1
+            switch source[index] {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&apos;"
+            case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                index += 1
+                continue
+            case ..<0x20: replacement = ""
+            // U+FFFE and U+FFFF, EF BF BE and EF BF BF.
+            case 0xEF where index + 2 < source.count && source[index + 1] == 0xBF && (source[index + 2] == 0xBE || source[index + 2] == 0xBF):
+                replacement = ""
+                length = 3
+            default:
+                index += 1
+                continue
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<source.count]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
+            replacement.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            index += length
+            run = index
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<source.count]))
     }
 }
 

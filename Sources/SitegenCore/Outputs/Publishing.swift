@@ -37,53 +37,54 @@ enum Publishing {
         )
     }
 
-    /// The whole article: its cover, the story and every photo with its text.
-    static func content(of article: Article, context: ViewContext) -> String {
-        func image(_ image: ResolvedImage) -> String {
+    /// The whole article as UTF-8: its cover, the story and every photo with its text.
+    static func content(of article: Article, context: ViewContext) -> [UInt8] {
+        var html: [UInt8] = []
+        func image(_ image: ResolvedImage) {
             var tag = "<p><img src=\"\(HTMLEscaping.escape(context.url(of: image)))\" alt=\"\(HTMLEscaping.escape(image.alt))\""
             if let width = image.width, let height = image.height { tag += " width=\"\(width)\" height=\"\(height)\"" }
-            return tag + "></p>\n"
+            html.append(contentsOf: (tag + "></p>\n").utf8)
         }
-        var html = article.cover.map(image) ?? ""
-        html += article.mainHTML.text
-        for sub in article.subContents { html += image(sub.image) + sub.html.text }
+        if let cover = article.cover { image(cover) }
+        article.mainHTML.withUTF8 { html.append(contentsOf: $0) }
+        for sub in article.subContents {
+            image(sub.image)
+            sub.html.withUTF8 { html.append(contentsOf: $0) }
+        }
         return html
     }
 
-    /// Root-relative URLs made absolute, so feed readers that ignore `xml:base` still find
-    /// every link and image. The HTML is sitegen's own (cmark's and the lines above), whose
-    /// attributes are always double-quoted.
-    static func absolutized(_ html: String, context: ViewContext) -> String {
-        guard let origin = context.site.origin else { return html }
-        var html = html
-        return html.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + 256)
-            let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "/")
-            func attribute(_ name: StaticString, endsAt end: Int) -> Bool {
-                let count = name.utf8CodeUnitCount
-                guard end >= count else { return false }
-                return name.withUTF8Buffer { name in (0..<count).allSatisfy { bytes[end - count + $0] == name[$0] } }
-            }
-            // Found at each `"/` that does not start `"//`, rather than by trying both
-            // attributes at every byte; runs between matches are copied whole.
-            var copied = 0
-            var index = 0
-            while index + 1 < bytes.count {
-                if bytes[index] == quote, bytes[index + 1] == slash, index + 2 == bytes.count || bytes[index + 2] != slash,
-                   attribute("src=", endsAt: index) || attribute("href=", endsAt: index) {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...index]))
-                    output.append(contentsOf: origin.utf8)
-                    output.append(slash)
-                    index += 2
-                    copied = index
-                } else {
-                    index += 1
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
-            return String(decoding: output, as: UTF8.self)
+    /// Root-relative URLs of UTF-8 `html` made absolute, so feed readers that ignore
+    /// `xml:base` still find every link and image. The HTML is sitegen's own (cmark's and
+    /// the lines above), whose attributes are always double-quoted.
+    static func absolutized(_ bytes: [UInt8], context: ViewContext) -> [UInt8] {
+        guard let origin = context.site.origin else { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 256)
+        let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "/")
+        func attribute(_ name: StaticString, endsAt end: Int) -> Bool {
+            let count = name.utf8CodeUnitCount
+            guard end >= count else { return false }
+            return name.withUTF8Buffer { name in (0..<count).allSatisfy { bytes[end - count + $0] == name[$0] } }
         }
+        // Found at each `"/` that does not start `"//`, rather than by trying both
+        // attributes at every byte; runs between matches are copied whole.
+        var copied = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == quote, bytes[index + 1] == slash, index + 2 == bytes.count || bytes[index + 2] != slash,
+               attribute("src=", endsAt: index) || attribute("href=", endsAt: index) {
+                output.append(contentsOf: bytes[copied...index])
+                output.append(contentsOf: origin.utf8)
+                output.append(slash)
+                index += 2
+                copied = index
+            } else {
+                index += 1
+            }
+        }
+        output.append(contentsOf: bytes[copied..<bytes.count])
+        return output
     }
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
