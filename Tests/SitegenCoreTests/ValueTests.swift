@@ -221,8 +221,10 @@ struct ValueTests {
 @Suite("Paths")
 struct PathTests {
     @Test func keepsOutputPathsInsideTheOutputFolder() {
-        #expect(OutputWriter.safeRelativePath("articles/x/index.html") == "articles/x/index.html")
-        for bad in ["../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a\\b", "", "x\0y"] {
+        for good in ["articles/x/index.html", "tags/點心/index.html", "a/.../b", "a/.b/..c", "x.sitegen-y"] {
+            #expect(OutputWriter.safeRelativePath(good) == good, "\(good)")
+        }
+        for bad in ["../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a\\b", "", "x\0y", "a/", ".", "..", "a/..", ".sitegen-1-x", "a/.sitegen-tmp/b"] {
             #expect(OutputWriter.safeRelativePath(bad) == nil, "\(bad)")
         }
     }

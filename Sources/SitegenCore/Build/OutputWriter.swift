@@ -133,9 +133,9 @@ enum OutputWriter {
 
     /// The folders the files go in, relative to the output, the output itself left out.
     private static func folders(of files: [OutputFile]) -> Set<String> {
-        var folders = Set(files.map { $0.path.split(separator: "/").dropLast().joined(separator: "/") })
-        folders.remove("")
-        return folders
+        // Paths here are safe (`safeRelativePath`): no empty part, so the folder is what
+        // comes before the last slash.
+        Set(files.compactMap { file in file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } })
     }
 
     private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?) throws -> Result.FileOutcome {
@@ -265,13 +265,25 @@ enum OutputWriter {
     /// The path as given when it stays inside the output folder; nil when it would leave it.
     static func safeRelativePath(_ path: String) -> String? {
         // On bytes: every page's path is checked, and String's contains goes through Foundation.
-        let bytes = path.utf8
-        guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { return nil }
-        let staging = Array(".sitegen-".utf8)
-        for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard !part.isEmpty, !part.elementsEqual(".".utf8), !part.elementsEqual("..".utf8), !part.starts(with: staging) else { return nil }
+        var path = path
+        let safe = path.withUTF8 { bytes -> Bool in
+            let staging: StaticString = ".sitegen-"
+            // Each part, from `start` to the next slash or the end.
+            var start = 0
+            for end in 0...bytes.count {
+                guard end == bytes.count || bytes[end] == UInt8(ascii: "/") else {
+                    if bytes[end] == 0 || bytes[end] == UInt8(ascii: "\\") { return false }
+                    continue
+                }
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let isDots = part.allSatisfy { $0 == UInt8(ascii: ".") } && part.count <= 2
+                let isStaging = staging.withUTF8Buffer { part.starts(with: $0) }
+                if part.isEmpty || isDots || isStaging { return false }
+                start = end + 1
+            }
+            return true
         }
-        return path
+        return safe ? path : nil
     }
 }
 
