@@ -98,9 +98,7 @@ enum Render {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
-        // Pages made from the whole site (feeds, calendars, the sitemap, the map) go first:
-        // they come last in the plan, and one core made them alone while the other waited.
-        let order = planned.indices.filter { planned[$0].isWholeSite } + planned.indices.filter { !planned[$0].isWholeSite }
+        let order = PlannedPage.workOrder(planned)
         // Each outcome says whether the page was rendered or is the last build's.
         let outcomes = parallelMap(Array(jobs.enumerated()), workingIn: order) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
             let fingerprint = reuse?.fingerprints[position]

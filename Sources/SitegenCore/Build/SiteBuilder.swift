@@ -362,7 +362,7 @@ public enum SiteBuilder {
         // Folders of a first build are made on a thread of their own from here on, while the
         // pages are fingerprinted and rendered in the same order.
         let staging = stagesPages ? OutputStaging(output: outputURL).map { staging in
-            staging.mirrorsOutput ? staging.makingFolders(for: index.planPaths + tree.staticFiles + Array(assets.files.keys)) : staging
+            staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).map { index.planPaths[$0] } + tree.staticFiles + Array(assets.files.keys)) : staging
         } : nil
         // A command saves its cache every time: the models go to the store on a third
         // thread while the pages are rendered, most of it in the kernel's time.

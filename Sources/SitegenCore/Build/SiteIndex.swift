@@ -80,6 +80,13 @@ enum PlannedPage: Sendable {
         }
     }
 
+    /// The order pages are made in: those made from the whole site first, since they come
+    /// last in the plan and one core made them alone while the other waited. Their folders
+    /// are made in the same order.
+    static func workOrder(_ pages: [PlannedPage]) -> [Int] {
+        pages.indices.filter { pages[$0].isWholeSite } + pages.indices.filter { !pages[$0].isWholeSite }
+    }
+
     /// Where the page is written, relative to the output folder.
     var path: String {
         switch self {
