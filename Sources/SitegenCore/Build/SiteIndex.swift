@@ -182,9 +182,13 @@ struct SiteIndex: Sendable {
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
 
-        meals = SiteIndex.groups(.meal, of: allArticles, published: self.articles) { $0.meal.map { [$0] } ?? [] }
-        tags = SiteIndex.groups(.tag, of: allArticles, published: self.articles) { $0.tags }
-        restaurants = SiteIndex.restaurants(of: self.articles)
+        // Tags, the most groups, are gathered on the other core (a tenth of a second of
+        // 10,000 articles, when nothing else runs).
+        let published = self.articles
+        let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
+        meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
+        restaurants = SiteIndex.restaurants(of: published)
+        tags = tagging.wait()
 
         homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
@@ -210,7 +214,7 @@ struct SiteIndex: Sendable {
         }
         plan += [.notFound, .robots]
         if hasFeeds { plan += [.siteFeed, .sitemap] }
-        let planPaths = plan.map(\.path)
+        let planPaths = parallelMap(plan) { $0.path }
         for (page, path) in zip(plan, planPaths) {
             switch page {
             case .article, .page: continue
