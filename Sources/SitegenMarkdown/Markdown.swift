@@ -113,11 +113,27 @@ public enum Markdown {
         resolveLink: (MarkdownLink) -> String = { $0.destination },
         resolveImage: (MarkdownImage) -> ResolvedMarkdownImage = { ResolvedMarkdownImage(url: $0.source) }
     ) -> RenderedMarkdown {
-        let document = source.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options.cmarkValue) }
+        MarkdownArena.withArena { memory in
+            render(source, options: options, includePlainText: includePlainText, resolveLink: resolveLink, resolveImage: resolveImage, memory: memory)
         }
+    }
+
+    /// `render` with cmark's memory from `memory`; nothing cmark allocates is kept.
+    private static func render(
+        _ source: [UInt8], options: Options, includePlainText: Bool, resolveLink: (MarkdownLink) -> String,
+        resolveImage: (MarkdownImage) -> ResolvedMarkdownImage, memory: UnsafeMutablePointer<cmark_mem>
+    ) -> RenderedMarkdown {
+        guard let parser = cmark_parser_new_with_mem(options.cmarkValue, memory) else {
+            return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil)
+        }
+        source.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
+        }
+        let document = cmark_parser_finish(parser)
+        cmark_parser_free(parser)
         guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil) }
-        defer { cmark_node_free(document) }
+        // An arena's memory goes back all at once: freeing node by node would only walk the tree.
+        defer { if memory == cmark_get_default_mem_allocator() { cmark_node_free(document) } }
 
         var images: [MarkdownImage] = []
         var sizes: [(url: String, width: Int, height: Int)?] = []
@@ -145,7 +161,7 @@ public enum Markdown {
             }
         }
 
-        if images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText) {
+        if images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText, memory: memory) {
             var whole = rendered
             whole.links = links
             return whole
@@ -168,11 +184,11 @@ public enum Markdown {
         func renderRun() {
             guard !run.isEmpty else { return }
             if run.count == 1 {
-                appendRendered(run[0], to: &html, options: options)
-            } else if let group = cmark_node_new(CMARK_NODE_DOCUMENT) {
+                appendRendered(run[0], to: &html, options: options, memory: memory)
+            } else if let group = cmark_node_new_with_mem(CMARK_NODE_DOCUMENT, memory) {
                 // The blocks move to a document of their own, rendered and freed with it.
                 for block in run { cmark_node_append_child(group, block) }
-                appendRendered(group, to: &html, options: options)
+                appendRendered(group, to: &html, options: options, memory: memory)
                 cmark_node_free(group)
             }
             run.removeAll(keepingCapacity: true)
@@ -198,7 +214,7 @@ public enum Markdown {
             renderRun()
             guard let rendered = cmark_render_html(current, options.cmarkValue) else { continue }
             var text = String(cString: rendered)
-            free(rendered)
+            memory.pointee.free(rendered)
             // Inline images get the size the file has, so the page does not jump while
             // they load.
             for index in imageIndex..<(imageIndex + imagesInBlock) {
@@ -237,10 +253,11 @@ public enum Markdown {
     }
 
     /// Appends the HTML of `node` to `html`.
-    private static func appendRendered(_ node: OpaquePointer, to html: inout [UInt8], options: Options) {
+    /// Appends the HTML of `node` to `html`; cmark made it with `memory`.
+    private static func appendRendered(_ node: OpaquePointer, to html: inout [UInt8], options: Options, memory: UnsafeMutablePointer<cmark_mem>) {
         guard let rendered = cmark_render_html(node, options.cmarkValue) else { return }
         html.append(contentsOf: UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
-        free(rendered)
+        memory.pointee.free(rendered)
     }
 
     private static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
@@ -256,7 +273,7 @@ public enum Markdown {
     /// A body without images or headings at its top is one section, rendered with one call:
     /// block by block, a short assignment cost more in conversions than in parsing. Nil
     /// when the body has a heading (its id is added block by block).
-    private static func renderWhole(_ document: OpaquePointer, options: Options, includePlainText: Bool) -> RenderedMarkdown? {
+    private static func renderWhole(_ document: OpaquePointer, options: Options, includePlainText: Bool, memory: UnsafeMutablePointer<cmark_mem>) -> RenderedMarkdown? {
         var firstParagraph: String?
         var block = cmark_node_first_child(document)
         while let current = block {
@@ -268,7 +285,7 @@ public enum Markdown {
             block = cmark_node_next(current)
         }
         var html: [UInt8] = []
-        appendRendered(document, to: &html, options: options)
+        appendRendered(document, to: &html, options: options, memory: memory)
         return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: exactCopy(of: html))], images: [], firstParagraph: firstParagraph,
                                 plainText: includePlainText ? readableText(of: document) : nil)
     }

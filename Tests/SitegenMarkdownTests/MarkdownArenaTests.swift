@@ -1,0 +1,67 @@
+import CCMark
+import Foundation
+@testable import SitegenMarkdown
+import Testing
+
+@Suite("Markdown memory")
+struct MarkdownArenaTests {
+    @Test func growsTheLastBlockWhereItIsAndCopiesAnyOther() throws {
+        var chunks = MarkdownArena.Chunks()
+        defer { chunks.reset() }
+        let first = try #require({ chunks.allocate(10) }())
+        #expect(Int(bitPattern: first) % 16 == 0)
+        first.copyMemory(from: Array("0123456789".utf8), byteCount: 10)
+        let grown = try #require({ chunks.reallocate(first, 40) }())
+        #expect(grown == first)
+        let other = try #require({ chunks.allocate(8) }())
+        #expect(other != first && Int(bitPattern: other) % 16 == 0)
+        let moved = try #require({ chunks.reallocate(first, 100) }())
+        #expect(moved != first)
+        #expect(Array(UnsafeRawBufferPointer(start: moved, count: 10)) == Array("0123456789".utf8))
+        // Larger than a chunk: a chunk of its own, freed by the reset.
+        let large = try #require({ chunks.allocate(3 * MarkdownArena.Chunks.chunkSize) }())
+        memset(large, 7, 3 * MarkdownArena.Chunks.chunkSize)
+        let shrunk = chunks.reallocate(large, 10)
+        #expect(shrunk == large)
+    }
+
+    @Test func rendersAsCmarkWithItsOwnMemoryDoes() throws {
+        // Long enough for many chunks, with every kind of block and inline, and text nodes
+        // that cmark joins (its buffers grow by reallocating).
+        let block = """
+            # Heading *with* `code` and [a link](https://example.org/a?b=c&d)
+
+            A paragraph with **strong**, _emphasis_, "quotes" -- dashes... and a very long line \(String(repeating: "word ", count: 300))
+            that goes on.
+
+            > A quote
+            > - with a list
+            > - of items
+
+            1. one
+            2. two
+
+                code block
+                indented
+
+            ```swift
+            let fenced = true
+            ```
+
+            ***
+
+            """
+        let source = String(repeating: block, count: 150)
+        let options = Markdown.Options(smartPunctuation: true)
+        let expected = try #require(cmark_markdown_to_html(source, source.utf8.count, options.cmarkValue))
+        defer { free(expected) }
+        let rendered = Markdown.html(from: source, options: options)
+        #expect(rendered.utf8.count > MarkdownArena.Chunks.chunkSize)
+        // Headings get ids from sitegen; everything else is cmark's.
+        let pieces = rendered.components(separatedBy: " id=\"")
+        let withoutIDs = pieces.dropFirst().reduce(pieces[0]) { text, piece in text + piece.drop { $0 != "\"" }.dropFirst() }
+        #expect(withoutIDs == String(cString: expected))
+        // The thread's memory is used again for the next document.
+        #expect(Markdown.html(from: source, options: options) == rendered)
+    }
+}
