@@ -133,7 +133,8 @@ public enum Markdown {
         cmark_parser_free(parser)
         guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil) }
         // An arena's memory goes back all at once: freeing node by node would only walk the tree.
-        defer { if memory == cmark_get_default_mem_allocator() { cmark_node_free(document) } }
+        let freesNodes = memory == cmark_get_default_mem_allocator()
+        defer { if freesNodes { cmark_node_free(document) } }
 
         var images: [MarkdownImage] = []
         var sizes: [(url: String, width: Int, height: Int)?] = []
@@ -189,7 +190,7 @@ public enum Markdown {
                 // The blocks move to a document of their own, rendered and freed with it.
                 for block in run { cmark_node_append_child(group, block) }
                 appendRendered(group, to: &html, options: options, memory: memory)
-                cmark_node_free(group)
+                if freesNodes { cmark_node_free(group) }
             }
             run.removeAll(keepingCapacity: true)
         }
