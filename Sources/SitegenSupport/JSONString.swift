@@ -13,7 +13,6 @@ public enum JSONString {
     public static func append(_ text: String, to result: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            result.reserveCapacity(result.count + bytes.count + 2)
             result.append(UInt8(ascii: "\""))
             var run = 0
             var index = 0

@@ -84,7 +84,9 @@ enum XML {
 
     /// Appends the UTF-8 `source` (valid) escaped to `bytes`.
     static func append(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + source.count + source.count / 8)
+        // No reserveCapacity here: it makes the buffer exactly that large, so called for
+        // each value appended to a growing buffer (a sitemap's URLs) it copied the whole
+        // buffer every time; appending grows it by doubling.
         // Bytes that stay are copied a run at a time.
         var run = 0
         var index = 0
