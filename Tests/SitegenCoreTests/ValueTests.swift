@@ -106,6 +106,11 @@ struct ValueTests {
         #expect(Slug(making: "奶茶")?.text == "奶茶")
         #expect(Slug(making: "Dim Sum 點心")?.text == "dim-sum-點心")
         #expect(Slug(making: "がっこう")?.text == "がっこう")
+        // Texts that are not ASCII are made once and remembered: asked again, the same answer.
+        for _ in 0..<2 {
+            #expect(Slug(making: "Crème Brûlée & Café")?.text == "creme-brulee-cafe")
+            #expect(Slug(making: "！？・") == nil)
+        }
         #expect(Slug(validating: "奶茶") != nil)
         #expect(Slug(validating: "a/b") == nil)
         #expect(Slug(validating: "a.b") == nil)

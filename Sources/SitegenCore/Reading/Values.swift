@@ -1,6 +1,7 @@
 import Foundation
 import SitegenSupport
 import SitegenYAML
+import Synchronization
 
 extension String: FrontMatterValue {
     static var expectation: String { "text" }
@@ -368,6 +369,28 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
             self.text = made
             return
         }
+        // Made once per text: the same tags and meals (點心, Crème brûlée) come back in
+        // article after article, and folding a character costs thousands of instructions.
+        let made: String?
+        if let known = Slug.madeFromText.withLock({ $0[text] }) {
+            made = known
+        } else {
+            made = Slug.textMade(fromUnicode: text)
+            Slug.madeFromText.withLock { known in
+                if known.count < Slug.madeFromTextLimit { known[text] = made }
+            }
+        }
+        guard let made else { return nil }
+        self.text = made
+    }
+
+    /// What texts that are not ASCII make, by text (nil: the text makes no slug).
+    private static let madeFromText = Mutex<[String: String?]>([:])
+    private static let madeFromTextLimit = 10_000
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    /// What `init?(making:)` makes of text that is not all ASCII, character by character.
+    private static func textMade(fromUnicode text: String) -> String? {
         var result = ""
         var pendingHyphen = false
         for character in text {
@@ -375,7 +398,7 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
             if character.isASCII {
                 piece = character.isLetter || character.isNumber ? String(character).lowercased() : ""
             } else if character.isLetter || character.isNumber {
-                let folded = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+                let folded = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Slug.posix)
                 piece = folded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? folded.lowercased() : String(character).lowercased()
             } else {
                 piece = ""
@@ -389,7 +412,7 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
             result += piece
         }
         guard !result.isEmpty, result.count <= 200 else { return nil }
-        self.text = result
+        return result
     }
 
     /// What `init?(making:)` makes of ASCII text, byte by byte (tags and file names are
