@@ -15,7 +15,18 @@ public enum MustacheValue: Sendable {
     case utf8(ArraySlice<UInt8>)
     case array([MustacheValue])
     case dictionary([String: MustacheValue])
-    case object(any MustacheObject)
+    /// A `MustacheObject`, made with `.object(_:)`. Held by reference: a value is copied
+    /// onto the context stack and out of every lookup, and copying the object itself went
+    /// through its type's witnesses (a retain per field of a view) each time.
+    case boxed(MustacheObjectBox)
+
+    /// A model that shows its fields to templates itself (see `MustacheObject`).
+    public static func object(_ object: any MustacheObject) -> MustacheValue { .boxed(MustacheObjectBox(object)) }
+
+    /// The object of an `.object(_:)` value.
+    public var object: (any MustacheObject)? {
+        if case .boxed(let box) = self { box.object } else { nil }
+    }
 
     /// Falsey values skip `{{#section}}` and render `{{^section}}`: null, false, zero,
     /// the empty string and the empty list, as in JavaScript's Mustache, so that
@@ -29,7 +40,7 @@ public enum MustacheValue: Sendable {
         case .string(let value): !value.isEmpty
         case .utf8(let bytes): !bytes.isEmpty
         case .array(let items): !items.isEmpty
-        case .dictionary, .object: true
+        case .dictionary, .boxed: true
         }
     }
 
@@ -41,8 +52,8 @@ public enum MustacheValue: Sendable {
         switch self {
         case .dictionary(let fields):
             return fields[key]
-        case .object(let object):
-            return object.mustacheMember(key)
+        case .boxed(let box):
+            return box.object.mustacheMember(key)
         case .array(let items):
             switch key {
             case "count": return .int(items.count)
@@ -55,6 +66,15 @@ public enum MustacheValue: Sendable {
         default:
             return nil
         }
+    }
+}
+
+/// An object of a `MustacheValue`, held once by reference.
+public final class MustacheObjectBox: Sendable {
+    public let object: any MustacheObject
+
+    init(_ object: any MustacheObject) {
+        self.object = object
     }
 }
 

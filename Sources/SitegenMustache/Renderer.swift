@@ -75,7 +75,7 @@ struct Renderer {
                 let partialIndent = operation.d >= 0 ? indent + program.indents[Int(operation.d)] : []
                 if let memo {
                     var key: MustachePartialMemo.Key?
-                    if case .object(let object) = stack[stack.count - 1], let identity = object.mustacheIdentity {
+                    if case .boxed(let box) = stack[stack.count - 1], let identity = box.object.mustacheIdentity {
                         key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
                     }
                     try includeRemembered(template, indent: partialIndent, at: position, memo: memo, key: key)
@@ -247,8 +247,8 @@ struct Renderer {
             output.append(contentsOf: Self.format(number).utf8)
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .object(let object):
-            guard let text = object.mustacheText else { return }
+        case .boxed(let box):
+            guard let text = box.object.mustacheText else { return }
             if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(contentsOf: text.utf8) }
         case .null, .array, .dictionary:
             return
