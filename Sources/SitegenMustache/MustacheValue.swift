@@ -23,11 +23,6 @@ public enum MustacheValue: Sendable {
     /// A model that shows its fields to templates itself (see `MustacheObject`).
     public static func object(_ object: any MustacheObject) -> MustacheValue { .boxed(MustacheObjectBox(object)) }
 
-    /// The object of an `.object(_:)` value.
-    public var object: (any MustacheObject)? {
-        if case .boxed(let box) = self { box.object } else { nil }
-    }
-
     /// Falsey values skip `{{#section}}` and render `{{^section}}`: null, false, zero,
     /// the empty string and the empty list, as in JavaScript's Mustache, so that
     /// `{{#count}}` reads as "if there are any".
