@@ -547,15 +547,7 @@ extension CalendarDate {
 
 /// Runs `transform` over `items` on every core, keeping their order.
 func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Result) -> [Result] {
-    // Each result is put straight into its place: an array of optionals unwrapped at the end
-    // copied every model of the site once more.
-    Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
-        nonisolated(unsafe) let slots = buffer
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            (slots.baseAddress! + index).initialize(to: transform(items[index]))
-        }
-        initialized = items.count
-    }
+    parallelMap(items, order: nil, transform)
 }
 
 /// `parallelMap` working the items in the order `order` (a permutation of their indices)
@@ -563,10 +555,16 @@ func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform:
 func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], workingIn order: [Int], _ transform: @Sendable (Item) -> Result) -> [Result] {
     precondition(order.count == items.count, "order must be a permutation of the items' indices")
     assert(Set(order).count == items.count, "order must be a permutation of the items' indices")
-    return Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
+    return parallelMap(items, order: order, transform)
+}
+
+private func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], order: [Int]?, _ transform: @Sendable (Item) -> Result) -> [Result] {
+    // Each result is put straight into its place: an array of optionals unwrapped at the end
+    // copied every model of the site once more.
+    Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
         DispatchQueue.concurrentPerform(iterations: items.count) { step in
-            let index = order[step]
+            let index = order?[step] ?? step
             (slots.baseAddress! + index).initialize(to: transform(items[index]))
         }
         initialized = items.count

@@ -158,7 +158,7 @@ struct JSONWriter {
 
     mutating func member(_ name: String, number value: Double) {
         self.name(name)
-        bytes.append(contentsOf: JSONText.number(value).utf8)
+        MapLinks.appendCoordinate(value, to: &bytes)
         hasMember = true
     }
 
