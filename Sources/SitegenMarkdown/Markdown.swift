@@ -118,20 +118,23 @@ public enum Markdown {
         }
     }
 
+    /// What cmark running out of memory leaves: no text at all.
+    private static var nothing: RenderedMarkdown {
+        RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil)
+    }
+
     /// `render` with cmark's memory from `memory`; nothing cmark allocates is kept.
     private static func render(
         _ source: [UInt8], options: Options, includePlainText: Bool, resolveLink: (MarkdownLink) -> String,
         resolveImage: (MarkdownImage) -> ResolvedMarkdownImage, memory: UnsafeMutablePointer<cmark_mem>
     ) -> RenderedMarkdown {
-        guard let parser = cmark_parser_new_with_mem(options.cmarkValue, memory) else {
-            return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil)
-        }
+        guard let parser = cmark_parser_new_with_mem(options.cmarkValue, memory) else { return nothing }
         source.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
         }
         let document = cmark_parser_finish(parser)
         cmark_parser_free(parser)
-        guard let document else { return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: [])], images: [], firstParagraph: nil, plainText: nil) }
+        guard let document else { return nothing }
         // An arena's memory goes back all at once: freeing node by node would only walk the tree.
         let freesNodes = memory == cmark_get_default_mem_allocator()
         defer { if freesNodes { cmark_node_free(document) } }
