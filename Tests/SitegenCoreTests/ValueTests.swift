@@ -287,6 +287,50 @@ struct NumberTests {
             #expect(number(bad) == nil, "\(bad)")
         }
     }
+
+    /// The fast path must make the very Decimal the general parser makes: its text, its
+    /// exponent and its digits reach prices, coordinates and the cache.
+    @Test func readsNumeralsAsTheGeneralParserDoes() {
+        let posix = Locale(identifier: "en_US_POSIX")
+        var numerals = ["12.50", "34", "-0.5", "1.000", "22.302711", "-114.169400", "+3.0", "007", "1.", ".5", "999999999999999999",
+                        "0", "-0", "0.000", "1234567890123456789", "0.0000000000000000001"]
+        numerals += (1...2_000).map { "\(Double($0) * 0.0173)" } + (1...500).map { "-\($0 * 37).\($0 % 10)0" }
+        for numeral in numerals {
+            let general = Decimal(string: numeral, locale: posix)!
+            let read = number(numeral)!.value
+            #expect(withUnsafeBytes(of: read) { Array($0) } == withUnsafeBytes(of: general) { Array($0) }, "\(numeral)")
+            #expect(read.description == general.description, "\(numeral)")
+        }
+        #expect(Number.decimal(fromNumeral: "0.000") == nil)
+        #expect(Number.decimal(fromNumeral: "1234567890123456789") == nil)
+    }
+
+    /// Prices go into the build cache as parts, or as text when the parts would not make the
+    /// same Decimal; either way the cached build reads back the same value, which prints
+    /// the same, and but for zeros (whose exponent no text keeps) the very same Decimal.
+    @Test func decimalsReadBackFromTheCacheExactly() throws {
+        let posix = Locale(identifier: "en_US_POSIX")
+        let texts = ["12.50", "34", "-0.5", "0", "0.000", "-0", "22.302711", "99999999999999999999.99", "0.0000000000000000001", "1e3"]
+        let values = texts.map { Decimal(string: $0, locale: posix)! } + [Decimal(12345) / Decimal(7), Decimal(Double.pi)]
+        var writer = BinaryWriter()
+        for value in values { writer.decimal(value) }
+        var reader = BinaryReader(writer.bytes)
+        for value in values {
+            let read = try reader.decimal()
+            #expect(read == value && read.description == value.description, "\(value)")
+            if !value.isZero {
+                #expect(withUnsafeBytes(of: read) { Array($0) } == withUnsafeBytes(of: value) { Array($0) }, "\(value)")
+            }
+        }
+        #expect(reader.isAtEnd)
+        var corrupt = BinaryWriter()
+        corrupt.bool(true)
+        corrupt.bool(false)
+        corrupt.integer(500)
+        corrupt.unsigned(1)
+        var corruptReader = BinaryReader(corrupt.bytes)
+        #expect(throws: BinaryReader.Corrupt.self) { try corruptReader.decimal() }
+    }
 }
 
 @Suite("Percent decoding")

