@@ -17,6 +17,9 @@ struct PageMeta: Sendable {
         var type = "website"
         var image: ResolvedImage?
         var jsonLD: MustacheValue?
+        // Made once: an article's JSON-LD names its page by the same URL.
+        let canonical: String?
+        if case .notFound = planned { canonical = nil } else { canonical = context.absoluteURL(planned.urlPath) }
         switch planned {
         case .home(let list):
             if list.number > 1 { title = "\(site.title), page \(list.number)" }
@@ -25,7 +28,7 @@ struct PageMeta: Sendable {
             description = article.summary
             type = "article"
             image = article.cover
-            jsonLD = articleJSONLD(article, url: context.absoluteURL(planned.urlPath))
+            jsonLD = articleJSONLD(article, url: canonical)
         case .page(let page):
             title = page.title
             description = page.summary
@@ -61,9 +64,7 @@ struct PageMeta: Sendable {
             "type": .string(type),
             "isArticle": .bool(type == "article"),
         ]
-        if case .notFound = planned {} else if let url = context.absoluteURL(planned.urlPath) {
-            fields["canonical"] = .string(url)
-        }
+        if let canonical { fields["canonical"] = .string(canonical) }
         if let image, let url = context.absoluteImageURL(image) {
             var imageFields: MustacheFields = ["url": .string(url), "alt": .string(image.alt)]
             if let width = image.width { imageFields["width"] = .int(width) }
@@ -81,8 +82,8 @@ struct PageMeta: Sendable {
     private func articleJSONLD(_ article: Article, url: String?) -> MustacheValue {
         var json = JSONWriter()
         json.open()
-        json.member("@context", string: "https://schema.org")
-        json.member("@type", string: "Article")
+        json.member("@context", constant: "https://schema.org")
+        json.member("@type", constant: "Article")
         json.member("headline", string: article.title)
         json.member("datePublished", string: RFC3339.format(article.instant, in: site.timeZone))
         json.member("description", string: article.summary)
@@ -92,7 +93,7 @@ struct PageMeta: Sendable {
         }
         if let author = article.author {
             json.open("author")
-            json.member("@type", string: "Person")
+            json.member("@type", constant: "Person")
             json.member("name", string: author.name)
             if let username = author.username { json.member("alternateName", string: "@" + username) }
             json.close()
@@ -102,17 +103,17 @@ struct PageMeta: Sendable {
         }
         if let restaurant = article.restaurant {
             json.open("about")
-            json.member("@type", string: "Restaurant")
+            json.member("@type", constant: "Restaurant")
             if let name = restaurant.name { json.member("name", string: name) }
             if let address = restaurant.address {
                 json.open("address")
-                json.member("@type", string: "PostalAddress")
+                json.member("@type", constant: "PostalAddress")
                 json.member("streetAddress", string: address)
                 json.close()
             }
             if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
                 json.open("geo")
-                json.member("@type", string: "GeoCoordinates")
+                json.member("@type", constant: "GeoCoordinates")
                 json.member("latitude", number: latitude)
                 json.member("longitude", number: longitude)
                 json.close()
@@ -139,7 +140,7 @@ struct JSONWriter {
     }
 
     /// Opens an object, as the member `name` of the one being written when given.
-    mutating func open(_ name: String? = nil) {
+    mutating func open(_ name: StaticString? = nil) {
         if let name { self.name(name) }
         bytes.append(UInt8(ascii: "{"))
         hasMember = false
@@ -150,22 +151,37 @@ struct JSONWriter {
         hasMember = true
     }
 
-    mutating func member(_ name: String, string value: String) {
+    mutating func member(_ name: StaticString, string value: String) {
         self.name(name)
         JSONString.append(value, to: &bytes)
         hasMember = true
     }
 
-    mutating func member(_ name: String, number value: Double) {
+    /// A member whose value is written in the source, like its name, and needs no escape.
+    mutating func member(_ name: StaticString, constant value: StaticString) {
+        self.name(name)
+        appendQuoted(value)
+        hasMember = true
+    }
+
+    mutating func member(_ name: StaticString, number value: Double) {
         self.name(name)
         MapLinks.appendCoordinate(value, to: &bytes)
         hasMember = true
     }
 
-    private mutating func name(_ name: String) {
+    /// Names are written in the source: none needs the escapes values are checked for
+    /// (half of an article's JSON-LD strings were its names).
+    private mutating func name(_ name: StaticString) {
         if hasMember { bytes.append(UInt8(ascii: ",")) }
-        JSONString.append(name, to: &bytes)
+        appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func appendQuoted(_ text: StaticString) {
+        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 
