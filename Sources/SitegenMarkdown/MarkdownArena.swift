@@ -72,9 +72,18 @@ enum MarkdownArena {
             return key
         }()
 
-        /// The calling thread's chunks, made on first use.
+        /// The calling thread's chunks, made on first use. Inlined into cmark's allocator
+        /// functions, which run millions of times per thousand articles: a call per block
+        /// cost as much as taking it.
         static var current: UnsafeMutablePointer<Chunks> {
-            if let state = pthread_getspecific(key) { return state.assumingMemoryBound(to: Chunks.self) }
+            @inline(__always) get {
+                if let state = pthread_getspecific(key) { return state.assumingMemoryBound(to: Chunks.self) }
+                return made()
+            }
+        }
+
+        @inline(never)
+        private static func made() -> UnsafeMutablePointer<Chunks> {
             let chunks = UnsafeMutablePointer<Chunks>.allocate(capacity: 1)
             chunks.initialize(to: Chunks())
             pthread_setspecific(key, chunks)
@@ -93,16 +102,10 @@ enum MarkdownArena {
         private static func rounded(_ size: Int) -> Int { (size + 15) & ~15 }
 
         /// A block of `size` bytes, 16-byte aligned; nil when memory is out.
+        @inline(__always)
         mutating func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
             let need = Chunks.header + Chunks.rounded(size)
-            if end - top < need {
-                let capacity = max(Chunks.chunkSize, need + Chunks.header)
-                guard let chunk = malloc(capacity) else { return nil }
-                chunk.storeBytes(of: newest, as: UnsafeMutableRawPointer.self)
-                newest = chunk
-                top = chunk + Chunks.header
-                end = chunk + capacity
-            }
+            if end - top < need, !addChunk(for: need) { return nil }
             top.storeBytes(of: size, as: Int.self)
             let block = top + Chunks.header
             top += need
@@ -110,8 +113,21 @@ enum MarkdownArena {
             return block
         }
 
+        /// Starts a chunk with room for `need` bytes; false when memory is out.
+        @inline(never)
+        private mutating func addChunk(for need: Int) -> Bool {
+            let capacity = max(Chunks.chunkSize, need + Chunks.header)
+            guard let chunk = malloc(capacity) else { return false }
+            chunk.storeBytes(of: newest, as: UnsafeMutableRawPointer.self)
+            newest = chunk
+            top = chunk + Chunks.header
+            end = chunk + capacity
+            return true
+        }
+
         /// `block` with room for `size` bytes: grown where it is when it was the last one
         /// given and its chunk has room, else copied into a new block.
+        @inline(__always)
         mutating func reallocate(_ block: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
             guard let block else { return allocate(size) }
             let old = (block - Chunks.header).load(as: Int.self)
