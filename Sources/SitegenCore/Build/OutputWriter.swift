@@ -410,13 +410,24 @@ final class StagingFolders: Sendable {
     init(in root: String, for paths: [String]) {
         positions = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         Thread.detachNewThread { [self] in
-            var existing: Set<Substring> = []
+            // Over the paths' bytes, into one buffer for mkdir: found by characters, in a set
+            // of substrings, the folders of 10,000 articles cost this thread a fifth of a
+            // core's rendering time on two cores.
+            let slash = UInt8(ascii: "/")
+            var existing: Set<String> = []
+            var folderPath = Array(root.utf8) + [slash]
+            let rootLength = folderPath.count
             for (position, path) in paths.enumerated() {
-                var end = path.startIndex
-                while let slash = path[end...].firstIndex(of: "/") {
-                    let folder = path[..<slash]
-                    if existing.insert(folder).inserted { mkdir(root + "/" + folder, 0o755) }
-                    end = path.index(after: slash)
+                var path = path
+                path.withUTF8 { bytes in
+                    for end in bytes.indices where bytes[end] == slash {
+                        let folder = UnsafeBufferPointer(rebasing: bytes[..<end])
+                        guard existing.insert(String(decoding: folder, as: UTF8.self)).inserted else { continue }
+                        folderPath.removeSubrange(rootLength...)
+                        folderPath.append(contentsOf: folder)
+                        folderPath.append(0)
+                        folderPath.withUnsafeBytes { _ = mkdir($0.baseAddress!.assumingMemoryBound(to: CChar.self), 0o755) }
+                    }
                 }
                 made.store(position + 1, ordering: .releasing)
             }
