@@ -124,6 +124,11 @@ struct SubscriptionFormatTests {
         let instant = CalendarDate(year: 2026, month: 11, day: 25).dayNumber * 86_400 + 6 * 3600
         #expect(RFC3339.format(instant, in: TimeZone(identifier: "Asia/Hong_Kong")!) == "2026-11-25T14:00:00+08:00")
         #expect(RFC3339.format(instant, in: TimeZone(identifier: "UTC")!) == "2026-11-25T06:00:00Z")
+        #expect(RFC3339.format(instant + 59, in: TimeZone(identifier: "America/St_Johns")!) == "2026-11-25T02:30:59-03:30")
+        #expect(RFC3339.format(instant, in: TimeZone(identifier: "Asia/Kathmandu")!) == "2026-11-25T11:45:00+05:45")
+        #expect(RFC3339.format(-1, in: TimeZone(identifier: "UTC")!) == "1969-12-31T23:59:59Z")
+        let early = CalendarDate(year: 999, month: 1, day: 2).dayNumber * 86_400 + 3_723
+        #expect(RFC3339.format(early, in: TimeZone(identifier: "UTC")!) == "0999-01-02T01:02:03Z")
         #expect(XML.escape("<a href=\"x\">Tom & Jerry's</a>\u{1}") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;")
         #expect(XML.escape("奶茶\u{FFFE}\t\u{FFFF}\u{FFFD}\u{EFBF}\r\n\u{0}é") == "奶茶\t\u{FFFD}\u{EFBF}\r\né")
         #expect(JSONString.quote("Plain name, 2026-11-25") == "\"Plain name, 2026-11-25\"")

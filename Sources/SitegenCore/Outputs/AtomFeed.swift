@@ -128,8 +128,45 @@ enum RFC3339 {
         let day = local.floorDivided(by: 86_400)
         let second = local - day * 86_400
         let date = CalendarDate(dayNumber: day)
-        let sign = offset < 0 ? "-" : "+"
-        let zoneText = offset == 0 ? "Z" : sign + (abs(offset) / 3600).zeroPadded(2) + ":" + (abs(offset) % 3600 / 60).zeroPadded(2)
-        return date.description + "T" + (second / 3600).zeroPadded(2) + ":" + (second % 3600 / 60).zeroPadded(2) + ":" + (second % 60).zeroPadded(2) + zoneText
+        guard (0...9999).contains(date.year) else {
+            let zoneText = offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + (abs(offset) / 3600).zeroPadded(2) + ":" + (abs(offset) % 3600 / 60).zeroPadded(2)
+            return date.description + "T" + (second / 3600).zeroPadded(2) + ":" + (second % 3600 / 60).zeroPadded(2) + ":" + (second % 60).zeroPadded(2) + zoneText
+        }
+        // Into one string of its length: every article's JSON-LD and feed entry has two,
+        // and eleven pieces joined cost more than the offset's look-up in the zone.
+        let length = offset == 0 ? 20 : 25
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            var place = 0
+            func put(_ byte: UInt8) {
+                bytes[place] = byte
+                place += 1
+            }
+            func two(_ value: Int) {
+                put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+                put(UInt8(ascii: "0") + UInt8(value % 10))
+            }
+            two(date.year / 100)
+            two(date.year)
+            put(UInt8(ascii: "-"))
+            two(date.month)
+            put(UInt8(ascii: "-"))
+            two(date.day)
+            put(UInt8(ascii: "T"))
+            two(second / 3600)
+            put(UInt8(ascii: ":"))
+            two(second % 3600 / 60)
+            put(UInt8(ascii: ":"))
+            two(second % 60)
+            if offset == 0 {
+                put(UInt8(ascii: "Z"))
+            } else {
+                // Offsets are under a day, so their hours have two digits.
+                put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                two(abs(offset) / 3600)
+                put(UInt8(ascii: ":"))
+                two(abs(offset) % 3600 / 60)
+            }
+            return place
+        }
     }
 }
