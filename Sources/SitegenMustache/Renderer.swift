@@ -278,25 +278,56 @@ public enum HTMLEscaping {
     }
 
     static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
-        var run = bytes.startIndex
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let replacement: StaticString?
-            switch bytes[index] {
-            case UInt8(ascii: "&"): replacement = "&amp;"
-            case UInt8(ascii: "<"): replacement = "&lt;"
-            case UInt8(ascii: ">"): replacement = "&gt;"
-            case UInt8(ascii: "\""): replacement = "&quot;"
-            case UInt8(ascii: "'"): replacement = "&#39;"
-            default: replacement = nil
+        if bytes.withContiguousStorageIfAvailable({ append($0, to: &output) }) != nil { return }
+        append(Array(bytes), to: &output)
+    }
+
+    /// Eight bytes at a time: a word with none of the five characters is passed whole
+    /// (nearly every word of titles, summaries and URLs), a word with one byte by byte.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        var run = 0
+        var index = 0
+        while index < count {
+            if index + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
             }
-            if let replacement {
-                output.append(contentsOf: bytes[run..<index])
-                replacement.withUTF8Buffer { output.append(contentsOf: $0) }
-                run = index + 1
+            let end = Swift.min(index + 8, count)
+            while index < end {
+                let replacement: StaticString?
+                switch base[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                default: replacement = nil
+                }
+                if let replacement {
+                    output.append(contentsOf: UnsafeBufferPointer(start: base + run, count: index - run))
+                    replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                    run = index + 1
+                }
+                index += 1
             }
-            index += 1
         }
-        output.append(contentsOf: bytes[run..<bytes.endIndex])
+        output.append(contentsOf: UnsafeBufferPointer(start: base + run, count: count - run))
+    }
+
+    /// Whether any byte of `word` is `& < > " '`: each compared in all eight lanes at once
+    /// (a lane that is zero after the XOR is a match; the test for a zero lane never
+    /// misses one and never reports one where there is none).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func lanes(equalTo byte: UInt8) -> UInt64 {
+            let difference = word ^ (ones &* UInt64(byte))
+            return (difference &- ones) & ~difference & highs
+        }
+        return (lanes(equalTo: UInt8(ascii: "&")) | lanes(equalTo: UInt8(ascii: "<")) | lanes(equalTo: UInt8(ascii: ">"))
+            | lanes(equalTo: UInt8(ascii: "\"")) | lanes(equalTo: UInt8(ascii: "'"))) != 0
     }
 }

@@ -159,3 +159,32 @@ struct UsedTemplateTests {
         #expect(used == ["page", "layout", "row", "card", "gone"])
     }
 }
+
+@Suite("HTML escaping")
+struct HTMLEscapingTests {
+    /// Word by word or byte by byte, every length and every place of the five characters
+    /// escapes as a plain scan of the characters would.
+    @Test func escapesAsACharacterScanWould() {
+        func reference(_ text: String) -> String {
+            var result = ""
+            for character in text.unicodeScalars {
+                switch character {
+                case "&": result += "&amp;"
+                case "<": result += "&lt;"
+                case ">": result += "&gt;"
+                case "\"": result += "&quot;"
+                case "'": result += "&#39;"
+                default: result.unicodeScalars.append(character)
+                }
+            }
+            return result
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Toast", " ", "&", "<", ">", "\"", "'", "é", "奶茶", "%", "=", "?", "\u{0}", "\u{7F}", "\u{80}", "F"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(HTMLEscaping.escape(text) == reference(text), "\(text.debugDescription)")
+        }
+        #expect(HTMLEscaping.escape("Fish & chips at Tom's <b>\"best\"</b>") == "Fish &amp; chips at Tom&#39;s &lt;b&gt;&quot;best&quot;&lt;/b&gt;")
+    }
+}
