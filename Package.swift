@@ -21,7 +21,7 @@ let package = Package(
         ),
         .target(name: "SitegenSupport"),
         .target(name: "SitegenMustache"),
-        .target(name: "SitegenMarkdown", dependencies: ["CCMark"]),
+        .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
@@ -37,7 +37,7 @@ let package = Package(
         ),
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
-        .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown"]),
+        .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
         .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenCore", "SitegenSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer"]),
     ]

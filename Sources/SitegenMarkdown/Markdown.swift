@@ -1,4 +1,5 @@
 import CCMark
+import SitegenSupport
 import Foundation
 
 /// An image written in Markdown, with where it was written (lines counted from the
@@ -427,12 +428,16 @@ struct HeadingIDs {
     private var used: [String: Int] = [:]
 
     mutating func next(for text: String) -> String {
-        var id = HeadingIDs.asciiID(text) ?? HeadingIDs.characterID(text)
+        var id = HeadingIDs.asciiID(text) ?? HeadingIDs.madeByCharacters.value(for: text, making: HeadingIDs.characterID)
         if id.isEmpty { id = "section" }
         let count = used[id, default: 0]
         used[id] = count + 1
         return count == 0 ? id : "\(id)-\(count)"
     }
+
+    /// Ids of headings that are not ASCII, by text: "Why Australia Café?" comes back in
+    /// article after article.
+    private static let madeByCharacters = TextMemo<String>(limit: 10_000)
 
     /// Letters and digits of any script, lowercased, runs of anything else as one hyphen;
     /// apostrophes are dropped ("Don’t" makes "dont").

@@ -504,3 +504,26 @@ struct PathSortTests {
         }
     }
 }
+
+@Suite("Text memo")
+struct TextMemoTests {
+    @Test func makesEachTextOnceWhileItHasRoom() {
+        let memo = TextMemo<String?>(limit: 2)
+        var made: [String] = []
+        func make(_ text: String) -> String? {
+            made.append(text)
+            return text.isEmpty ? nil : text.uppercased()
+        }
+        #expect(memo.value(for: "a", making: make) == "A")
+        #expect(memo.value(for: "a", making: make) == "A")
+        #expect(memo.value(for: "", making: make) == nil)
+        #expect(memo.value(for: "", making: make) == nil)
+        #expect(made == ["a", ""])
+        // Full: a third text is made every time, the first two still once.
+        #expect(memo.value(for: "b", making: make) == "B")
+        #expect(memo.value(for: "b", making: make) == "B")
+        #expect(memo.value(for: "a", making: make) == "A")
+        #expect(made == ["a", "", "b", "b"])
+    }
+}
+

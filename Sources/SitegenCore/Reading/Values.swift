@@ -1,7 +1,6 @@
 import Foundation
 import SitegenSupport
 import SitegenYAML
-import Synchronization
 
 extension String: FrontMatterValue {
     static var expectation: String { "text" }
@@ -397,23 +396,13 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
             return
         }
         // Made once per text: the same tags and meals (點心, Crème brûlée) come back in
-        // article after article, and folding a character costs thousands of instructions.
-        let made: String?
-        if let known = Slug.madeFromText.withLock({ $0[text] }) {
-            made = known
-        } else {
-            made = Slug.textMade(fromUnicode: text)
-            Slug.madeFromText.withLock { known in
-                if known.count < Slug.madeFromTextLimit { known[text] = made }
-            }
-        }
-        guard let made else { return nil }
+        // article after article.
+        guard let made = Slug.madeFromText.value(for: text, making: Slug.textMade(fromUnicode:)) else { return nil }
         self.text = made
     }
 
     /// What texts that are not ASCII make, by text (nil: the text makes no slug).
-    private static let madeFromText = Mutex<[String: String?]>([:])
-    private static let madeFromTextLimit = 10_000
+    private static let madeFromText = TextMemo<String?>(limit: 10_000)
     private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// What `init?(making:)` makes of text that is not all ASCII, character by character.
