@@ -169,11 +169,11 @@ enum Render {
 
         /// What every page has, and its own fields, which win over those of the same name.
         /// The layout reads `site` and `meta` most: they come first.
-        func page(_ planned: PlannedPage, _ fields: MustacheFields) -> MustacheValue {
+        func page(_ planned: PlannedPage, _ path: String, _ fields: MustacheFields) -> MustacheValue {
             var all: [(String, MustacheValue)] = []
             all.reserveCapacity(fields.count + 3)
             if fields["site"] == nil { all.append(("site", site)) }
-            if fields["meta"] == nil { all.append(("meta", metas.make(for: planned))) }
+            if fields["meta"] == nil { all.append(("meta", metas.make(for: planned, at: path))) }
             all.append(contentsOf: zip(fields.names, fields.values))
             if fields["today"] == nil { all.append(("today", today)) }
             return .fields(MustacheFields(all))
@@ -203,20 +203,20 @@ enum Render {
         return zip(pages, paths).map { planned, path -> Job in
             switch planned {
             case .home(let list):
-                return Job(path: path, template: "home", context: shared.page(planned, [
+                return Job(path: path, template: "home", context: shared.page(planned, path, [
                     "articles": shared.cards(list.articles),
                     "pagination": pagination(context, list),
                     "hasDrafts": .bool(shared.index.draftCount > 0),
                     "homework": shared.homework.summary,
                 ]))
             case .article(let article):
-                return Job(path: path, template: "article", context: shared.page(planned, [
+                return Job(path: path, template: "article", context: shared.page(planned, path, [
                     "article": shared.view(of: article, variant: "article"),
                 ]))
             case .page(let item):
-                return Job(path: path, template: "page", context: shared.page(planned, ["page": .object(PageView(page: item, context: context))]))
+                return Job(path: path, template: "page", context: shared.page(planned, path, ["page": .object(PageView(page: item, context: context))]))
             case .group(let group, let list):
-                return Job(path: path, template: "list", context: shared.page(planned, [
+                return Job(path: path, template: "list", context: shared.page(planned, path, [
                     "group": .fields([
                         "name": .string(group.label.name),
                         "isMeal": .bool(group.kind == .meal),
@@ -232,7 +232,7 @@ enum Render {
                 ]))
             case .groupIndex(let kind):
                 let groups = kind == .meal ? shared.index.meals : shared.index.tags
-                return Job(path: path, template: "groups", context: shared.page(planned, [
+                return Job(path: path, template: "groups", context: shared.page(planned, path, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),
                     "groups": .array(groups.map { group in
@@ -246,10 +246,10 @@ enum Render {
                     }),
                 ]))
             case .restaurants:
-                return Job(path: path, template: "restaurants", context: shared.page(planned, ["restaurants": .array(shared.index.restaurants.map { restaurant(context, $0) })]))
+                return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.index.restaurants.map { restaurant(context, $0) })]))
             case .map:
                 let pinned = shared.index.restaurants.filter(\.hasCoordinates)
-                return Job(path: path, template: "map", context: shared.page(planned, [
+                return Job(path: path, template: "map", context: shared.page(planned, path, [
                     "restaurants": .array(pinned.map { restaurant(context, $0) }),
                     "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
                     "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
@@ -259,19 +259,19 @@ enum Render {
                     "hasUnpinned": .bool(shared.index.restaurants.count > pinned.count),
                 ]))
             case .homework:
-                return Job(path: path, template: "homework", context: shared.page(planned, ["homework": shared.homework.summary]))
+                return Job(path: path, template: "homework", context: shared.page(planned, path, ["homework": shared.homework.summary]))
             case .grade(let grade):
-                return Job(path: path, template: "grade", context: shared.page(planned, shared.homework.gradePage(grade)))
+                return Job(path: path, template: "grade", context: shared.page(planned, path, shared.homework.gradePage(grade)))
             case .day(let grade, let day):
-                return Job(path: path, template: "day", context: shared.page(planned, shared.homework.dayPage(grade, day)))
+                return Job(path: path, template: "day", context: shared.page(planned, path, shared.homework.dayPage(grade, day)))
             case .teachers:
-                return Job(path: path, template: "teachers", context: shared.page(planned, shared.homework.teachersPage))
+                return Job(path: path, template: "teachers", context: shared.page(planned, path, shared.homework.teachersPage))
             case .gradeFeed(let grade):
                 return Job(path: path, .feed { shared.homework.feed(grade) })
             case .gradeCalendar(let grade):
                 return Job(path: path, .calendar { shared.homework.calendar(grade) })
             case .notFound:
-                return Job(path: path, template: "404", context: shared.page(planned, [:]))
+                return Job(path: path, template: "404", context: shared.page(planned, path, [:]))
             case .siteFeed:
                 return Job(path: path, .feed { Publishing.feed(shared.index, context: context) })
             case .sitemap:

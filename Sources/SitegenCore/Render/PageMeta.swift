@@ -11,7 +11,8 @@ struct PageMeta: Sendable {
 
     var site: Site { index.site }
 
-    func make(for planned: PlannedPage) -> MustacheValue {
+    /// The metadata of `planned`, published at `path` (its `path`, which the plan made once).
+    func make(for planned: PlannedPage, at path: String) -> MustacheValue {
         var title = site.title
         var description = site.description
         var type = "website"
@@ -19,7 +20,7 @@ struct PageMeta: Sendable {
         var jsonLD: MustacheValue?
         // Made once: an article's JSON-LD names its page by the same URL.
         let canonical: String?
-        if case .notFound = planned { canonical = nil } else { canonical = context.absoluteURL(planned.urlPath) }
+        if case .notFound = planned { canonical = nil } else { canonical = context.absoluteURL(PlannedPage.urlPath(of: path)) }
         switch planned {
         case .home(let list):
             if list.number > 1 { title = "\(site.title), page \(list.number)" }
@@ -186,10 +187,10 @@ struct JSONWriter {
 }
 
 extension PlannedPage {
-    /// The URL path of the page, relative to the site: `articles/x/` for `articles/x/index.html`.
-    var urlPath: String {
-        let path = self.path
-        return path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path
+    /// The URL path of a page published at `path`, relative to the site: `articles/x/`
+    /// for `articles/x/index.html`.
+    static func urlPath(of path: String) -> String {
+        path.utf8.count >= 10 && path.utf8.suffix(10).elementsEqual("index.html".utf8) ? String(path.utf8.dropLast(10))! : path
     }
 
     var isTeachers: Bool {
