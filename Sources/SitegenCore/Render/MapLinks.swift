@@ -49,11 +49,20 @@ struct MapLinks: Sendable {
     }
 
     var largerMapURL: String {
-        "https://www.openstreetmap.org/?mlat=\(latitudeText)&mlon=\(longitudeText)#map=\(zoom)/\(latitudeText)/\(longitudeText)"
+        joined(["https://www.openstreetmap.org/?mlat=", latitudeText, "&mlon=", longitudeText, "#map=", String(zoom), "/", latitudeText, "/", longitudeText])
     }
 
     var directionsURL: String {
-        "https://www.openstreetmap.org/directions?route=%3B\(latitudeText)%2C\(longitudeText)"
+        joined(["https://www.openstreetmap.org/directions?route=%3B", latitudeText, "%2C", longitudeText])
+    }
+
+    /// `parts` in one buffer of their length: an interpolation grows its String part by
+    /// part, and every restaurant's links are made for its article and its list pages.
+    private func joined(_ parts: [String]) -> String {
+        var url: [UInt8] = []
+        url.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
+        for part in parts { url.append(contentsOf: part.utf8) }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// Six decimals (about 10 cm), written the same on every machine: what "%.6f" prints
