@@ -357,8 +357,7 @@ struct OutputStaging: Sendable {
     private func place(_ bytes: [UInt8], at path: String) -> Int64? {
         folders?.waitForFolder(of: path)
         let target = folder + "/" + path
-        if let opened, let modified = try? OutputWriter.writeStaged(bytes, to: path, in: opened) { return modified }
-        if opened == nil, let modified = try? OutputWriter.writeStaged(bytes, to: target) { return modified }
+        if let modified = try? OutputWriter.writeStaged(bytes, to: opened == nil ? target : path, in: opened) { return modified }
         guard errno == ENOENT else { return nil }
         let parent = (target as NSString).deletingLastPathComponent
         guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else { return nil }
@@ -372,18 +371,19 @@ struct OutputStaging: Sendable {
         var result = OutputWriter.Result()
         result.manifest.reserveCapacity(files.count)
         for file in files {
-            // Placed by their path inside the staging folder: one that would leave it is not.
-            guard OutputWriter.safeRelativePath(file.path) != nil else { return nil }
+            // Files not staged yet are placed by their path inside the staging folder (`stage`
+            // checked the paths of the staged ones): one that would leave it is not.
+            let safe = { OutputWriter.safeRelativePath(file.path) != nil }
             let entry: OutputManifest.Entry
             switch file.contents {
             case .staged(let staged, let stagedEntry):
                 guard staged == folder + "/" + file.path else { return nil }
                 entry = stagedEntry
             case .bytes(let bytes):
-                guard let modified = place(bytes, at: file.path) else { return nil }
+                guard safe(), let modified = place(bytes, at: file.path) else { return nil }
                 entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
             case .copy(let source):
-                guard let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
+                guard safe(), let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
                 entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
             case .unchanged:
                 return nil

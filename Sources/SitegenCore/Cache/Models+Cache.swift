@@ -330,7 +330,7 @@ extension BinaryReader {
             guard (-128...127).contains(exponent) else { throw Corrupt() }
             return DecimalParts.decimal(negative: negative, exponent: exponent, significand: significand)
         }
-        guard let value = Decimal(string: try string(), locale: DecimalParts.posix) else { throw Corrupt() }
+        guard let value = Number.decimal(parsing: try string()) else { throw Corrupt() }
         return value
     }
 }
@@ -340,8 +340,6 @@ private struct DecimalParts {
     var exponent: Int
     var significand: UInt64
 
-    static let posix = Locale(identifier: "en_US_POSIX")
-
     init?(_ value: Decimal) {
         guard !value.isZero, value.isFinite else { return nil }
         negative = value.sign == .minus
@@ -350,7 +348,8 @@ private struct DecimalParts {
         // parts must remake the value byte for byte.
         significand = NSDecimalNumber(decimal: value.significand.magnitude).uint64Value
         let remade = DecimalParts.decimal(negative: negative, exponent: exponent, significand: significand)
-        guard withUnsafeBytes(of: remade, { Array($0) }) == withUnsafeBytes(of: value, { Array($0) }) else { return nil }
+        let same = withUnsafeBytes(of: remade) { remade in withUnsafeBytes(of: value) { remade.elementsEqual($0) } }
+        guard same else { return nil }
     }
 
     static func decimal(negative: Bool, exponent: Int, significand: UInt64) -> Decimal {

@@ -127,14 +127,10 @@ enum RFC3339 {
         let local = instant + offset
         let day = local.floorDivided(by: 86_400)
         let second = local - day * 86_400
-        let date = CalendarDate(dayNumber: day)
-        guard (0...9999).contains(date.year) else {
-            let zoneText = offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + (abs(offset) / 3600).zeroPadded(2) + ":" + (abs(offset) % 3600 / 60).zeroPadded(2)
-            return date.description + "T" + (second / 3600).zeroPadded(2) + ":" + (second % 3600 / 60).zeroPadded(2) + ":" + (second % 60).zeroPadded(2) + zoneText
-        }
+        let date = CalendarDate(dayNumber: day).description
         // Into one string of its length: every article's JSON-LD and feed entry has two,
         // and eleven pieces joined cost more than the offset's look-up in the zone.
-        let length = offset == 0 ? 20 : 25
+        let length = date.utf8.count + (offset == 0 ? 10 : 15)
         return String(unsafeUninitializedCapacity: length) { bytes in
             var place = 0
             func put(_ byte: UInt8) {
@@ -145,12 +141,7 @@ enum RFC3339 {
                 put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
                 put(UInt8(ascii: "0") + UInt8(value % 10))
             }
-            two(date.year / 100)
-            two(date.year)
-            put(UInt8(ascii: "-"))
-            two(date.month)
-            put(UInt8(ascii: "-"))
-            two(date.day)
+            for byte in date.utf8 { put(byte) }
             put(UInt8(ascii: "T"))
             two(second / 3600)
             put(UInt8(ascii: ":"))

@@ -42,10 +42,15 @@ struct Number: FrontMatterValue, Hashable, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
-              let value = Number.decimal(fromNumeral: scalar.text) ?? Decimal(string: scalar.text, locale: Number.posix)
+              let value = Number.decimal(parsing: scalar.text)
         else { throw .mismatch }
         self.value = value
         self.text = scalar.text
+    }
+
+    /// The value of a numeral (digits, at most one dot, a sign), exactly as written.
+    static func decimal(parsing text: String) -> Decimal? {
+        decimal(fromNumeral: text) ?? Decimal(string: text, locale: Number.posix)
     }
 
     /// The value of a numeral of at most 18 digits, made from its digits as an integer and
