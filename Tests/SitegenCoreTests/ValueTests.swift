@@ -489,19 +489,62 @@ struct ZeroPaddingTests {
     }
 }
 
-@Suite("Sorting paths")
-struct PathSortTests {
-    @Test func sortsAsStringsSortWhateverThePaths() {
-        var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "b", "A", "-", "/", ".", "0", "9", "z", "é", "e\u{301}", "\u{0}", "2026-08-31-grade-6-art-", "articles/", "homework/", "_", "~"]
-        for _ in 0..<200 {
-            let paths = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
-                (0..<Int.random(in: 0...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
-            }
-            let ascii = paths.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
-            #expect(ascii.sortedByPath { $0 } == ascii.sorted())
-            #expect(paths.sortedByPath { $0 } == paths.sorted())
+@Suite("Listing a site's files")
+struct SourceListingTests {
+    /// A site whose Content/articles/ holds `names` (folders where a name has a "/").
+    private func site(_ names: [String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listing-\(UUID().uuidString)")
+        for name in names {
+            let file = root.appendingPathComponent("Content/articles/" + name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(name.utf8).write(to: file)
         }
+        try Data().write(to: root.appendingPathComponent("Content/site.yaml"))
+        return root
+    }
+
+    @Test func listsFilesInTheOrderTheirPathsSortAsStrings() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "A", "-", ".", "0", "9", "z", "_", "~", "2026-08-31-grade-6-art-", "2026-08-31-grade-6-mathematics-", "x"]
+        // Enough names for the radix sort of big folders, many sharing more than its 24 bytes,
+        // and folders whose names begin other files' names ("a" beside "a-b.md" and "a.md").
+        var names = Set<String>()
+        while names.count < 700 {
+            let stem = (0..<Int.random(in: 1...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            names.insert(stem + ".md")
+        }
+        let folders = ["a", "a-b", "2026-08-31-grade-6-art-1", "z"]
+        let nested = folders.flatMap { folder in ["\(folder)/one.md", "\(folder)/b/two.md", "\(folder)-x.md", "\(folder).md"] }
+        let all = names.union(nested)
+        let root = try site(Array(all))
+        defer { try? FileManager.default.removeItem(at: root) }
+
+        let listed = SourceTree.load(siteRoot: root).markdown.map(\.contentPath)
+        // Hidden files are left out.
+        #expect(Set(listed) == Set(all.filter { !$0.hasPrefix(".") }.map { "articles/" + $0 }))
+        #expect(listed == listed.sorted())
+    }
+
+    @Test func listsNamesBeyondASCIIAsStringsSortThem() throws {
+        let names = ["é.md", "e\u{301}x.md", "e.md", "e/f.md", "ü/a.md", "z.md", "\u{1F354}.md", "E.md"]
+        let root = try site(names)
+        defer { try? FileManager.default.removeItem(at: root) }
+
+        let listed = SourceTree.load(siteRoot: root).markdown.map(\.contentPath)
+        #expect(listed.count == names.count)
+        #expect(listed == listed.sorted())
+    }
+
+    @Test func tellsMarkdownFilesByTheirFolder() {
+        #expect(SourceTree.Kind(of: "articles/a.md") == .article)
+        #expect(SourceTree.Kind(of: "articles/2026/a.md") == .article)
+        #expect(SourceTree.Kind(of: "homework/a.md") == .assignment)
+        #expect(SourceTree.Kind(of: "pages/about.md") == .page)
+        #expect(SourceTree.Kind(of: "pages/caf\u{E9}.md") == .page)
+        #expect(SourceTree.Kind(of: "articles/a.markdown") == nil)
+        #expect(SourceTree.Kind(of: "articles.md") == nil)
+        #expect(SourceTree.Kind(of: "images/a.md") == nil)
+        #expect(SourceTree.Kind(of: ".md") == nil)
     }
 }
 

@@ -9,6 +9,23 @@ import Glibc
 struct SourceTree: Sendable {
     enum Kind: Sendable {
         case article, assignment, page
+
+        /// What the file at `path` (relative to Content/) is, by its folder, when it is a
+        /// Markdown file of one. Compared as bytes: `hasPrefix` compares characters, which
+        /// took hundreds of instructions a file.
+        init?(of path: String) {
+            var path = path
+            let kind = path.withUTF8 { bytes -> Kind? in
+                guard bytes.count > 3, bytes[bytes.count - 3] == UInt8(ascii: "."), bytes[bytes.count - 2] == UInt8(ascii: "m"),
+                      bytes[bytes.count - 1] == UInt8(ascii: "d") else { return nil }
+                if bytes.starts(with: "articles/".utf8) { return .article }
+                if bytes.starts(with: "homework/".utf8) { return .assignment }
+                if bytes.starts(with: "pages/".utf8) { return .page }
+                return nil
+            }
+            guard let kind else { return nil }
+            self = kind
+        }
     }
 
     struct MarkdownFile: Sendable {
@@ -44,10 +61,7 @@ struct SourceTree: Sendable {
         let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
         tree.markdown.reserveCapacity(contentFiles.count)
         for (path, stamp) in contentFiles {
-            let kind: Kind? = if path.hasSuffix(".md") {
-                path.hasPrefix("articles/") ? .article : path.hasPrefix("homework/") ? .assignment : path.hasPrefix("pages/") ? .page : nil
-            } else { nil }
-            if let kind {
+            if let kind = Kind(of: path) {
                 tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
                 continue
             }
@@ -116,78 +130,72 @@ private struct Walker {
         self.realRoot = realRoot
     }
 
-    private enum EntryType { case file, folder, other, missing }
+    enum EntryType { case file, folder, other, missing }
 
+    /// Every file below `folder` by its path relative to it, with its stamp, in the order
+    /// of `String`'s `<` on those paths.
     mutating func files(in folder: String, display: String) -> [(String, FileStamp)] {
         var found: [(String, FileStamp)] = []
         walk(folder, relative: "", display: display, visited: [], into: &found)
-        return found.sortedByPath { $0.0 }
+        return found
     }
 
     mutating func folders(in folder: String) -> [String] {
-        entries(of: folder).filter { type(of: folder + "/" + $0.name, hint: $0.type) == .folder }.map(\.name).sorted()
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let listing = Listing(directory)
+        return listing.entries.indices.compactMap { index in
+            let name = listing.name(index)
+            return type(of: folder + "/" + name, hint: listing.entries[index].type) == .folder ? name : nil
+        }.sorted()
     }
 
+    /// Each folder's entries are sorted on their own, a folder's name as if it ended with
+    /// "/": that is the order of the whole paths, and the files come out in it.
     private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [(String, FileStamp)]) {
         let real = realPath(folder) ?? folder
         guard !visited.contains(real), let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         let visited = visited.union([real])
-        var files: [(name: String, relative: String)] = []
-        for entry in entries(of: directory) {
-            let relativePath = String(joining: relative, entry.name)
-            var hint = entry.type
+        var listing = Listing(directory)
+        for index in listing.entries.indices {
+            var hint = listing.entries[index].type
             if hint == DT_REG {
-                files.append((entry.name, relativePath))
+                listing.entries[index].kind = .file
                 continue
             }
-            let path = folder + "/" + entry.name
+            let name = listing.name(index)
+            let path = folder + "/" + name
             if hint == DT_LNK {
                 let target = realPath(path) ?? ""
                 guard target == realRoot || target.hasPrefix(realRoot + "/") else {
-                    problems.append(.error(at: SourceLocation(path: display + relativePath, line: 1, column: 1),
+                    problems.append(.error(at: SourceLocation(path: display + relative + name, line: 1, column: 1),
                                            "symbolic link leads outside the site (to \(target.isEmpty ? "nowhere" : target)); sitegen does not follow it"))
                     continue
                 }
                 hint = UInt8(DT_UNKNOWN)
             }
-            switch type(of: path, hint: hint) {
+            let kind = type(of: path, hint: hint)
+            listing.entries[index].kind = kind
+            if kind == .other {
+                problems.append(.warning(at: SourceLocation(path: display + relative + name, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
+            }
+        }
+        let order = listing.sortedOrder()
+        let stamps = listing.stamps(of: order.filter { listing.entries[$0].kind == .file }, in: dirfd(directory))
+        var nextStamp = 0
+        for index in order {
+            switch listing.entries[index].kind {
             case .folder:
-                walk(path, relative: relativePath + "/", display: display, visited: visited, into: &found)
+                let name = listing.name(index)
+                walk(folder + "/" + name, relative: relative + name + "/", display: display, visited: visited, into: &found)
             case .file:
-                files.append((entry.name, relativePath))
-            case .other:
-                problems.append(.warning(at: SourceLocation(path: display + relativePath, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
-            case .missing:
+                if let stamp = stamps[nextStamp] { found.append((listing.path(index, in: relative), stamp)) }
+                nextStamp += 1
+            case .other, .missing:
                 continue
             }
         }
-        // Files are stat'ed by name in their open folder: a path from the root made the
-        // kernel look up every folder on the way again, for each of 60,000 files. A
-        // homework folder may hold tens of thousands of them: they go on both cores.
-        let descriptor = dirfd(directory)
-        let stamps = files.count > 256 ? parallelMap(files) { FileStamp.of($0.name, in: descriptor) } : files.map { FileStamp.of($0.name, in: descriptor) }
-        for (file, stamp) in zip(files, stamps) {
-            if let stamp { found.append((file.relative, stamp)) }
-        }
-    }
-
-    private func entries(of folder: String) -> [(name: String, type: UInt8)] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        return entries(of: directory)
-    }
-
-    /// The entries of a folder but hidden ones (and "." and "..").
-    private func entries(of directory: OpaquePointer) -> [(name: String, type: UInt8)] {
-        var result: [(String, UInt8)] = []
-        while let entry = readdir(directory) {
-            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                raw.first == UInt8(ascii: ".") ? nil : String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if let name { result.append((name, entry.pointee.d_type)) }
-        }
-        return result
     }
 
     /// The type of `path`, following links; `hint` is readdir's answer when it knows.
@@ -215,77 +223,186 @@ private struct Walker {
     }
 }
 
-extension String {
-    /// `first + second`, made in one allocation: the general `+` took hundreds of
-    /// instructions for each of the 60,000 paths of a large site, several times over.
-    init(joining first: String, _ second: String) {
-        var first = first
-        var second = second
-        self = first.withUTF8 { a in
-            second.withUTF8 { b in
-                String(unsafeUninitializedCapacity: a.count + b.count) { buffer in
+/// One folder's entries but hidden ones (and "." and ".."), their names in one buffer: a
+/// homework folder of 50,000 files made 50,000 strings to sort, and sorting them as
+/// strings took longer than the kernel took to look the files up.
+private struct Listing {
+    struct Entry {
+        /// Where the name is in `names`, and its length (without the NUL after it).
+        var start: Int
+        var count: Int
+        /// readdir's type.
+        var type: UInt8
+        var kind = Walker.EntryType.missing
+    }
+
+    /// The names, each followed by a NUL for the system calls.
+    var names: [UInt8] = []
+    var entries: [Entry] = []
+    private var isASCII = true
+
+    init(_ directory: OpaquePointer) {
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while let entry = readdir(directory) {
+            let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            guard name.pointee != UInt8(ascii: ".") else { continue }
+            let count = strlen(name)
+            let bytes = UnsafeBufferPointer(start: name, count: count + 1)
+            entries.append(Entry(start: names.count, count: count, type: entry.pointee.d_type))
+            names.append(contentsOf: bytes)
+            if isASCII { isASCII = !bytes.contains { $0 >= 0x80 } }
+        }
+    }
+
+    func name(_ index: Int) -> String {
+        let entry = entries[index]
+        return String(decoding: names[entry.start..<entry.start + entry.count], as: UTF8.self)
+    }
+
+    /// `relative` and the entry's name, made in one allocation.
+    func path(_ index: Int, in relative: String) -> String {
+        let entry = entries[index]
+        var relative = relative
+        return relative.withUTF8 { prefix in
+            names.withUnsafeBufferPointer { names in
+                String(unsafeUninitializedCapacity: prefix.count + entry.count) { buffer in
                     if let start = buffer.baseAddress {
-                        if let from = a.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: from, byteCount: a.count) }
-                        if let from = b.baseAddress { UnsafeMutableRawPointer(start + a.count).copyMemory(from: from, byteCount: b.count) }
+                        if let from = prefix.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: from, byteCount: prefix.count) }
+                        UnsafeMutableRawPointer(start + prefix.count).copyMemory(from: names.baseAddress! + entry.start, byteCount: entry.count)
                     }
-                    return a.count + b.count
+                    return prefix.count + entry.count
                 }
             }
         }
     }
-}
 
-extension Array {
-    /// Sorted as `String`'s `<` sorts the paths. Paths of ASCII bytes (but NUL) are
-    /// sorted by libc as zero-padded records of their bytes and their place in the list:
-    /// a sort of 60,000 paths as strings was a fifth of the instructions of a rebuild
-    /// with nothing changed. Elements with the same path come in no particular order.
-    func sortedByPath(_ path: (Element) -> String) -> [Element] {
-        guard count > 1 else { return self }
-        var longest = 0
-        for element in self {
-            var text = path(element)
-            let fits = text.withUTF8 { bytes in
-                longest = Swift.max(longest, bytes.count)
-                return bytes.isASCIIWithoutNUL
-            }
-            guard fits, longest <= 1024 else { return sorted { path($0) < path($1) } }
+    /// The entries' indices in the order of their names, a folder's name as if it ended
+    /// with "/". ASCII names compare as bytes, others as strings.
+    func sortedOrder() -> [Int] {
+        guard isASCII else {
+            let keys = entries.indices.map { name($0) + (entries[$0].kind == .folder ? "/" : "") }
+            return entries.indices.sorted { keys[$0] < keys[$1] }
         }
-        let size = (longest + 1 + 7) / 8 * 8 + 8
-        var records = [UInt8](repeating: 0, count: count * size)
-        records.withUnsafeMutableBytes { records in
-            for (index, element) in enumerated() {
-                let record = records.baseAddress! + index * size
-                var text = path(element)
-                text.withUTF8 { bytes in
-                    if let base = bytes.baseAddress { record.copyMemory(from: base, byteCount: bytes.count) }
+        // Each name as it sorts, NUL-terminated: followed by "/" for a folder. Zeros after
+        // the last let every key be read eight bytes at a time.
+        var keys: [UInt8] = []
+        keys.reserveCapacity(names.count + entries.count + 24)
+        var starts: [Int] = []
+        starts.reserveCapacity(entries.count)
+        for entry in entries {
+            starts.append(keys.count)
+            keys.append(contentsOf: names[entry.start..<entry.start + entry.count])
+            if entry.kind == .folder { keys.append(UInt8(ascii: "/")) }
+            keys.append(0)
+        }
+        keys.append(contentsOf: repeatElement(0, count: 24))
+        return keys.withUnsafeBufferPointer { keys in
+            let base = UnsafeRawPointer(keys.baseAddress!)
+            // The first 24 bytes of each key as three big-endian numbers, zeros past its end:
+            // they settle most comparisons.
+            var prefixes = [UInt64](repeating: 0, count: 3 * starts.count)
+            for index in starts.indices {
+                let start = starts[index]
+                let length = (index + 1 < starts.count ? starts[index + 1] : keys.count - 24) - start - 1
+                for word in 0..<3 where length > word * 8 {
+                    let value = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: start + word * 8, as: UInt64.self))
+                    prefixes[3 * index + word] = length - word * 8 >= 8 ? value : value & ~(UInt64.max >> UInt64((length - word * 8) * 8))
                 }
-                record.storeBytes(of: Int64(index), toByteOffset: size - 8, as: Int64.self)
             }
-            qsort(records.baseAddress!, count, size) { a, b in
-                strcmp(a!.assumingMemoryBound(to: CChar.self), b!.assumingMemoryBound(to: CChar.self))
+            return prefixes.withUnsafeBufferPointer { prefixes in
+                func samePrefix(_ a: Int, _ b: Int) -> Bool {
+                    prefixes[3 * a] == prefixes[3 * b] && prefixes[3 * a + 1] == prefixes[3 * b + 1] && prefixes[3 * a + 2] == prefixes[3 * b + 2]
+                }
+                func precedes(_ a: Int, _ b: Int) -> Bool {
+                    for word in 0..<3 where prefixes[3 * a + word] != prefixes[3 * b + word] { return prefixes[3 * a + word] < prefixes[3 * b + word] }
+                    return strcmp((base + starts[a] + 24).assumingMemoryBound(to: CChar.self), (base + starts[b] + 24).assumingMemoryBound(to: CChar.self)) < 0
+                }
+                guard entries.count > 256 else { return entries.indices.sorted(by: precedes) }
+                var order = Self.radixOrder(prefixes)
+                // Keys that share their first 24 bytes are next to each other now, in no
+                // order: a few at a time, put in order by insertion.
+                order.withUnsafeMutableBufferPointer { order in
+                    var runStart = 0
+                    for position in 1..<order.count {
+                        if !samePrefix(order[position], order[runStart]) {
+                            runStart = position
+                            continue
+                        }
+                        let moving = order[position]
+                        var place = position
+                        while place > runStart, precedes(moving, order[place - 1]) {
+                            order[place] = order[place - 1]
+                            place -= 1
+                        }
+                        order[place] = moving
+                    }
+                }
+                return order
             }
-        }
-        return records.withUnsafeBytes { records in
-            (0..<count).map { self[Int(records.load(fromByteOffset: $0 * size + size - 8, as: Int64.self))] }
         }
     }
-}
 
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether every byte is ASCII and none is NUL, looked at eight at a time.
-    var isASCIIWithoutNUL: Bool {
-        guard let base = baseAddress else { return true }
-        var index = 0
-        while index + 8 <= count {
-            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
+    /// The indices of the keys whose 24-byte prefixes are `prefixes` (three words each),
+    /// sorted by those bytes last byte first, a pass for each byte that not all of them
+    /// have the same: a comparison sort of a homework folder's 50,000 names took several
+    /// times the instructions.
+    private static func radixOrder(_ prefixes: UnsafeBufferPointer<UInt64>) -> [Int] {
+        let count = prefixes.count / 3
+        var differing = [UInt64](repeating: 0, count: 3)
+        for index in 0..<count {
+            for word in 0..<3 { differing[word] |= prefixes[3 * index + word] ^ prefixes[word] }
         }
-        while index < count {
-            if base[index] >= 0x80 { return false }
-            index += 1
+        var order = Array(0..<count)
+        var other = order
+        var tally = [Int](repeating: 0, count: 256)
+        for position in (0..<24).reversed() {
+            let word = position / 8
+            let shift = UInt64((7 - position % 8) * 8)
+            guard (differing[word] >> shift) & 0xFF != 0 else { continue }
+            tally.withUnsafeMutableBufferPointer { tally in
+                tally.update(repeating: 0)
+                for index in 0..<count { tally[Int(truncatingIfNeeded: prefixes[3 * index + word] >> shift) & 0xFF] += 1 }
+                var total = 0
+                for value in 0..<256 {
+                    let count = tally[value]
+                    tally[value] = total
+                    total += count
+                }
+                order.withUnsafeBufferPointer { from in
+                    other.withUnsafeMutableBufferPointer { to in
+                        for index in from {
+                            let value = Int(truncatingIfNeeded: prefixes[3 * index + word] >> shift) & 0xFF
+                            to[tally[value]] = index
+                            tally[value] += 1
+                        }
+                    }
+                }
+            }
+            swap(&order, &other)
         }
-        return memchr(base, 0, count) == nil
+        return order
+    }
+
+    /// The stamps of the entries at `indices`, files of the open folder `folder`, looked
+    /// up on every core in runs of a few hundred when there are many.
+    func stamps(of indices: [Int], in folder: Int32) -> [FileStamp?] {
+        names.withUnsafeBufferPointer { names in
+            entries.withUnsafeBufferPointer { entries in
+                let run = 256
+                guard indices.count > run else { return indices.map { FileStamp.of(names.baseAddress! + entries[$0].start, in: folder) } }
+                return indices.withUnsafeBufferPointer { indices in
+                    Array(unsafeUninitializedCapacity: indices.count) { buffer, initialized in
+                        nonisolated(unsafe) let (slots, names, entries, indices) = (buffer, names, entries, indices)
+                        DispatchQueue.concurrentPerform(iterations: (indices.count + run - 1) / run) { step in
+                            for position in step * run..<min(indices.count, (step + 1) * run) {
+                                (slots.baseAddress! + position).initialize(to: FileStamp.of(names.baseAddress! + entries[indices[position]].start, in: folder))
+                            }
+                        }
+                        initialized = indices.count
+                    }
+                }
+            }
+        }
     }
 }
 

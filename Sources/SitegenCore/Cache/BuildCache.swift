@@ -19,6 +19,14 @@ struct FileStamp: Sendable, Hashable {
     /// kernel looks up only the folders below it, not the whole path again, for each of
     /// 60,000 files.
     static func of(_ path: String, in folder: Int32) -> FileStamp? {
+        path.withCString { of($0, in: folder) }
+    }
+
+    static func of(_ path: UnsafePointer<UInt8>, in folder: Int32) -> FileStamp? {
+        path.withMemoryRebound(to: CChar.self, capacity: 1) { of($0, in: folder) }
+    }
+
+    private static func of(_ path: UnsafePointer<CChar>, in folder: Int32) -> FileStamp? {
         var info = stat()
         guard fstatat(folder, path, &info, 0) == 0 else { return nil }
         return FileStamp(size: Int(info.st_size), modified: OutputManifest.time(of: info))
