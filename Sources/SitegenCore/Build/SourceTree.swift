@@ -14,15 +14,14 @@ struct SourceTree: Sendable {
         /// Markdown file of one. Compared as bytes: `hasPrefix` compares characters, which
         /// took hundreds of instructions a file.
         init?(of path: String) {
-            var path = path
-            let kind = path.withUTF8 { bytes -> Kind? in
+            let kind = path.utf8.withContiguousStorageIfAvailable { bytes -> Kind? in
                 guard bytes.count > 3, bytes[bytes.count - 3] == UInt8(ascii: "."), bytes[bytes.count - 2] == UInt8(ascii: "m"),
                       bytes[bytes.count - 1] == UInt8(ascii: "d") else { return nil }
-                if bytes.starts(with: "articles/".utf8) { return .article }
-                if bytes.starts(with: "homework/".utf8) { return .assignment }
-                if bytes.starts(with: "pages/".utf8) { return .page }
-                return nil
-            }
+                func starts(with folder: StaticString) -> Bool {
+                    bytes.count > folder.utf8CodeUnitCount && memcmp(bytes.baseAddress!, folder.utf8Start, folder.utf8CodeUnitCount) == 0
+                }
+                return starts(with: "articles/") ? .article : starts(with: "homework/") ? .assignment : starts(with: "pages/") ? .page : nil
+            } ?? Kind(of: String(decoding: Array(path.utf8), as: UTF8.self))
             guard let kind else { return nil }
             self = kind
         }
@@ -58,12 +57,10 @@ struct SourceTree: Sendable {
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
         var walker = Walker(realRoot: realRoot)
         let contentRoot = siteRoot.path + "/Content/"
-        let contentFiles = walker.files(in: siteRoot.path + "/Content", display: "Content/")
-        tree.markdown.reserveCapacity(contentFiles.count)
-        for (path, stamp) in contentFiles {
+        walker.files(in: siteRoot.path + "/Content", display: "Content/") { path, stamp in
             if let kind = Kind(of: path) {
                 tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
-                continue
+                return
             }
             tree.stamps["Content/" + path] = stamp
             switch path {
@@ -80,7 +77,7 @@ struct SourceTree: Sendable {
         let themesFolder = siteRoot.path + "/Themes"
         for name in walker.folders(in: themesFolder) {
             var files: [String: [UInt8]] = [:]
-            for (path, stamp) in walker.files(in: themesFolder + "/" + name, display: "Themes/\(name)/") {
+            walker.files(in: themesFolder + "/" + name, display: "Themes/\(name)/") { path, stamp in
                 tree.stamps["Themes/\(name)/\(path)"] = stamp
                 if let bytes = tree.read(themesFolder + "/" + name + "/" + path, display: "Themes/\(name)/\(path)") { files[path] = bytes }
             }
@@ -132,12 +129,10 @@ private struct Walker {
 
     enum EntryType { case file, folder, other, missing }
 
-    /// Every file below `folder` by its path relative to it, with its stamp, in the order
-    /// of `String`'s `<` on those paths.
-    mutating func files(in folder: String, display: String) -> [(String, FileStamp)] {
-        var found: [(String, FileStamp)] = []
-        walk(folder, relative: "", display: display, visited: [], into: &found)
-        return found
+    /// Calls `each` with every file below `folder`, by its path relative to it, and its
+    /// stamp, in the order of `String`'s `<` on those paths.
+    mutating func files(in folder: String, display: String, each: (consuming String, FileStamp) -> Void) {
+        walk(folder, relative: "", display: display, visited: [], each: each)
     }
 
     mutating func folders(in folder: String) -> [String] {
@@ -152,7 +147,7 @@ private struct Walker {
 
     /// Each folder's entries are sorted on their own, a folder's name as if it ended with
     /// "/": that is the order of the whole paths, and the files come out in it.
-    private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, into found: inout [(String, FileStamp)]) {
+    private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, each: (consuming String, FileStamp) -> Void) {
         let real = realPath(folder) ?? folder
         guard !visited.contains(real), let directory = opendir(folder) else { return }
         defer { closedir(directory) }
@@ -181,19 +176,28 @@ private struct Walker {
                 problems.append(.warning(at: SourceLocation(path: display + relative + name, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             }
         }
-        let order = listing.sortedOrder()
-        let stamps = listing.stamps(of: order.filter { listing.entries[$0].kind == .file }, in: dirfd(directory))
-        var nextStamp = 0
-        for index in order {
-            switch listing.entries[index].kind {
-            case .folder:
-                let name = listing.name(index)
-                walk(folder + "/" + name, relative: relative + name + "/", display: display, visited: visited, into: &found)
-            case .file:
-                if let stamp = stamps[nextStamp] { found.append((listing.path(index, in: relative), stamp)) }
-                nextStamp += 1
-            case .other, .missing:
-                continue
+        let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
+        // A large folder is put in order on another core while its files are looked up.
+        let sorting = files.count > Listing.run ? Concurrently { [listing] in listing.sortedOrder() } : nil
+        var looked = listing.files(files, in: dirfd(directory), under: relative)
+        let order = sorting?.wait() ?? listing.sortedOrder()
+        var position = [Int](repeating: 0, count: listing.entries.count)
+        for (place, index) in files.enumerated() { position[index] = place }
+        // Each path is moved out of `looked` rather than copied: a copy and the release of
+        // the original touched the count of every string once more, made on another core.
+        looked.withUnsafeMutableBufferPointer { looked in
+            for index in order {
+                switch listing.entries[index].kind {
+                case .folder:
+                    let name = listing.name(index)
+                    walk(folder + "/" + name, relative: relative + name + "/", display: display, visited: visited, each: each)
+                case .file:
+                    let slot = looked.baseAddress! + position[index]
+                    if let (path, stamp) = slot.move() { each(path, stamp) }
+                    slot.initialize(to: nil)
+                case .other, .missing:
+                    continue
+                }
             }
         }
     }
@@ -226,7 +230,7 @@ private struct Walker {
 /// One folder's entries but hidden ones (and "." and ".."), their names in one buffer: a
 /// homework folder of 50,000 files made 50,000 strings to sort, and sorting them as
 /// strings took longer than the kernel took to look the files up.
-private struct Listing {
+private struct Listing: Sendable {
     struct Entry {
         /// Where the name is in `names`, and its length (without the NUL after it).
         var start: Int
@@ -250,7 +254,7 @@ private struct Listing {
             let bytes = UnsafeBufferPointer(start: name, count: count + 1)
             entries.append(Entry(start: names.count, count: count, type: entry.pointee.d_type))
             names.append(contentsOf: bytes)
-            if isASCII { isASCII = !bytes.contains { $0 >= 0x80 } }
+            if isASCII { isASCII = UnsafeBufferPointer(start: name, count: count).isASCII }
         }
     }
 
@@ -383,26 +387,44 @@ private struct Listing {
         return order
     }
 
-    /// The stamps of the entries at `indices`, files of the open folder `folder`, looked
-    /// up on every core in runs of a few hundred when there are many.
-    func stamps(of indices: [Int], in folder: Int32) -> [FileStamp?] {
-        names.withUnsafeBufferPointer { names in
-            entries.withUnsafeBufferPointer { entries in
-                let run = 256
-                guard indices.count > run else { return indices.map { FileStamp.of(names.baseAddress! + entries[$0].start, in: folder) } }
-                return indices.withUnsafeBufferPointer { indices in
-                    Array(unsafeUninitializedCapacity: indices.count) { buffer, initialized in
-                        nonisolated(unsafe) let (slots, names, entries, indices) = (buffer, names, entries, indices)
-                        DispatchQueue.concurrentPerform(iterations: (indices.count + run - 1) / run) { step in
-                            for position in step * run..<min(indices.count, (step + 1) * run) {
-                                (slots.baseAddress! + position).initialize(to: FileStamp.of(names.baseAddress! + entries[indices[position]].start, in: folder))
-                            }
-                        }
-                        initialized = indices.count
-                    }
-                }
+    /// Files are looked up on every core, in runs of this many, when there are more.
+    static let run = 256
+
+    /// The paths (`relative` and the name) and stamps of the entries at `indices`, files of
+    /// the open folder `folder`, in their order; nil for one that is gone.
+    func files(_ indices: [Int], in folder: Int32, under relative: String) -> [(String, FileStamp)?] {
+        let file = { @Sendable (index: Int) -> (String, FileStamp)? in
+            names.withUnsafeBufferPointer { names in
+                FileStamp.of(names.baseAddress! + entries[index].start, in: folder).map { (path(index, in: relative), $0) }
             }
         }
+        guard indices.count > Self.run else { return indices.map(file) }
+        return Array(unsafeUninitializedCapacity: indices.count) { buffer, initialized in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: (indices.count + Self.run - 1) / Self.run) { step in
+                for place in step * Self.run..<min(indices.count, (step + 1) * Self.run) {
+                    (slots.baseAddress! + place).initialize(to: file(indices[place]))
+                }
+            }
+            initialized = indices.count
+        }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether no byte has its high bit set, looked at eight at a time.
+    var isASCII: Bool {
+        guard let base = baseAddress else { return true }
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 }
 
