@@ -321,7 +321,7 @@ private struct Listing: Sendable {
                     for word in 0..<3 where prefixes[3 * a + word] != prefixes[3 * b + word] { return prefixes[3 * a + word] < prefixes[3 * b + word] }
                     return strcmp((base + starts[a] + 24).assumingMemoryBound(to: CChar.self), (base + starts[b] + 24).assumingMemoryBound(to: CChar.self)) < 0
                 }
-                guard entries.count > 256 else { return entries.indices.sorted(by: precedes) }
+                guard entries.count > Self.radixSortFrom else { return entries.indices.sorted(by: precedes) }
                 var order = Self.radixOrder(prefixes)
                 // Keys that share their first 24 bytes are next to each other now, in no
                 // order: a few at a time, put in order by insertion.
@@ -345,6 +345,10 @@ private struct Listing: Sendable {
             }
         }
     }
+
+    /// Fewer entries are sorted by comparisons: the radix passes cost a table of 256
+    /// counts each.
+    private static let radixSortFrom = 256
 
     /// The indices of the keys whose 24-byte prefixes are `prefixes` (three words each),
     /// sorted by those bytes last byte first, a pass for each byte that not all of them

@@ -22,6 +22,8 @@ struct FileStamp: Sendable, Hashable {
         path.withCString { of($0, in: folder) }
     }
 
+    /// The stamp of the NUL-terminated name `path` in `folder`, for names read by
+    /// `readdir` that were never made into strings.
     static func of(_ path: UnsafePointer<UInt8>, in folder: Int32) -> FileStamp? {
         path.withMemoryRebound(to: CChar.self, capacity: 1) { of($0, in: folder) }
     }
