@@ -531,6 +531,7 @@ struct SourceListingTests {
         defer { try? FileManager.default.removeItem(at: root) }
 
         let listed = SourceTree.load(siteRoot: root).markdown.map(\.contentPath)
+        #expect(Set(listed) == Set(names.map { "articles/" + $0 }))
         #expect(listed.count == names.count)
         #expect(listed == listed.sorted())
     }

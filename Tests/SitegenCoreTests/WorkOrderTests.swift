@@ -12,6 +12,13 @@ struct WorkOrderTests {
         #expect(parallelMap([Int](), workingIn: []) { $0 }.isEmpty)
     }
 
+    @Test func runsOfItemsKeepTheirOrder() {
+        for count in [0, 1, 255, 256, 257, 1_000, 1_023] {
+            let items = Array(0..<count)
+            #expect(parallelMap(items, inRunsOf: 256) { $0 * 3 } == items.map { $0 * 3 }, "\(count)")
+        }
+    }
+
     @Test func pagesMadeFromTheWholeSiteComeFirstAndTheRestInPlanOrder() {
         let plan: [PlannedPage] = [.notFound, .sitemap, .robots, .map, .homework, .siteFeed, .teachers]
         #expect(PlannedPage.workOrder(plan) == [1, 3, 5, 0, 2, 4, 6])

@@ -547,7 +547,14 @@ extension CalendarDate {
 
 /// Runs `transform` over `items` on every core, keeping their order.
 func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Result) -> [Result] {
-    parallelMap(items, order: nil, transform)
+    parallelMap(items, order: nil, run: 1, transform)
+}
+
+/// `parallelMap` handing the cores `run` items at a time, for work so small (a `stat`)
+/// that a hand-over per item would cost as much; on this core alone when there are no
+/// more than `run`.
+func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], inRunsOf run: Int, _ transform: @Sendable (Item) -> Result) -> [Result] {
+    items.count > run ? parallelMap(items, order: nil, run: run, transform) : items.map(transform)
 }
 
 /// `parallelMap` working the items in the order `order` (a permutation of their indices)
@@ -555,17 +562,19 @@ func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ transform:
 func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], workingIn order: [Int], _ transform: @Sendable (Item) -> Result) -> [Result] {
     precondition(order.count == items.count, "order must be a permutation of the items' indices")
     assert(Set(order).count == items.count, "order must be a permutation of the items' indices")
-    return parallelMap(items, order: order, transform)
+    return parallelMap(items, order: order, run: 1, transform)
 }
 
-private func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], order: [Int]?, _ transform: @Sendable (Item) -> Result) -> [Result] {
+private func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], order: [Int]?, run: Int, _ transform: @Sendable (Item) -> Result) -> [Result] {
     // Each result is put straight into its place: an array of optionals unwrapped at the end
     // copied every model of the site once more.
     Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
-        DispatchQueue.concurrentPerform(iterations: items.count) { step in
-            let index = order?[step] ?? step
-            (slots.baseAddress! + index).initialize(to: transform(items[index]))
+        DispatchQueue.concurrentPerform(iterations: (items.count + run - 1) / run) { step in
+            for position in step * run..<min(items.count, (step + 1) * run) {
+                let index = order?[position] ?? position
+                (slots.baseAddress! + index).initialize(to: transform(items[index]))
+            }
         }
         initialized = items.count
     }

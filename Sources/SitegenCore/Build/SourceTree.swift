@@ -307,7 +307,7 @@ private struct Listing: Sendable {
             var prefixes = [UInt64](repeating: 0, count: 3 * starts.count)
             for index in starts.indices {
                 let start = starts[index]
-                let length = (index + 1 < starts.count ? starts[index + 1] : keys.count - 24) - start - 1
+                let length = entries[index].count + (entries[index].kind == .folder ? 1 : 0)
                 for word in 0..<3 where length > word * 8 {
                     let value = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: start + word * 8, as: UInt64.self))
                     prefixes[3 * index + word] = length - word * 8 >= 8 ? value : value & ~(UInt64.max >> UInt64((length - word * 8) * 8))
@@ -397,20 +397,10 @@ private struct Listing: Sendable {
     /// The paths (`relative` and the name) and stamps of the entries at `indices`, files of
     /// the open folder `folder`, in their order; nil for one that is gone.
     func files(_ indices: [Int], in folder: Int32, under relative: String) -> [(String, FileStamp)?] {
-        let file = { @Sendable (index: Int) -> (String, FileStamp)? in
+        parallelMap(indices, inRunsOf: Self.run) { index in
             names.withUnsafeBufferPointer { names in
                 FileStamp.of(names.baseAddress! + entries[index].start, in: folder).map { (path(index, in: relative), $0) }
             }
-        }
-        guard indices.count > Self.run else { return indices.map(file) }
-        return Array(unsafeUninitializedCapacity: indices.count) { buffer, initialized in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: (indices.count + Self.run - 1) / Self.run) { step in
-                for place in step * Self.run..<min(indices.count, (step + 1) * Self.run) {
-                    (slots.baseAddress! + place).initialize(to: file(indices[place]))
-                }
-            }
-            initialized = indices.count
         }
     }
 }
