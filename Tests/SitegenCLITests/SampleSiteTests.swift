@@ -215,6 +215,40 @@ struct BuildCacheTests {
         #expect(try editAndBuild(cached, plain, cache: cache))
     }
 
+    @Test func findsFilesAddedToAndRemovedFromFoldersItKeptTheListingsOf() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = build(cached, cache: cache)
+        func listingsFile() throws -> String? {
+            try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".listings") }
+        }
+        // Folders are listed for the next build once they stopped changing for a while (a
+        // file added in the clock tick a folder was read in would not change its times).
+        #expect(try listingsFile() == nil)
+        usleep(2_200_000)
+        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+        let listings = try #require(try listingsFile())
+        let kept = try Data(contentsOf: cache.appendingPathComponent(listings))
+        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+        #expect(try Data(contentsOf: cache.appendingPathComponent(listings)) == kept)
+
+        let article = "Content/articles/dim-sum-in-sham-shui-po"
+        for site in [cached, plain] {
+            try FileManager.default.copyItem(at: site.appendingPathComponent(article), to: site.appendingPathComponent(article + "-again"))
+            let copy = site.appendingPathComponent(article + "-again/index.md")
+            try (try String(contentsOf: copy, encoding: .utf8)).replacingOccurrences(of: "title: ", with: "title: Again, ").write(to: copy, atomically: false, encoding: .utf8)
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(FileManager.default.fileExists(atPath: cached.appendingPathComponent("Output/articles/dim-sum-in-sham-shui-po-again/index.html").path))
+        #expect(sameOutputs(cached, plain))
+        for site in [cached, plain] { try FileManager.default.removeItem(at: site.appendingPathComponent(article)) }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(!FileManager.default.fileExists(atPath: cached.appendingPathComponent("Output/articles/dim-sum-in-sham-shui-po/index.html").path))
+        #expect(sameOutputs(cached, plain))
+    }
+
     @Test func ignoresACorruptCache() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

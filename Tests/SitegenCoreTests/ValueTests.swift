@@ -549,6 +549,114 @@ struct SourceListingTests {
     }
 }
 
+@Suite("Folder listings kept between builds")
+struct FolderListingTests {
+    /// A site whose Content/articles/ holds `names`.
+    private func site(_ names: [String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listings-\(UUID().uuidString)")
+        for name in names {
+            let file = root.appendingPathComponent("Content/articles/" + name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(name.utf8).write(to: file)
+        }
+        try Data().write(to: root.appendingPathComponent("Content/site.yaml"))
+        return root
+    }
+
+    /// Every folder made by now counts as settled, as if the build ran an hour later: the
+    /// folders of a test are too new for a listing otherwise.
+    private let anHourFromNow = FolderListings.currentTime() + 3_600_000_000_000
+
+    private func articles(_ tree: SourceTree) -> [String] { tree.markdown.map(\.contentPath) }
+
+    /// The folder's times move on from those a listing was taken at: the clock the file
+    /// system stamps them from moves in ticks of a few milliseconds.
+    private func waitForTheNextTick() { usleep(50_000) }
+
+    @Test func aFolderThatDidNotChangeIsNotReadAgain() throws {
+        let root = try site(["a.md", "b.md", "sub/c.md"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow)
+        let folder = root.path + "/Content/articles"
+        #expect(Set(first.listings.folders.keys) == [root.path + "/Content", folder, folder + "/sub"])
+        #expect(first.listings.folders[folder]?.names == Array("a.md\0b.md\0sub\0".utf8))
+        #expect(first.listings.folders[folder]?.isFolder == [false, false, true])
+
+        let again = SourceTree.load(siteRoot: root, known: first.listings, settledBefore: anHourFromNow)
+        #expect(articles(again) == ["articles/a.md", "articles/b.md", "articles/sub/c.md"])
+        #expect(again.listings == first.listings)
+        #expect(again.markdown.map(\.stamp) == first.markdown.map(\.stamp))
+
+        // The listing is believed while the folder's stamp is the same: one that lacks b.md
+        // and names a file that is not there lists a.md alone (its files are still looked up).
+        var forged = first.listings
+        forged.folders[folder]?.names = Array("a.md\0ghost.md\0sub\0".utf8)
+        let believed = SourceTree.load(siteRoot: root, known: forged, settledBefore: anHourFromNow)
+        #expect(articles(believed) == ["articles/a.md", "articles/sub/c.md"])
+    }
+
+    @Test func aFolderIsReadAgainOnceAnEntryIsAddedRemovedOrRenamed() throws {
+        let root = try site(["a.md", "b.md"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Content/articles")
+        var known = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow).listings
+        func load() -> [String] {
+            waitForTheNextTick()
+            let tree = SourceTree.load(siteRoot: root, known: known, settledBefore: anHourFromNow)
+            known = tree.listings
+            return articles(tree)
+        }
+        waitForTheNextTick()
+        try Data("new".utf8).write(to: folder.appendingPathComponent("c.md"))
+        #expect(load() == ["articles/a.md", "articles/b.md", "articles/c.md"])
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("a.md"))
+        #expect(load() == ["articles/b.md", "articles/c.md"])
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("b.md"), to: folder.appendingPathComponent("d.md"))
+        #expect(load() == ["articles/c.md", "articles/d.md"])
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("e"), withIntermediateDirectories: false)
+        try Data("e".utf8).write(to: folder.appendingPathComponent("e/f.md"))
+        #expect(load() == ["articles/c.md", "articles/d.md", "articles/e/f.md"])
+        // A file edited in place leaves its folder as it was: its new stamp is still read.
+        let before = SourceTree.load(siteRoot: root, known: known, settledBefore: anHourFromNow).markdown.map(\.stamp)
+        try Data("longer than before".utf8).write(to: folder.appendingPathComponent("c.md"))
+        let after = SourceTree.load(siteRoot: root, known: known, settledBefore: anHourFromNow)
+        #expect(after.listings == known)
+        #expect(after.markdown.map(\.stamp) != before)
+    }
+
+    @Test func noListingIsKeptOfAFolderThatChangedLatelyOrHoldsALink() throws {
+        let root = try site(["a.md"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Made a moment ago: an entry added in the same tick would not change its times.
+        #expect(SourceTree.load(siteRoot: root).listings.folders.isEmpty)
+
+        let folder = root.appendingPathComponent("Content/articles")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.md", withDestinationPath: folder.path + "/a.md")
+        let tree = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow)
+        #expect(articles(tree) == ["articles/a.md", "articles/link.md"])
+        #expect(Set(tree.listings.folders.keys) == [root.path + "/Content"])
+    }
+
+    @Test func aListingsFileReadsBackAsWrittenAndIsIgnoredWhenDamaged() throws {
+        let root = try site(["a.md", "b.md", "sub/c.md"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let listings = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow).listings
+        let file = root.path + "/site.listings"
+        listings.save(to: file)
+        #expect(FolderListings.load(from: file) == listings)
+        #expect(!listings.folders.isEmpty)
+
+        var bytes = try #require(FileReader.read(file))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(FolderListings.load(from: file).folders.isEmpty)
+        try Data(bytes.prefix(bytes.count - 3)).write(to: URL(fileURLWithPath: file))
+        #expect(FolderListings.load(from: file).folders.isEmpty)
+        #expect(FolderListings.load(from: root.path + "/missing.listings").folders.isEmpty)
+        #expect(FolderListings.path(besides: "/cache/0f84fbcc.cache") == "/cache/0f84fbcc.listings")
+    }
+}
+
 @Suite("Text memo")
 struct TextMemoTests {
     @Test func makesEachTextOnceWhileItHasRoom() {

@@ -217,7 +217,12 @@ public enum SiteBuilder {
         } : nil
 
         progress("Reading")
-        let tree = SourceTree.load(siteRoot: sourceURL)
+        // Folders that did not change since the last build are not read again; the
+        // listings are kept for the next one when any was.
+        let listingsFile = cacheFile.map(FolderListings.path(besides:))
+        let knownListings = listingsFile.map(FolderListings.load(from:)) ?? FolderListings()
+        let tree = SourceTree.load(siteRoot: sourceURL, known: knownListings)
+        if let listingsFile, tree.listings != knownListings { tree.listings.save(to: listingsFile) }
         if options.leavesMemoryToExit { ProcessLifetime.keep(tree) }
         let loaded = loading?.wait()
         let candidate = remembered ?? loaded?.cache

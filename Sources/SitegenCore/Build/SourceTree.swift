@@ -48,14 +48,20 @@ struct SourceTree: Sendable {
     /// The size and time of every file read or listed but the Markdown files (whose
     /// stamps are in `markdown`), by path relative to the site.
     var stamps: [String: FileStamp] = [:]
+    /// The listings of the folders walked, for the next build (see `FolderListings`).
+    var listings = FolderListings()
 
     /// Lists the site and reads its settings and themes; Markdown files are read later,
     /// only those the build cache cannot answer for.
-    static func load(siteRoot: URL) -> SourceTree {
+    ///
+    /// `known`: the folders' listings of the last build (`FolderListings`); folders that did
+    /// not change since are not read again. Listings are kept in `listings` of folders that
+    /// last changed before `settledBefore` (nanoseconds since 1970).
+    static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64 = FolderListings.settledBefore()) -> SourceTree {
         var tree = SourceTree()
         tree.root = siteRoot.path
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
-        var walker = Walker(realRoot: realRoot)
+        var walker = Walker(realRoot: realRoot, known: known, settledBefore: settledBefore)
         let contentRoot = siteRoot.path + "/Content/"
         walker.files(in: siteRoot.path + "/Content", display: "Content/") { path, stamp in
             if let kind = Kind(of: path) {
@@ -84,6 +90,7 @@ struct SourceTree: Sendable {
             tree.themes[name] = files
         }
         tree.problems += walker.problems
+        tree.listings = walker.listed
         return tree
     }
 
@@ -121,10 +128,18 @@ struct SourceTree: Sendable {
 /// a place outside the site or around in a circle.
 private struct Walker {
     let realRoot: String
+    let known: FolderListings
+    let settledBefore: Int64
+    /// This walk's listings: those of `known` for folders that did not change, the others
+    /// as read, of folders that changed before `settledBefore` and hold only plain files
+    /// and folders (a link's target can change without its folder changing).
+    var listed = FolderListings()
     var problems: [Diagnostic] = []
 
-    init(realRoot: String) {
+    init(realRoot: String, known: FolderListings, settledBefore: Int64) {
         self.realRoot = realRoot
+        self.known = known
+        self.settledBefore = settledBefore
     }
 
     enum EntryType { case file, folder, other, missing }
@@ -149,10 +164,42 @@ private struct Walker {
     /// "/": that is the order of the whole paths, and the files come out in it.
     private mutating func walk(_ folder: String, relative: String, display: String, visited: Set<String>, each: (consuming String, FileStamp) -> Void) {
         let real = realPath(folder) ?? folder
-        guard !visited.contains(real), let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
+        guard !visited.contains(real) else { return }
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        var info = stat()
+        let stamp = fstat(descriptor, &info) == 0 ? FolderListings.Stamp(info) : nil
         let visited = visited.union([real])
+        if let stamp, let same = known.folders[folder], same.stamp == stamp {
+            defer { close(descriptor) }
+            let listing = Listing(same)
+            let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
+            listed.folders[folder] = same
+            visit(listing, in: Array(listing.entries.indices), files: files, looked: listing.files(files, in: descriptor, under: relative),
+                  folder: folder, relative: relative, display: display, visited: visited, each: each)
+            return
+        }
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return
+        }
+        defer { closedir(directory) }
         var listing = Listing(directory)
+        resolveKinds(&listing, folder: folder, relative: relative, display: display)
+        let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
+        // A large folder is put in order on another core while its files are looked up.
+        let sorting = files.count > Listing.run ? Concurrently { [listing] in listing.sortedOrder() } : nil
+        let looked = listing.files(files, in: descriptor, under: relative)
+        let order = sorting?.wait() ?? listing.sortedOrder()
+        if let stamp, stamp.modified < settledBefore, stamp.changed < settledBefore,
+           listing.entries.allSatisfy({ ($0.type == DT_REG && $0.kind == .file) || ($0.type == DT_DIR && $0.kind == .folder) }) {
+            listed.folders[folder] = listing.kept(in: order, stamp: stamp)
+        }
+        visit(listing, in: order, files: files, looked: looked, folder: folder, relative: relative, display: display, visited: visited, each: each)
+    }
+
+    /// The kind of every entry readdir did not tell, following links that stay in the site.
+    private mutating func resolveKinds(_ listing: inout Listing, folder: String, relative: String, display: String) {
         for index in listing.entries.indices {
             var hint = listing.entries[index].type
             if hint == DT_REG {
@@ -176,11 +223,13 @@ private struct Walker {
                 problems.append(.warning(at: SourceLocation(path: display + relative + name, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
             }
         }
-        let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
-        // A large folder is put in order on another core while its files are looked up.
-        let sorting = files.count > Listing.run ? Concurrently { [listing] in listing.sortedOrder() } : nil
-        var looked = listing.files(files, in: dirfd(directory), under: relative)
-        let order = sorting?.wait() ?? listing.sortedOrder()
+    }
+
+    /// Calls `each` with the files of `listing` (`looked`: the paths and stamps of the
+    /// entries at `files`) and walks its folders, all in `order`.
+    private mutating func visit(_ listing: Listing, in order: [Int], files: [Int], looked: consuming [(String, FileStamp)?], folder: String, relative: String,
+                                display: String, visited: Set<String>, each: (consuming String, FileStamp) -> Void) {
+        var looked = looked
         var position = [Int](repeating: 0, count: listing.entries.count)
         for (place, index) in files.enumerated() { position[index] = place }
         // Each path is moved out of `looked` rather than copied: a copy and the release of
@@ -256,6 +305,34 @@ private struct Listing: Sendable {
             names.append(contentsOf: bytes)
             if isASCII { isASCII = UnsafeBufferPointer(start: name, count: count).isASCII }
         }
+    }
+
+    /// The names of a folder as `FolderListings` kept them, in the order they were kept.
+    init(_ kept: FolderListings.Folder) {
+        names = kept.names
+        entries.reserveCapacity(kept.isFolder.count)
+        var start = 0
+        names.withUnsafeBufferPointer { names in
+            for isFolder in kept.isFolder {
+                let count = strlen(UnsafeRawPointer(names.baseAddress! + start).assumingMemoryBound(to: CChar.self))
+                entries.append(Entry(start: start, count: count, type: UInt8(isFolder ? DT_DIR : DT_REG), kind: isFolder ? .folder : .file))
+                start += count + 1
+            }
+        }
+    }
+
+    /// The listing as `FolderListings` keeps it: the names in `order`.
+    func kept(in order: [Int], stamp: FolderListings.Stamp) -> FolderListings.Folder {
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(names.count)
+        var isFolder: [Bool] = []
+        isFolder.reserveCapacity(order.count)
+        for index in order {
+            let entry = entries[index]
+            sorted.append(contentsOf: names[entry.start...(entry.start + entry.count)])
+            isFolder.append(entry.kind == .folder)
+        }
+        return FolderListings.Folder(stamp: stamp, names: sorted, isFolder: isFolder)
     }
 
     func name(_ index: Int) -> String {

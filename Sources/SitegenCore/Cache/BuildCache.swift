@@ -302,7 +302,7 @@ struct BuildCache: Sendable {
     /// The file's bytes but its checksum, and the checksum, when the file is as written:
     /// a cache that is not exactly as written (a bit flipped on disk, a write cut short)
     /// is not trusted at all.
-    private static func checkedFile(_ path: String) -> (ArraySlice<UInt8>, UInt64)? {
+    static func checkedFile(_ path: String) -> (ArraySlice<UInt8>, UInt64)? {
         guard let file = FileReader.read(path), file.count > 8 else { return nil }
         let body = file[..<(file.count - 8)]
         let stored = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -423,7 +423,7 @@ struct BuildCache: Sendable {
     }
 
     /// Adds the checksum and puts the file in place at once.
-    private static func writeChecked(_ writer: inout BinaryWriter, to path: String) {
+    static func writeChecked(_ writer: inout BinaryWriter, to path: String) {
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"
@@ -584,6 +584,7 @@ struct BuildCache: Sendable {
                 unlink(folder + "/" + name)
                 unlink(changesPath(besides: folder + "/" + name))
                 unlink(ModelStore.path(besides: folder + "/" + name))
+                unlink(FolderListings.path(besides: folder + "/" + name))
             }
         }
     }
