@@ -593,6 +593,12 @@ struct FolderListingTests {
         forged.folders[folder]?.names = Array("a.md\0ghost.md\0sub\0".utf8)
         let believed = SourceTree.load(siteRoot: root, known: forged, settledBefore: anHourFromNow)
         #expect(articles(believed) == ["articles/a.md", "articles/sub/c.md"])
+        // One whose names are more or fewer than its kinds is not: the folder is read.
+        for kinds in [[false, false], [false, false, true, false]] {
+            var mismatched = first.listings
+            mismatched.folders[folder]?.isFolder = kinds
+            #expect(articles(SourceTree.load(siteRoot: root, known: mismatched, settledBefore: anHourFromNow)) == articles(first))
+        }
     }
 
     @Test func aFolderIsReadAgainOnceAnEntryIsAddedRemovedOrRenamed() throws {

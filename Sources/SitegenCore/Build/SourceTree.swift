@@ -170,9 +170,8 @@ private struct Walker {
         var info = stat()
         let stamp = fstat(descriptor, &info) == 0 ? FolderListings.Stamp(info) : nil
         let visited = visited.union([real])
-        if let stamp, let same = known.folders[folder], same.stamp == stamp {
+        if let stamp, let same = known.folders[folder], same.stamp == stamp, let listing = Listing(same) {
             defer { close(descriptor) }
-            let listing = Listing(same)
             let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
             listed.folders[folder] = same
             visit(listing, in: Array(listing.entries.indices), files: files, looked: listing.files(files, in: descriptor, under: relative),
@@ -307,18 +306,23 @@ private struct Listing: Sendable {
         }
     }
 
-    /// The names of a folder as `FolderListings` kept them, in the order they were kept.
-    init(_ kept: FolderListings.Folder) {
+    /// The names of a folder as `FolderListings` kept them, in the order they were kept;
+    /// nil unless they are as many as the kinds kept with them.
+    init?(_ kept: FolderListings.Folder) {
         names = kept.names
         entries.reserveCapacity(kept.isFolder.count)
-        var start = 0
-        names.withUnsafeBufferPointer { names in
+        let split: Bool = names.withUnsafeBufferPointer { names in
+            var start = 0
             for isFolder in kept.isFolder {
-                let count = strlen(UnsafeRawPointer(names.baseAddress! + start).assumingMemoryBound(to: CChar.self))
+                guard start < names.count, let end = memchr(names.baseAddress! + start, 0, names.count - start) else { return false }
+                let count = UnsafeRawPointer(end) - UnsafeRawPointer(names.baseAddress! + start)
+                guard count > 0 else { return false }
                 entries.append(Entry(start: start, count: count, type: UInt8(isFolder ? DT_DIR : DT_REG), kind: isFolder ? .folder : .file))
                 start += count + 1
             }
+            return start == names.count
         }
+        guard split else { return nil }
     }
 
     /// The listing as `FolderListings` keeps it: the names in `order`.

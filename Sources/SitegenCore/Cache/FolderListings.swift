@@ -86,12 +86,11 @@ struct FolderListings: Sendable, Equatable {
                 let path = try reader.string()
                 let stamp = Stamp(device: try reader.word(), inode: try reader.word(),
                                   modified: Int64(bitPattern: try reader.word()), changed: Int64(bitPattern: try reader.word()))
+                // Whether the names are as many as the kinds is seen when they are split.
                 let names = Array(try reader.slice())
                 let kinds = try reader.slice()
-                guard names.last.map({ $0 == 0 }) ?? kinds.isEmpty, names.count(where: { $0 == 0 }) == kinds.count, kinds.allSatisfy({ $0 <= 1 }) else {
-                    return FolderListings()
-                }
-                listings.folders[path] = Folder(stamp: stamp, names: names, isFolder: kinds.map { $0 == 1 })
+                guard names.last.map({ $0 == 0 }) ?? kinds.isEmpty else { return FolderListings() }
+                listings.folders[path] = Folder(stamp: stamp, names: names, isFolder: kinds.map { $0 != 0 })
             }
             guard reader.isAtEnd else { return FolderListings() }
         } catch {
