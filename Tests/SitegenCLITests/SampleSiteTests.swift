@@ -249,6 +249,38 @@ struct BuildCacheTests {
         #expect(sameOutputs(cached, plain))
     }
 
+    /// Writes `find` → `replacement` (as many bytes) into `file` and puts its modification
+    /// time back: what a file written twice within one tick of the file system's clock looks like.
+    private func rewriteKeepingStamp(_ file: URL, _ find: String, _ replacement: String) throws {
+        #expect(find.utf8.count == replacement.utf8.count)
+        var info = stat()
+        #expect(stat(file.path, &info) == 0)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(find))
+        try text.replacingOccurrences(of: find, with: replacement).write(to: file, atomically: false, encoding: .utf8)
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(file.path, &after) == 0 && after.st_size == info.st_size && after.st_mtim.tv_nsec == info.st_mtim.tv_nsec)
+    }
+
+    @Test func tellsAFileRewrittenWithinTheTickOfItsStampByItsBytes() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = build(cached, cache: cache)
+        for site in [cached, plain] {
+            try rewriteKeepingStamp(site.appendingPathComponent("Content/articles/dim-sum-in-sham-shui-po/index.md"), "The queue moves", "The queux moves")
+            try rewriteKeepingStamp(site.appendingPathComponent("Themes/default/article.card.mustache"), "<article class=\"card\">", "<article class=\"cord\">")
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        let page = try String(contentsOf: cached.appendingPathComponent("Output/articles/dim-sum-in-sham-shui-po/index.html"), encoding: .utf8)
+        #expect(page.contains("The queux moves"))
+        #expect(try String(contentsOf: cached.appendingPathComponent("Output/index.html"), encoding: .utf8).contains("class=\"cord\""))
+        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+    }
+
     @Test func ignoresACorruptCache() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -27,6 +27,8 @@ struct EditedArticles {
     struct Edits: Sendable {
         var content: [String: BuildCache.ContentEntry] = [:]
         var pages: [String: BuildCache.PageEntry] = [:]
+        /// The walk's `SourceTree.settledBefore`: edited files stamped since are racy.
+        var settledBefore = Int64.max
     }
 
     /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
@@ -138,7 +140,7 @@ struct EditedArticles {
         report.pageCount = previous.pageCount
         report.fileCount = previous.fileCount
         report.renderedCount = rendered.renderedCount
-        var edits = Edits(pages: rendered.pages)
+        var edits = Edits(pages: rendered.pages, settledBefore: tree.settledBefore)
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry
         }

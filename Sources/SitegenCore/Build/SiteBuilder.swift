@@ -251,10 +251,15 @@ public enum SiteBuilder {
         let signature = ([BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
                          "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"] + leafletStamps).joined(separator: "|")
         var previous = candidate?.signature == signature ? candidate : nil
-        let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit)
+        // Files whose stamps were too recent to trust are told by their bytes.
+        let racyChanged = previous?.racyChanges(in: tree) ?? []
+        let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit, racy: racyChanged)
         let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
         // Nothing to do when no input changed and the output is as left.
-        if let previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
+        if var previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
+            // Inputs found unchanged by their bytes whose stamps are settled now are not
+            // read again by the next build.
+            if memory == nil, let cacheFile, previous.settleRacyInputs(in: tree) { previous.save(to: cacheFile) }
             report.diagnostics = previous.diagnostics
             report.pageCount = previous.pageCount
             report.fileCount = previous.fileCount
@@ -292,7 +297,9 @@ public enum SiteBuilder {
         // change, else a new one. Kept in an array: dictionaries of 60,000 paths built and
         // read again here cost a tenth of a second of a large first build.
         var slots: [BuildCache.ContentEntry?] = previous?.content.entries(for: tree.markdown) ?? Array(repeating: nil, count: tree.markdown.count)
-        let stale = tree.markdown.indices.filter { slots[$0]?.stamp != tree.markdown[$0].stamp }
+        let stale = tree.markdown.indices.filter {
+            slots[$0]?.stamp != tree.markdown[$0].stamp || (!racyChanged.isEmpty && racyChanged.contains("Content/" + tree.markdown[$0].contentPath))
+        }
         for (index, entry) in zip(stale, Validate.models(stale.map { tree.markdown[$0] }, tree: tree, context: modelContext)) {
             slots[index] = entry
         }
@@ -408,6 +415,7 @@ public enum SiteBuilder {
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
         cache.homeworkFingerprint = fingerprinter.homework
+        cache.racyInputs = BuildCache.racyInputs(of: tree, hashes: hashes)
         var warm: WarmBuild?
         if memory != nil {
             let positions = Dictionary(uniqueKeysWithValues: tree.markdown.enumerated().map { ($1.contentPath, $0) })

@@ -50,6 +50,9 @@ struct SourceTree: Sendable {
     var stamps: [String: FileStamp] = [:]
     /// The listings of the folders walked, for the next build (see `FolderListings`).
     var listings = FolderListings()
+    /// Stamps from this time on (nanoseconds since 1970) may not tell a later change
+    /// (`FolderListings.settledFor`, `BuildCache.racyInputs`).
+    var settledBefore = Int64.max
 
     /// Lists the site and reads its settings and themes; Markdown files are read later,
     /// only those the build cache cannot answer for.
@@ -60,6 +63,7 @@ struct SourceTree: Sendable {
     static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64 = FolderListings.settledBefore()) -> SourceTree {
         var tree = SourceTree()
         tree.root = siteRoot.path
+        tree.settledBefore = settledBefore
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
         var walker = Walker(realRoot: realRoot, known: known, settledBefore: settledBefore)
         let contentRoot = siteRoot.path + "/Content/"

@@ -58,7 +58,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-13"
+    static let format = "sitegen-build-cache-14"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -191,6 +191,12 @@ struct BuildCache: Sendable {
     var feedSources: [String] = []
     /// What the homework pages were fingerprinted with (`PageFingerprints.homework`).
     var homeworkFingerprint: UInt64 = 0
+    /// The hash of the bytes of every input (path relative to the site) whose stamp was
+    /// too recent to tell it when the cache was made: a file system stamps times from a
+    /// clock that moves in ticks, and a file written again in the tick it was looked at in
+    /// keeps its stamp (and its size, if its bytes are as many). Such a file is read again
+    /// by the next build and told changed by its bytes.
+    var racyInputs: [String: UInt64] = [:]
     /// The checksum of the cache file as it was read, when it was: the changes a save
     /// writes beside it are the changes to that file.
     var base: UInt64?
@@ -198,19 +204,22 @@ struct BuildCache: Sendable {
 
     /// Takes the changes of a rebuild of edited articles.
     mutating func take(_ edits: EditedArticles.Edits) {
-        for (path, entry) in edits.content { content[path] = entry }
+        for (path, entry) in edits.content {
+            content[path] = entry
+            racyInputs["Content/" + path] = entry.stamp.modified >= edits.settledBefore ? entry.hash : nil
+        }
         pages.merge(edits.pages) { _, new in new }
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
 
     /// The paths (relative to the site) of the files of `tree` whose stamps are not as
-    /// in this cache, when there are at most `limit` and no file came or went; nil
-    /// otherwise. Empty: nothing changed.
-    func inputsChanged(in tree: SourceTree, upTo limit: Int) -> [String]? {
+    /// in this cache, or whose bytes are not (`racyChanges`), when there are at most
+    /// `limit` and no file came or went; nil otherwise. Empty: nothing changed.
+    func inputsChanged(in tree: SourceTree, upTo limit: Int, racy: Set<String> = []) -> [String]? {
         guard tree.stamps.count == inputs.count, tree.markdown.count == content.count else { return nil }
         var changed: [String] = []
-        for (path, stamp) in tree.stamps where inputs[path] != stamp {
+        for (path, stamp) in tree.stamps where inputs[path] != stamp || racy.contains(path) {
             guard inputs[path] != nil, changed.count < limit else { return nil }
             changed.append(path)
         }
@@ -230,7 +239,62 @@ struct BuildCache: Sendable {
                 }
             }
         }
-        return same ? changed : nil
+        guard same else { return nil }
+        for path in racy where path.hasPrefix("Content/") && tree.stamps[path] == nil && !changed.contains(path) {
+            guard changed.count < limit else { return nil }
+            changed.append(path)
+        }
+        return changed
+    }
+
+    /// The inputs of `racyInputs` whose stamps are the same in `tree` but whose bytes are
+    /// not (paths relative to the site): each is read and hashed again.
+    func racyChanges(in tree: SourceTree) -> Set<String> {
+        guard !racyInputs.isEmpty else { return [] }
+        var changed: Set<String> = []
+        for (path, hash) in racyInputs {
+            let contentPath = path.hasPrefix("Content/") ? String(path.dropFirst("Content/".count)) : nil
+            let unchangedStamp: Bool
+            if let stamp = tree.stamps[path] {
+                unchangedStamp = inputs[path] == stamp
+            } else if let contentPath, case let place = tree.markdown.partitioningIndex(where: { $0.contentPath >= contentPath }),
+                      place < tree.markdown.count, tree.markdown[place].contentPath == contentPath {
+                unchangedStamp = content[contentPath]?.stamp == tree.markdown[place].stamp
+            } else {
+                continue
+            }
+            // A stamp that changed tells the change itself.
+            guard unchangedStamp else { continue }
+            if FileReader.read(tree.root + "/" + path).map(ContentHash.value) != hash { changed.insert(path) }
+        }
+        return changed
+    }
+
+    /// Forgets the racy inputs whose stamps in `tree` are settled now: after a build that
+    /// found them unchanged, their stamps tell a later change. Whether any was forgotten.
+    mutating func settleRacyInputs(in tree: SourceTree) -> Bool {
+        let before = racyInputs.count
+        racyInputs = racyInputs.filter { path, _ in
+            if let stamp = tree.stamps[path] { return stamp.modified >= tree.settledBefore }
+            let contentPath = String(path.dropFirst("Content/".count))
+            return content[contentPath].map { $0.stamp.modified >= tree.settledBefore } ?? false
+        }
+        return racyInputs.count != before
+    }
+
+    /// `racyInputs` for a cache of `tree`: the inputs whose stamps are not before the
+    /// walk's `settledBefore`, each with the hash of its bytes (`hashes` for Markdown files,
+    /// by path relative to the site; the others read, or taken from the tree).
+    static func racyInputs(of tree: SourceTree, hashes: [String: UInt64]) -> [String: UInt64] {
+        var racy: [String: UInt64] = [:]
+        for file in tree.markdown where file.stamp.modified >= tree.settledBefore {
+            let path = "Content/" + file.contentPath
+            if let hash = hashes[path] { racy[path] = hash }
+        }
+        for (path, stamp) in tree.stamps where stamp.modified >= tree.settledBefore {
+            racy[path] = FileReader.read(tree.root + "/" + path).map(ContentHash.value) ?? 0
+        }
+        return racy
     }
 
     /// Reads every model of the store at once, checked as a whole. When the store does
@@ -333,6 +397,7 @@ struct BuildCache: Sendable {
         cardReads = changed.cardReads
         feedSources = changed.feedSources
         homeworkFingerprint = changed.homeworkFingerprint
+        racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         pages.merge(changed.pages) { _, new in new }
         outputs.merge(changed.outputs) { _, new in new }
@@ -446,6 +511,11 @@ struct BuildCache: Sendable {
         writer.unsigned(cardReads)
         writer.array(feedSources) { $0.string($1) }
         writer.unsigned(homeworkFingerprint)
+        writer.unsigned(UInt64(racyInputs.count))
+        for (path, hash) in racyInputs.sorted(by: { $0.key < $1.key }) {
+            writer.string(path)
+            writer.word(hash)
+        }
     }
 
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
@@ -456,6 +526,9 @@ struct BuildCache: Sendable {
         cardReads = try reader.unsigned()
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
         homeworkFingerprint = try reader.unsigned()
+        let racy = try reader.count()
+        racyInputs = [:]
+        for _ in 0..<racy { racyInputs[try reader.string()] = try reader.word() }
     }
 
     private func writeInputs(_ keys: some Collection<String>, _ writer: inout BinaryWriter) {
