@@ -114,8 +114,12 @@ public enum SiteBuilder {
             report.unchangedCount = result.unchanged
             report.removedCount = result.removed
         }
-        // The pages are no longer needed: memory goes to the cache instead.
+        // The pages are no longer needed: memory goes to the cache instead. Nor are the
+        // last build's tables: while they are held, changing the cache's copied them (13,000
+        // outputs of a large site after one article was edited).
         prepared.files = nil
+        prepared.previousOutputs = [:]
+        prepared.previousFolders = [:]
         // Taken out, so that its tables are changed in place rather than copied.
         if var cache = prepared.cache.take() {
             if let edits = prepared.edits {
