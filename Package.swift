@@ -19,13 +19,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(name: "CFileSystem"),
         .target(name: "SitegenSupport"),
         .target(name: "SitegenMustache"),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
-            dependencies: ["SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CFileSystem", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenSupport"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),

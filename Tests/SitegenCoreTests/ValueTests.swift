@@ -633,14 +633,24 @@ struct FolderListingTests {
     @Test func noListingIsKeptOfAFolderThatChangedLatelyOrHoldsALink() throws {
         let root = try site(["a.md"])
         defer { try? FileManager.default.removeItem(at: root) }
-        // Made a moment ago: an entry added in the same tick would not change its times.
-        #expect(SourceTree.load(siteRoot: root).listings.folders.isEmpty)
+        // Changed after the time stamps are trusted from: an entry added in the same tick
+        // would not change its times.
+        #expect(SourceTree.load(siteRoot: root, settledBefore: FolderListings.currentTime() - 3_600_000_000_000).listings.folders.isEmpty)
 
         let folder = root.appendingPathComponent("Content/articles")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.md", withDestinationPath: folder.path + "/a.md")
         let tree = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow)
         #expect(articles(tree) == ["articles/a.md", "articles/link.md"])
         #expect(Set(tree.listings.folders.keys) == [root.path + "/Content"])
+    }
+
+    @Test func stampsAreTrustedSoonerOnFileSystemsWithAFineClock() {
+        // ext4, xfs, btrfs, tmpfs: the kernel's tick; FAT (0x4D44), NFS (0x6969), unknown: two seconds.
+        for type in [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994] { #expect(FolderListings.settledFor(fileSystem: type) == 20_000_000) }
+        for type in [0x4D44, 0x6969, 0] { #expect(FolderListings.settledFor(fileSystem: type) == 2_000_000_000) }
+        let now = FolderListings.currentTime()
+        let settled = FolderListings.settledBefore(for: FileManager.default.temporaryDirectory.path)
+        #expect(settled < now && settled >= now - 2_100_000_000)
     }
 
     @Test func aListingsFileReadsBackAsWrittenAndIsIgnoredWhenDamaged() throws {

@@ -51,7 +51,7 @@ struct SourceTree: Sendable {
     /// The listings of the folders walked, for the next build (see `FolderListings`).
     var listings = FolderListings()
     /// Stamps from this time on (nanoseconds since 1970) may not tell a later change
-    /// (`FolderListings.settledFor`, `BuildCache.racyInputs`).
+    /// (`FolderListings.settledFor(fileSystem:)`, `BuildCache.racyInputs`).
     var settledBefore = Int64.max
 
     /// Lists the site and reads its settings and themes; Markdown files are read later,
@@ -59,8 +59,10 @@ struct SourceTree: Sendable {
     ///
     /// `known`: the folders' listings of the last build (`FolderListings`); folders that did
     /// not change since are not read again. Listings are kept in `listings` of folders that
-    /// last changed before `settledBefore` (nanoseconds since 1970).
-    static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64 = FolderListings.settledBefore()) -> SourceTree {
+    /// last changed before `settledBefore` (nanoseconds since 1970; by default, a moment
+    /// before the walk, `FolderListings.settledBefore(for:)`).
+    static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64? = nil) -> SourceTree {
+        let settledBefore = settledBefore ?? FolderListings.settledBefore(for: siteRoot.path)
         var tree = SourceTree()
         tree.root = siteRoot.path
         tree.settledBefore = settledBefore

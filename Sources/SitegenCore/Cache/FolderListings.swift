@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -47,16 +48,24 @@ struct FolderListings: Sendable, Equatable {
     /// By the folder's path as the walk opened it.
     var folders: [String: Folder] = [:]
 
-    /// How long before a build began a folder must have last changed for its listing to be
-    /// kept: a file system stamps times from a clock that moves in ticks (a few
-    /// milliseconds, two seconds on FAT), and an entry added in the tick the folder was read
-    /// in would leave its times as they were read.
-    static let settledFor: Int64 = 2_000_000_000
+    /// How long before a build began a file or folder must have last changed for its stamp
+    /// to tell a later change: a file system stamps times from a clock that moves in ticks,
+    /// and an entry added (or a file written) in the tick it was looked at in would leave
+    /// the times as they were read. The kernel's tick is at most 10 ms, which is the tick of
+    /// the file systems known here; others may stamp whole seconds (two on FAT), or take the
+    /// time from another machine's clock (NFS).
+    static func settledFor(fileSystem type: Int) -> Int64 {
+        let fine: Set<Int> = [0xEF53 /* ext2-4 */, 0x5846_5342 /* xfs */, 0x9123_683E /* btrfs */, 0x0102_1994 /* tmpfs */,
+                              0x794C_7630 /* overlayfs */, 0x2FC1_2FC1 /* zfs */, 0xF2F5_2010 /* f2fs */]
+        return fine.contains(type) ? 20_000_000 : 2_000_000_000
+    }
 
-    /// Listings are kept only of folders that last changed before this time, in
-    /// nanoseconds since 1970: the start of the walk less `settledFor`.
-    static func settledBefore() -> Int64 {
-        currentTime() - settledFor
+    /// Stamps are trusted of what last changed before this time, in nanoseconds since 1970:
+    /// now less `settledFor` the file system of `path`.
+    static func settledBefore(for path: String) -> Int64 {
+        var info = statfs()
+        let type = statfs(path, &info) == 0 ? Int(info.f_type) : 0
+        return currentTime() - settledFor(fileSystem: type)
     }
 
     static func currentTime() -> Int64 {
