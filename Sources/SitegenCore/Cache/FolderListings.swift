@@ -61,7 +61,7 @@ struct FolderListings: Sendable, Equatable {
     }
 
     /// Stamps are trusted of what last changed before this time, in nanoseconds since 1970:
-    /// now less `settledFor` the file system of `path`.
+    /// now less `settledFor(fileSystem:)` of the file system `path` is on.
     static func settledBefore(for path: String) -> Int64 {
         var info = statfs()
         let type = statfs(path, &info) == 0 ? Int(info.f_type) : 0
