@@ -489,19 +489,22 @@ struct ZeroPaddingTests {
     }
 }
 
+/// A site in a new temporary folder whose Content/articles/ holds `names` (folders where a
+/// name has a "/"), each file holding its name.
+private func siteOfArticles(_ names: [String]) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listing-\(UUID().uuidString)")
+    for name in names {
+        let file = root.appendingPathComponent("Content/articles/" + name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(name.utf8).write(to: file)
+    }
+    try Data().write(to: root.appendingPathComponent("Content/site.yaml"))
+    return root
+}
+
 @Suite("Listing a site's files")
 struct SourceListingTests {
-    /// A site whose Content/articles/ holds `names` (folders where a name has a "/").
-    private func site(_ names: [String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listing-\(UUID().uuidString)")
-        for name in names {
-            let file = root.appendingPathComponent("Content/articles/" + name)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(name.utf8).write(to: file)
-        }
-        try Data().write(to: root.appendingPathComponent("Content/site.yaml"))
-        return root
-    }
+    private func site(_ names: [String]) throws -> URL { try siteOfArticles(names) }
 
     @Test func listsFilesInTheOrderTheirPathsSortAsStrings() throws {
         var generator = SystemRandomNumberGenerator()
@@ -551,17 +554,7 @@ struct SourceListingTests {
 
 @Suite("Folder listings kept between builds")
 struct FolderListingTests {
-    /// A site whose Content/articles/ holds `names`.
-    private func site(_ names: [String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listings-\(UUID().uuidString)")
-        for name in names {
-            let file = root.appendingPathComponent("Content/articles/" + name)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(name.utf8).write(to: file)
-        }
-        try Data().write(to: root.appendingPathComponent("Content/site.yaml"))
-        return root
-    }
+    private func site(_ names: [String]) throws -> URL { try siteOfArticles(names) }
 
     /// Every folder made by now counts as settled, as if the build ran an hour later: the
     /// folders of a test are too new for a listing otherwise.
