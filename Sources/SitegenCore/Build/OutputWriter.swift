@@ -483,6 +483,11 @@ enum OutputManifest {
 
     /// Nanoseconds since 1970 of a file's last change.
     static func time(of info: stat) -> Int64 {
-        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        nanoseconds(info.st_mtim)
+    }
+
+    /// A time as nanoseconds since 1970.
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -100,6 +100,33 @@ struct SourceTree: Sendable {
         return tree
     }
 
+    /// The stamp the walk found of the file at `path` (relative to the site).
+    func stamp(of path: String) -> FileStamp? {
+        if let stamp = stamps[path] { return stamp }
+        guard path.hasPrefix("Content/") else { return nil }
+        let contentPath = String(path.dropFirst("Content/".count))
+        // The tree lists its Markdown files in the order of their paths.
+        let place = markdown.partitioningIndex { $0.contentPath >= contentPath }
+        return place < markdown.count && markdown[place].contentPath == contentPath ? markdown[place].stamp : nil
+    }
+
+    /// The bytes of the file at `path` (relative to the site): as the walk read them for
+    /// the settings and the theme files, else read now.
+    func bytes(of path: String) -> [UInt8]? {
+        switch path {
+        case "Content/site.yaml": return siteYAML
+        case "Content/teachers.yaml": return teachersYAML
+        default: break
+        }
+        if path.hasPrefix("Themes/") {
+            let inThemes = path.dropFirst("Themes/".count)
+            if let slash = inThemes.firstIndex(of: "/"), let bytes = themes[String(inThemes[..<slash])]?[String(inThemes[inThemes.index(after: slash)...])] {
+                return bytes
+            }
+        }
+        return FileReader.read(root + "/" + path)
+    }
+
     private mutating func read(_ path: String, display: String) -> [UInt8]? {
         guard let bytes = FileReader.read(path) else {
             problems.append(.error(at: SourceLocation(path: display, line: 1, column: 1), "cannot read the file"))
@@ -178,7 +205,7 @@ private struct Walker {
         let visited = visited.union([real])
         if let stamp, let same = known.folders[folder], same.stamp == stamp, let listing = Listing(same) {
             defer { close(descriptor) }
-            let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
+            let files = listing.fileIndices
             listed.folders[folder] = same
             visit(listing, in: Array(listing.entries.indices), files: files, looked: listing.files(files, in: descriptor, under: relative),
                   folder: folder, relative: relative, display: display, visited: visited, each: each)
@@ -191,7 +218,7 @@ private struct Walker {
         defer { closedir(directory) }
         var listing = Listing(directory)
         resolveKinds(&listing, folder: folder, relative: relative, display: display)
-        let files = listing.entries.indices.filter { listing.entries[$0].kind == .file }
+        let files = listing.fileIndices
         // A large folder is put in order on another core while its files are looked up.
         let sorting = files.count > Listing.run ? Concurrently { [listing] in listing.sortedOrder() } : nil
         let looked = listing.files(files, in: descriptor, under: relative)
@@ -344,6 +371,9 @@ private struct Listing: Sendable {
         }
         return FolderListings.Folder(stamp: stamp, names: sorted, isFolder: isFolder)
     }
+
+    /// The indices of the entries that are files.
+    var fileIndices: [Int] { entries.indices.filter { entries[$0].kind == .file } }
 
     func name(_ index: Int) -> String {
         let entry = entries[index]

@@ -248,43 +248,33 @@ struct BuildCache: Sendable {
     }
 
     /// The inputs of `racyInputs` whose stamps are the same in `tree` but whose bytes are
-    /// not (paths relative to the site): each is read and hashed again.
+    /// not (paths relative to the site): each is hashed again.
     func racyChanges(in tree: SourceTree) -> Set<String> {
-        guard !racyInputs.isEmpty else { return [] }
         var changed: Set<String> = []
         for (path, hash) in racyInputs {
-            let contentPath = path.hasPrefix("Content/") ? String(path.dropFirst("Content/".count)) : nil
-            let unchangedStamp: Bool
-            if let stamp = tree.stamps[path] {
-                unchangedStamp = inputs[path] == stamp
-            } else if let contentPath, case let place = tree.markdown.partitioningIndex(where: { $0.contentPath >= contentPath }),
-                      place < tree.markdown.count, tree.markdown[place].contentPath == contentPath {
-                unchangedStamp = content[contentPath]?.stamp == tree.markdown[place].stamp
-            } else {
-                continue
-            }
             // A stamp that changed tells the change itself.
-            guard unchangedStamp else { continue }
-            if FileReader.read(tree.root + "/" + path).map(ContentHash.value) != hash { changed.insert(path) }
+            guard let stamp = tree.stamp(of: path), stamp == self.stamp(of: path) else { continue }
+            if tree.bytes(of: path).map(ContentHash.value) != hash { changed.insert(path) }
         }
         return changed
+    }
+
+    /// The stamp this cache has of the input at `path` (relative to the site).
+    private func stamp(of path: String) -> FileStamp? {
+        inputs[path] ?? (path.hasPrefix("Content/") ? content[String(path.dropFirst("Content/".count))]?.stamp : nil)
     }
 
     /// Forgets the racy inputs whose stamps in `tree` are settled now: after a build that
     /// found them unchanged, their stamps tell a later change. Whether any was forgotten.
     mutating func settleRacyInputs(in tree: SourceTree) -> Bool {
         let before = racyInputs.count
-        racyInputs = racyInputs.filter { path, _ in
-            if let stamp = tree.stamps[path] { return stamp.modified >= tree.settledBefore }
-            let contentPath = String(path.dropFirst("Content/".count))
-            return content[contentPath].map { $0.stamp.modified >= tree.settledBefore } ?? false
-        }
+        racyInputs = racyInputs.filter { path, _ in tree.stamp(of: path).map { $0.modified >= tree.settledBefore } ?? false }
         return racyInputs.count != before
     }
 
     /// `racyInputs` for a cache of `tree`: the inputs whose stamps are not before the
     /// walk's `settledBefore`, each with the hash of its bytes (`hashes` for Markdown files,
-    /// by path relative to the site; the others read, or taken from the tree).
+    /// by path relative to the site).
     static func racyInputs(of tree: SourceTree, hashes: [String: UInt64]) -> [String: UInt64] {
         var racy: [String: UInt64] = [:]
         for file in tree.markdown where file.stamp.modified >= tree.settledBefore {
@@ -292,7 +282,7 @@ struct BuildCache: Sendable {
             if let hash = hashes[path] { racy[path] = hash }
         }
         for (path, stamp) in tree.stamps where stamp.modified >= tree.settledBefore {
-            racy[path] = FileReader.read(tree.root + "/" + path).map(ContentHash.value) ?? 0
+            racy[path] = tree.bytes(of: path).map(ContentHash.value) ?? 0
         }
         return racy
     }

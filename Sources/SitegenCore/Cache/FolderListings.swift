@@ -21,20 +21,6 @@ struct FolderListings: Sendable, Equatable {
         var inode: UInt64
         var modified: Int64
         var changed: Int64
-
-        init(device: UInt64, inode: UInt64, modified: Int64, changed: Int64) {
-            self.device = device
-            self.inode = inode
-            self.modified = modified
-            self.changed = changed
-        }
-
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            modified = OutputManifest.time(of: info)
-            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        }
     }
 
     struct Folder: Sendable, Equatable {
@@ -71,7 +57,7 @@ struct FolderListings: Sendable, Equatable {
     static func currentTime() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        return OutputManifest.nanoseconds(now)
     }
 
     /// `<cache>.listings` beside the cache file.
@@ -120,5 +106,12 @@ struct FolderListings: Sendable, Equatable {
             folder.isFolder.map { $0 ? UInt8(1) : 0 }.withUnsafeBufferPointer { writer.slice($0) }
         }
         BuildCache.writeChecked(&writer, to: path)
+    }
+}
+
+extension FolderListings.Stamp {
+    init(_ info: stat) {
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), modified: OutputManifest.time(of: info),
+                  changed: OutputManifest.nanoseconds(info.st_ctim))
     }
 }
