@@ -504,8 +504,6 @@ private func siteOfArticles(_ names: [String]) throws -> URL {
 
 @Suite("Listing a site's files")
 struct SourceListingTests {
-    private func site(_ names: [String]) throws -> URL { try siteOfArticles(names) }
-
     @Test func listsFilesInTheOrderTheirPathsSortAsStrings() throws {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "b", "A", "-", ".", "0", "9", "z", "_", "~", "2026-08-31-grade-6-art-", "2026-08-31-grade-6-mathematics-", "x"]
@@ -519,7 +517,7 @@ struct SourceListingTests {
         let folders = ["a", "a-b", "2026-08-31-grade-6-art-1", "z"]
         let nested = folders.flatMap { folder in ["\(folder)/one.md", "\(folder)/b/two.md", "\(folder)-x.md", "\(folder).md"] }
         let all = names.union(nested)
-        let root = try site(Array(all))
+        let root = try siteOfArticles(Array(all))
         defer { try? FileManager.default.removeItem(at: root) }
 
         let listed = SourceTree.load(siteRoot: root).markdown.map(\.contentPath)
@@ -530,7 +528,7 @@ struct SourceListingTests {
 
     @Test func listsNamesBeyondASCIIAsStringsSortThem() throws {
         let names = ["é.md", "e\u{301}x.md", "e.md", "e/f.md", "ü/a.md", "z.md", "\u{1F354}.md", "E.md"]
-        let root = try site(names)
+        let root = try siteOfArticles(names)
         defer { try? FileManager.default.removeItem(at: root) }
 
         let listed = SourceTree.load(siteRoot: root).markdown.map(\.contentPath)
@@ -554,8 +552,6 @@ struct SourceListingTests {
 
 @Suite("Folder listings kept between builds")
 struct FolderListingTests {
-    private func site(_ names: [String]) throws -> URL { try siteOfArticles(names) }
-
     /// Every folder made by now counts as settled, as if the build ran an hour later: the
     /// folders of a test are too new for a listing otherwise.
     private let anHourFromNow = FolderListings.currentTime() + 3_600_000_000_000
@@ -567,7 +563,7 @@ struct FolderListingTests {
     private func waitForTheNextTick() { usleep(50_000) }
 
     @Test func aFolderThatDidNotChangeIsNotReadAgain() throws {
-        let root = try site(["a.md", "b.md", "sub/c.md"])
+        let root = try siteOfArticles(["a.md", "b.md", "sub/c.md"])
         defer { try? FileManager.default.removeItem(at: root) }
         let first = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow)
         let folder = root.path + "/Content/articles"
@@ -595,7 +591,7 @@ struct FolderListingTests {
     }
 
     @Test func aFolderIsReadAgainOnceAnEntryIsAddedRemovedOrRenamed() throws {
-        let root = try site(["a.md", "b.md"])
+        let root = try siteOfArticles(["a.md", "b.md"])
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("Content/articles")
         var known = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow).listings
@@ -624,7 +620,7 @@ struct FolderListingTests {
     }
 
     @Test func noListingIsKeptOfAFolderThatChangedLatelyOrHoldsALink() throws {
-        let root = try site(["a.md"])
+        let root = try siteOfArticles(["a.md"])
         defer { try? FileManager.default.removeItem(at: root) }
         // Changed after the time stamps are trusted from: an entry added in the same tick
         // would not change its times.
@@ -647,7 +643,7 @@ struct FolderListingTests {
     }
 
     @Test func aListingsFileReadsBackAsWrittenAndIsIgnoredWhenDamaged() throws {
-        let root = try site(["a.md", "b.md", "sub/c.md"])
+        let root = try siteOfArticles(["a.md", "b.md", "sub/c.md"])
         defer { try? FileManager.default.removeItem(at: root) }
         let listings = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow).listings
         let file = root.path + "/site.listings"
