@@ -71,6 +71,9 @@ median() {
     printf '%s\n' "${results[@]}" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'
 }
 
+# The bytes of the files of a folder (du counts its folders' blocks as well).
+file_bytes() { find "$1" -type f -printf '%s\n' | awk '{ total += $1 } END { print total + 0 }'; }
+
 printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_s peak_MiB files MB_out pages/s
 row() { # corpus tool build "wall cpu peak" files bytes pages
     read -r wall cpu peak <<< "$4"
@@ -78,6 +81,10 @@ row() { # corpus tool build "wall cpu peak" files bytes pages
         'BEGIN { printf "%-9s %-8s %-16s %8.2f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
 }
 
+# Every corpus's full builds come before any rebuild: a rebuild replaces files (a template
+# edit rewrites a thousand pages), and the full builds after it paid for the freed inodes
+# (see above) — a third more time for 10,000 articles measured after the large corpus.
+declare -A full_rows sitegen_outs hugo_outs hugo_full_rows
 for size in "${sizes[@]}"; do
     corpus_counts "$size"
     site=$bench_dir/site-$size
@@ -89,33 +96,10 @@ for size in "${sizes[@]}"; do
     runs_dir=$bench_dir/runs-$size
     if [[ -d $runs_dir ]]; then mkdir -p "$bench_dir/trash" && mv "$runs_dir" "$bench_dir/trash/$size-$(date +%s%N)"; fi
     mkdir -p "$runs_dir"
-    out=$bench_dir/out-$size
-    cache=$bench_dir/cache-$size
     build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
-    # A copy of the corpus to edit, so the generated one stays as generated; made once and
-    # put back after each run (removing and copying 60,000 files would slow the builds
-    # that follow, see above).
-    work=$bench_dir/work-$size
-    first_article=$(cd "$site" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
-    if [[ -d $work ]]; then
-        cp "$site/$first_article" "$work/$first_article"
-        rm -f "$work/Themes/default/article.card.mustache"
-    else
-        cp -r "$site" "$work"
-    fi
-    edit_build=("$sitegen" build --source "$work" --output "$out-edit" --today "$today" --cache-dir "$cache-edit" --quiet)
-    # The edited copy's output and cache are made anew each run, as the full builds' are
-    # (moved to the trash, removed after the last measurement): an output rewritten by the
-    # edits of hundreds of runs before, its files' entries scattered in the kernel's
-    # memory, took a quarter longer to check than a new one.
-    for old in "$out-edit" "$cache-edit"; do
-        if [[ -d $old ]]; then mkdir -p "$bench_dir/trash" && mv "$old" "$bench_dir/trash/$(basename "$old")-$(date +%s%N)"; fi
-    done
-
     run=0
     fresh() { run=$((run + 1)); current_out=$runs_dir/sitegen-$run; sync; }
     hugo_fresh() { run=$((run + 1)); current_out=$runs_dir/hugo-$run; sync; }
-    nothing() { :; }
     hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
     # Full builds of the two tools alternate, run by run: this machine's speed drifts over
     # minutes, and a ratio of medians taken minutes apart measured the drift too.
@@ -140,11 +124,47 @@ for size in "${sizes[@]}"; do
         fi
     done
     middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
-    current_out=$sitegen_out
+    full_rows[$size]=$(middle "${sitegen_fulls[@]}")
+    sitegen_outs[$size]=$sitegen_out
+    if [[ -n $hugo ]]; then
+        hugo_full_rows[$size]=$(middle "${hugo_fulls[@]}")
+        hugo_outs[$size]=$hugo_out
+    fi
+done
+
+for size in "${sizes[@]}"; do
+    site=$bench_dir/site-$size
+    twin=$bench_dir/hugo-$size
+    out=$bench_dir/out-$size
+    cache=$bench_dir/cache-$size
+    build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
+    hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
+    # A copy of the corpus to edit, so the generated one stays as generated; made once and
+    # put back after each run (removing and copying 60,000 files would slow the builds
+    # that follow, see above).
+    work=$bench_dir/work-$size
+    first_article=$(cd "$site" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
+    if [[ -d $work ]]; then
+        cp "$site/$first_article" "$work/$first_article"
+        rm -f "$work/Themes/default/article.card.mustache"
+    else
+        cp -r "$site" "$work"
+    fi
+    edit_build=("$sitegen" build --source "$work" --output "$out-edit" --today "$today" --cache-dir "$cache-edit" --quiet)
+    # The edited copy's output and cache are made anew each run, as the full builds' are
+    # (moved to the trash, removed after the last measurement): an output rewritten by the
+    # edits of hundreds of runs before, its files' entries scattered in the kernel's
+    # memory, took a quarter longer to check than a new one.
+    for old in "$out-edit" "$cache-edit"; do
+        if [[ -d $old ]]; then mkdir -p "$bench_dir/trash" && mv "$old" "$bench_dir/trash/$(basename "$old")-$(date +%s%N)"; fi
+    done
+    nothing() { :; }
+
+    current_out=${sitegen_outs[$size]}
     files=$(find "$current_out" -type f | wc -l)
-    bytes=$(du -sb "$current_out" | cut -f1)
+    bytes=$(file_bytes "$current_out")
     pages=$(find "$current_out" -name '*.html' | wc -l)
-    row "$size" sitegen full "$(middle "${sitegen_fulls[@]}")" "$files" "$bytes" "$pages"
+    row "$size" sitegen full "${full_rows[$size]}" "$files" "$bytes" "$pages"
     noop=$(median nothing "${build[@]}")
     row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
 
@@ -160,8 +180,8 @@ for size in "${sizes[@]}"; do
     row "$size" sitegen "one template" "$card" 0 0 "$pages"
 
     if [[ -n $hugo ]]; then
-        current_out=$hugo_out
-        row "$size" hugo full "$(middle "${hugo_fulls[@]}")" "$(find "$current_out" -type f | wc -l)" "$(du -sb "$current_out" | cut -f1)" "$(find "$current_out" -name '*.html' | wc -l)"
+        current_out=${hugo_outs[$size]}
+        row "$size" hugo full "${hugo_full_rows[$size]}" "$(find "$current_out" -type f | wc -l)" "$(file_bytes "$current_out")" "$(find "$current_out" -name '*.html' | wc -l)"
         noop=$(median nothing "${hugo_build[@]}")
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi

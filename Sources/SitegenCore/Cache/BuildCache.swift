@@ -58,7 +58,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-14"
+    static let format = "sitegen-build-cache-15"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -727,12 +727,40 @@ struct ContentTable: Sendable {
 
 /// A fast checksum over whole 8-byte words, for telling a damaged cache file.
 enum Checksum {
+    /// Of one piece (a model, a cache file): four words at a time, each into a lane of its
+    /// own, so that the multiplies do not wait for each other. One lane, a full build spent
+    /// a fiftieth of its time checksumming the 80 MB of models of 10,000 articles.
     static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash = advance(0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count), over: bytes.prefix(bytes.count / 8 * 8))
-        for byte in bytes.suffix(bytes.count % 8) {
-            hash = (hash ^ UInt64(byte)) &* 0xC4CE_B9FE_1A85_EC53
+        bytes.withUnsafeBytes { raw in
+            let count = raw.count
+            var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(count), 0x6A09_E667_F3BC_C908 as UInt64, 0xBB67_AE85_84CA_A73B as UInt64, 0x3C6E_F372_FE94_F82B as UInt64)
+            var offset = 0
+            while offset + 32 <= count {
+                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
+            var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
+            while offset + 8 <= count {
+                hash = mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            while offset < count {
+                hash = (hash ^ UInt64(raw[offset])) &* 0xC4CE_B9FE_1A85_EC53
+                offset += 1
+            }
+            return hash ^ (hash >> 32)
         }
-        return hash ^ (hash >> 32)
+    }
+
+    /// A bijection of `hash` for any `word`, and of `word` for any `hash`: one word that
+    /// differs always changes the result.
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+        return mixed ^ (mixed >> 29)
     }
 
     /// The running checksum `state` carried over `words` (a whole number of 8-byte words),
@@ -740,11 +768,7 @@ enum Checksum {
     static func advance(_ state: UInt64, over words: ArraySlice<UInt8>) -> UInt64 {
         var hash = state
         words.withUnsafeBytes { raw in
-            for index in 0..<(raw.count / 8) {
-                let word = raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 29
-            }
+            for index in 0..<(raw.count / 8) { hash = mix(hash, raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
         }
         return hash
     }

@@ -139,13 +139,17 @@ enum ModelStore {
         }
         // Models left unread in the store are where they were only in the same store.
         guard appendable || !entries.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
-        let fresh = parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
-            guard kept == nil, let bytes = entries[index].encoded() else { return ([], entries[index].storedChecksum) }
-            return (bytes, Checksum.value(bytes))
-        }
+        // A new store (a first build: every model) encodes each model as it is written: the
+        // models of 10,000 articles, encoded all at once, held 80 MB more.
+        let fresh = appendable
+            ? parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
+                guard kept == nil, let bytes = entries[index].encoded() else { return ([], entries[index].storedChecksum) }
+                return (bytes, Checksum.value(bytes))
+            }
+            : []
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
-        var checksums = fresh.map(\.checksum)
+        var checksums = appendable ? fresh.map(\.checksum) : entries.map(\.storedChecksum)
 
         // Mostly dead models: a new store with only the live ones, written as it is
         // assembled, a megabyte at a time.
@@ -160,12 +164,12 @@ enum ModelStore {
             var locations: [Range<Int>] = []
             locations.reserveCapacity(paths.count)
             for index in entries.indices {
-                if kept[index] == nil {
+                if kept[index] == nil, !fresh.isEmpty {
                     locations.append(writer.appendPadded(fresh[index].bytes))
                 } else if let bytes = entries[index].encoded() {
                     locations.append(writer.appendPadded(bytes))
                     checksums[index] = Checksum.value(bytes)
-                } else if let bytes = model(from: descriptor, at: kept[index]!, checksum: checksums[index]) {
+                } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: checksums[index]) {
                     locations.append(writer.appendPadded(bytes[...]))
                 } else {
                     close(output)
@@ -227,8 +231,11 @@ enum ModelStore {
         /// Appends `model` padded to whole 8-byte words; where it went.
         mutating func appendPadded(_ model: ArraySlice<UInt8>) -> Range<Int> {
             let start = length
-            append(model)
-            append(ArraySlice(repeatElement(0, count: ModelStore.padded(model.count) - model.count)))
+            let padding = ModelStore.padded(model.count) - model.count
+            buffer += model
+            buffer += repeatElement(0, count: padding)
+            length += model.count + padding
+            if buffer.count >= ChunkWriter.chunk { flush() }
             return start..<(start + model.count)
         }
 
