@@ -1,96 +1,113 @@
 import CCMark
 import Foundation
+import Synchronization
 
 /// Memory for cmark while it parses and renders one document: blocks are taken one after
-/// the other from chunks kept by each thread, never freed one by one, and given back all at
-/// once when the document is done. cmark allocates every node, buffer and string on its own
-/// and frees them one by one; through malloc that was a tenth of the instructions of a site
-/// of articles, on both cores at once.
+/// the other from chunks, never freed one by one, and given back all at once when the
+/// document is done. cmark allocates every node, buffer and string on its own and frees
+/// them one by one; through malloc that was a tenth of the instructions of a site of
+/// articles, on both cores at once.
 ///
-/// cmark's allocator functions take no context, so each thread finds its arena through a
-/// thread-specific pointer. Nothing cmark allocates outlives `withArena`: callers copy what
+/// cmark's allocator functions take no context: each of a few arenas has functions of its
+/// own, fixed to it, and a document takes a free arena for as long as it is parsed and
+/// rendered. (Found through a thread-specific pointer instead, the look-up cost as much
+/// as taking the block.) Nothing cmark allocates outlives `withArena`: callers copy what
 /// they keep into Swift values.
 enum MarkdownArena {
-    /// The allocator cmark is given; its functions use the calling thread's arena.
-    // Written once, then only read: the functions it holds find their arena per thread.
-    nonisolated(unsafe) private static let allocator: UnsafeMutablePointer<cmark_mem> = {
-        let allocator = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
-        allocator.initialize(to: cmark_mem(
-            calloc: { count, size in
-                guard let block = Chunks.current.pointee.allocate(count * size) else { fatalError("sitegen: out of memory") }
-                memset(block, 0, count * size)
-                return block
-            },
-            realloc: { block, size in
-                guard let grown = Chunks.current.pointee.reallocate(block, size) else { fatalError("sitegen: out of memory") }
-                return grown
-            },
-            free: { _ in }
-        ))
-        return allocator
+    /// How many documents can have an arena at once; more (more threads than this) get
+    /// cmark's own allocator.
+    static let arenaCount = 8
+
+    /// The arenas, each kept from document to document.
+    // Written only by the document that took the arena (`taken` says which).
+    nonisolated(unsafe) private static let arenas: UnsafeMutablePointer<Chunks> = {
+        let arenas = UnsafeMutablePointer<Chunks>.allocate(capacity: arenaCount)
+        arenas.initialize(repeating: Chunks(), count: arenaCount)
+        return arenas
     }()
 
-    /// Calls `body` with an allocator for cmark whose memory is given back when it returns.
-    /// A call within another (it does not happen) gets cmark's own allocator.
-    static func withArena<Result>(_ body: (UnsafeMutablePointer<cmark_mem>) throws -> Result) rethrows -> Result {
-        let chunks = Chunks.current
-        guard !chunks.pointee.inUse else { return try body(cmark_get_default_mem_allocator()) }
-        chunks.pointee.inUse = true
-        defer {
-            chunks.pointee.reset()
-            chunks.pointee.inUse = false
-        }
-        return try body(allocator)
+    /// Which arenas are taken, a bit each.
+    private static let taken = Atomic<UInt64>(0)
+
+    @inline(__always)
+    private static func zeroed(_ arena: Int, _ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
+        guard let block = arenas[arena].allocate(count * size) else { fatalError("sitegen: out of memory") }
+        memset(block, 0, count * size)
+        return block
     }
 
-    /// A thread's chunks: the first one is kept from document to document, the ones a large
-    /// document needs besides are freed after it. Each chunk starts with the address of the
-    /// chunk made before it; each block with its size, 16 bytes before it.
+    @inline(__always)
+    private static func resized(_ arena: Int, _ block: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
+        guard let grown = arenas[arena].reallocate(block, size) else { fatalError("sitegen: out of memory") }
+        return grown
+    }
+
+    /// The allocator of each arena: its functions name it.
+    // Written once, then only read.
+    nonisolated(unsafe) private static let allocators: UnsafeMutablePointer<cmark_mem> = {
+        let allocators = UnsafeMutablePointer<cmark_mem>.allocate(capacity: arenaCount)
+        let functions: [(calloc: @convention(c) (Int, Int) -> UnsafeMutableRawPointer?, realloc: @convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?)] = [
+            ({ zeroed(0, $0, $1) }, { resized(0, $0, $1) }),
+            ({ zeroed(1, $0, $1) }, { resized(1, $0, $1) }),
+            ({ zeroed(2, $0, $1) }, { resized(2, $0, $1) }),
+            ({ zeroed(3, $0, $1) }, { resized(3, $0, $1) }),
+            ({ zeroed(4, $0, $1) }, { resized(4, $0, $1) }),
+            ({ zeroed(5, $0, $1) }, { resized(5, $0, $1) }),
+            ({ zeroed(6, $0, $1) }, { resized(6, $0, $1) }),
+            ({ zeroed(7, $0, $1) }, { resized(7, $0, $1) }),
+        ]
+        precondition(functions.count == arenaCount, "sitegen: one pair of allocator functions per Markdown arena")
+        for (arena, pair) in functions.enumerated() {
+            (allocators + arena).initialize(to: cmark_mem(calloc: pair.calloc, realloc: pair.realloc, free: { _ in }))
+        }
+        return allocators
+    }()
+
+    /// Calls `body` with an allocator for cmark whose memory is given back when it returns:
+    /// a free arena's, or cmark's own when every arena is taken.
+    static func withArena<Result>(_ body: (UnsafeMutablePointer<cmark_mem>) throws -> Result) rethrows -> Result {
+        guard let arena = take() else { return try body(cmark_get_default_mem_allocator()) }
+        defer {
+            arenas[arena].reset()
+            taken.bitwiseAnd(~(UInt64(1) << UInt64(arena)), ordering: .releasing)
+        }
+        return try body(allocators + arena)
+    }
+
+    private static func take() -> Int? {
+        var bits = taken.load(ordering: .relaxed)
+        while true {
+            let arena = (~bits).trailingZeroBitCount
+            guard arena < arenaCount else { return nil }
+            let (exchanged, found) = taken.compareExchange(expected: bits, desired: bits | UInt64(1) << UInt64(arena), ordering: .acquiring)
+            if exchanged {
+                arenas[arena].prepare()
+                return arena
+            }
+            bits = found
+        }
+    }
+
+    /// An arena's chunks: the first one, made when the arena is first taken, is kept from
+    /// document to document; the ones a large document needs besides are freed after it.
+    /// Each chunk starts with the address of the chunk made before it; each block with its
+    /// size, 16 bytes before it.
     struct Chunks {
         static let chunkSize = 256 * 1024
         private static let header = 16
 
-        var inUse = false
-        private let first: UnsafeMutableRawPointer
-        private var newest: UnsafeMutableRawPointer
-        private var top: UnsafeMutableRawPointer
-        private var end: UnsafeMutableRawPointer
+        private var first: UnsafeMutableRawPointer?
+        private var newest: UnsafeMutableRawPointer?
+        /// Where the next block goes and where the newest chunk ends: no room at all until
+        /// `prepare` makes the first chunk.
+        private var top = UnsafeMutableRawPointer(bitPattern: header)!
+        private var end = UnsafeMutableRawPointer(bitPattern: header)!
         /// The block given last, which can grow where it is.
         private var last: UnsafeMutableRawPointer?
 
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            let made = pthread_key_create(&key) { state in
-                guard let state else { return }
-                let chunks = state.assumingMemoryBound(to: Chunks.self)
-                chunks.pointee.reset()
-                free(chunks.pointee.first)
-                chunks.deinitialize(count: 1)
-                chunks.deallocate()
-            }
-            precondition(made == 0, "sitegen: no thread-specific key for Markdown memory")
-            return key
-        }()
-
-        /// The calling thread's chunks, made on first use. Inlined into cmark's allocator
-        /// functions, which run millions of times per thousand articles: a call per block
-        /// cost as much as taking it.
-        static var current: UnsafeMutablePointer<Chunks> {
-            @inline(__always) get {
-                if let state = pthread_getspecific(key) { return state.assumingMemoryBound(to: Chunks.self) }
-                return made()
-            }
-        }
-
-        @inline(never)
-        private static func made() -> UnsafeMutablePointer<Chunks> {
-            let chunks = UnsafeMutablePointer<Chunks>.allocate(capacity: 1)
-            chunks.initialize(to: Chunks())
-            pthread_setspecific(key, chunks)
-            return chunks
-        }
-
-        init() {
+        /// Makes the first chunk, on the arena's first use.
+        mutating func prepare() {
+            guard first == nil else { return }
             guard let chunk = malloc(Chunks.chunkSize) else { fatalError("sitegen: out of memory") }
             chunk.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
             first = chunk
@@ -118,7 +135,7 @@ enum MarkdownArena {
         private mutating func addChunk(for need: Int) -> Bool {
             let capacity = max(Chunks.chunkSize, need + Chunks.header)
             guard let chunk = malloc(capacity) else { return false }
-            chunk.storeBytes(of: newest, as: UnsafeMutableRawPointer.self)
+            chunk.storeBytes(of: newest, as: UnsafeMutableRawPointer?.self)
             newest = chunk
             top = chunk + Chunks.header
             end = chunk + capacity
@@ -144,10 +161,10 @@ enum MarkdownArena {
 
         /// Frees the chunks made besides the first and starts the first again.
         mutating func reset() {
-            while newest != first {
-                let before = newest.load(as: UnsafeMutableRawPointer.self)
-                free(newest)
-                newest = before
+            guard let first else { return }
+            while let chunk = newest, chunk != first {
+                newest = chunk.load(as: UnsafeMutableRawPointer?.self)
+                free(chunk)
             }
             top = first + Chunks.header
             end = first + Chunks.chunkSize

@@ -1,20 +1,37 @@
 /// A template compiled once and rendered any number of times.
 public struct MustacheTemplate: Sendable {
-    /// The name partial and parent tags use for it (`article.card`).
-    public let name: String
-    /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
-    public let path: String
-    let nodes: [Node]
-    /// The nodes laid out for rendering.
-    let program: Program
+    /// What never changes, held once by reference: a page includes dozens of partials, and
+    /// each one found was a copy of the template that retained and released its name,
+    /// path, nodes and program.
+    private final class Compiled: Sendable {
+        let name: String
+        let path: String
+        let nodes: [Node]
+        let program: Program
+
+        init(name: String, path: String, nodes: [Node]) {
+            self.name = name
+            self.path = path
+            self.nodes = nodes
+            program = Program(nodes)
+        }
+    }
+
+    private let compiled: Compiled
     /// Its place in the library that holds it, for `TemplateUse`.
     var index = -1
 
+    /// The name partial and parent tags use for it (`article.card`).
+    public var name: String { compiled.name }
+    /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
+    public var path: String { compiled.path }
+    var nodes: [Node] { compiled.nodes }
+    /// The nodes laid out for rendering.
+    var program: Program { compiled.program }
+
     public init(name: String, source: String, path: String? = nil) throws(MustacheError) {
-        self.name = name
-        self.path = path ?? name
-        self.nodes = try Parser(source: Array(source.utf8), path: self.path).parse()
-        self.program = Program(nodes)
+        let path = path ?? name
+        compiled = Compiled(name: name, path: path, nodes: try Parser(source: Array(source.utf8), path: path).parse())
     }
 
     /// Every partial and parent this template names with a fixed name, and where.

@@ -16,7 +16,18 @@ public enum JSONString {
             result.append(UInt8(ascii: "\""))
             var run = 0
             var index = 0
+            let raw = UnsafeRawPointer(bytes.baseAddress)
+            // Eight bytes at a time: a word with nothing to escape and no byte past ASCII
+            // (nearly every word of titles, summaries and addresses) is passed whole.
+            var wordEnd = 0
             while index < bytes.count {
+                if index >= wordEnd {
+                    if let raw, index + 8 <= bytes.count, !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                        index += 8
+                        continue
+                    }
+                    wordEnd = index + 8
+                }
                 let byte = bytes[index]
                 var length = 1
                 let escape: Escape
@@ -48,6 +59,22 @@ public enum JSONString {
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
             result.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether any byte of `word` may need escaping: a quote, a backslash, `<`, `>`, `&`,
+    /// an apostrophe, a control character or a byte past ASCII (U+2028 and U+2029 start
+    /// with E2). Each test is done in all eight lanes at once; none ever misses.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func lanes(equalTo byte: UInt8) -> UInt64 {
+            let difference = word ^ (ones &* UInt64(byte))
+            return (difference &- ones) & ~difference & highs
+        }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (lanes(equalTo: UInt8(ascii: "\"")) | lanes(equalTo: UInt8(ascii: "\\")) | lanes(equalTo: UInt8(ascii: "<")) | lanes(equalTo: UInt8(ascii: ">"))
+            | lanes(equalTo: UInt8(ascii: "&")) | lanes(equalTo: UInt8(ascii: "'")) | control | (word & highs)) != 0
     }
 
     /// A backslash and a letter (`\n`), or `\u` and a code.

@@ -58,14 +58,23 @@ public enum FrontMatter {
 /// Finds the first byte that is not valid UTF-8 and says where it is.
 public enum UTF8Check {
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or scalars past
-    /// U+10FFFF), runs of ASCII eight bytes at a time. Making a String to validate a file
+    /// U+10FFFF), runs of ASCII 32 and 8 bytes at a time. Making a String to validate a file
     /// cost ten instructions a byte, a twentieth of an article's validation.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
+        let raw = UnsafeRawPointer(base)
         while index < count {
-            if index + 8 <= count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            // ASCII runs 32 bytes a step (one test of four words), then 8.
+            if index + 32 <= count,
+               (raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
+                & 0x8080_8080_8080_8080 == 0 {
+                index += 32
+                continue
+            }
+            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 index += 8
                 continue
             }

@@ -371,9 +371,12 @@ struct JSONStringTests {
         #expect(JSONString.quote("</script>") == "\"\\u003c/script\\u003e\"")
         #expect(JSONString.quote("a\u{2028}b\u{2029}…") == "\"a\\u2028b\\u2029…\"")
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{1}", "<", ">", "&", "'", "…", "—", "\u{2028}", "\u{2029}", "é", "字", "👩‍🍳", "\u{7F}"]
-        for _ in 0..<2_000 {
-            let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        // Runs of plain text long enough to be passed eight bytes at a time, and every kind
+        // of byte that must not be.
+        let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{1F}", " ", "~", "<", ">", "&", "'", "…", "—", "\u{2028}", "\u{2029}", "é", "字", "👩‍🍳", "\u{7F}",
+                      "Plain words, ", "0123456789abcdef"]
+        for _ in 0..<4_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(JSONString.quote(text) == reference(text), "\(Array(text.unicodeScalars))")
         }
     }
@@ -415,6 +418,22 @@ struct ContentHashTests {
         }
         #expect(seen.count > 20_000)
         #expect(ContentHash.hex(Array("body { color: red }".utf8)).count == 8)
+    }
+
+    /// The cache's checksums, four words at a time and then one, must still see any change
+    /// of one byte, wherever it falls.
+    @Test func checksumsTellEveryOneByteChange() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<160 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let checksum = Checksum.value(bytes[...])
+            for place in 0..<length {
+                var changed = bytes
+                changed[place] ^= UInt8.random(in: 1...255, using: &generator)
+                #expect(Checksum.value(changed[...]) != checksum, "length \(length), byte \(place)")
+            }
+            #expect(Checksum.value(bytes[...] + [0]) != checksum)
+        }
     }
 }
 

@@ -150,8 +150,9 @@ enum Render {
         let metas: PageMeta
         let reads = ArticleView.Reads()
         private let today: MustacheValue
-        /// Each article's values, made by the first of its views in this run.
-        private let values = Mutex<[String: ArticleValues]>([:])
+        /// Each article's values, made by the first of its views in this run, by the
+        /// article's identity (its source path hashed as a String cost five times more).
+        private let values = Mutex<[ObjectIdentifier: ArticleValues]>([:])
 
         init(index: SiteIndex, assets: [String: [String: String]]) {
             self.index = index
@@ -184,13 +185,14 @@ enum Render {
         }
 
         func view(of article: Article, variant: String, reads: ArticleView.Reads? = nil) -> MustacheValue {
-            var shared = values.withLock { $0[article.sourcePath] }
+            let identity = article.identity
+            var shared = values.withLock { $0[identity] }
             if shared == nil {
                 // Made outside the lock: two threads may make the same values; the first is kept.
                 let made = ArticleValues(article, context: context)
                 shared = values.withLock { known in
-                    if known[article.sourcePath] == nil { known[article.sourcePath] = made }
-                    return known[article.sourcePath]
+                    if known[identity] == nil { known[identity] = made }
+                    return known[identity]
                 }
             }
             return .object(ArticleView(article: article, variant: variant, context: context, values: shared, reads: reads))

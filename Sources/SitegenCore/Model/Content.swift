@@ -170,6 +170,9 @@ struct Boxed<Fields: Sendable>: Sendable {
     subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
         box.fields[keyPath: field]
     }
+
+    /// Which model this is, shared by its copies: a key that hashes as one word.
+    var identity: ObjectIdentifier { ObjectIdentifier(box) }
 }
 
 /// A food article: `Content/articles/**/*.md`.

@@ -37,7 +37,7 @@ struct PublishedAssets: Sendable {
 
 /// Hashes of file contents.
 enum ContentHash {
-    /// 64 bits of every source file, template and page, 16 bytes per step (the
+    /// 64 bits of every source file, template and page, 16 bytes per multiply (the
     /// multiply-and-fold of wyhash): a large site hashes some 400 MB per build, and FNV-1a's
     /// one dependent multiply per byte cost a third of a second of it. Kept only in the
     /// build cache, on this machine.
@@ -46,6 +46,19 @@ enum ContentHash {
         return bytes.withUnsafeBytes { raw in
             var seed = secrets.0 ^ UInt64(raw.count)
             var offset = 0
+            // Two lanes, 32 bytes a step, while there are that many: the multiplies of one
+            // lane do not wait for the other's (pages are 10 to 20 KB).
+            if raw.count >= 64 {
+                var other = secrets.2 ^ seed
+                while offset + 32 <= raw.count {
+                    let words = (raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self),
+                                 raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                    seed = fold(UInt64(littleEndian: words.0) ^ secrets.1, UInt64(littleEndian: words.1) ^ seed)
+                    other = fold(UInt64(littleEndian: words.2) ^ secrets.3, UInt64(littleEndian: words.3) ^ other)
+                    offset += 32
+                }
+                seed ^= other
+            }
             while offset + 16 <= raw.count {
                 let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
