@@ -56,8 +56,10 @@ struct Renderer {
                 if operation.d != 0 {
                     if !value.isTruthy { try render(program, body, indent: indent) }
                 } else if case .array(let items) = value {
-                    for item in items {
-                        stack.append(item)
+                    // By index: each item is copied once, onto the stack, not also into a
+                    // loop variable.
+                    for index in items.indices {
+                        stack.append(items[index])
                         try render(program, body, indent: indent)
                         stack.removeLast()
                     }
