@@ -151,6 +151,33 @@ public struct MustacheLibrary: Sendable {
         usedTemplates.insert(template.name)
         return renderer.output
     }
+
+    /// `renderBytes` telling which templates the output was made of as a value that pages
+    /// made of the same templates share, cheap to hash: a site of thousands of pages turns
+    /// each such value into names once, not each page's dozen names into a set.
+    public func renderBytesAndUse(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096,
+                                  memo: MustachePartialMemo? = nil) throws(MustacheError) -> (bytes: [UInt8], use: MustacheTemplateUse) {
+        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
+        try renderer.render(template.program, 0..<template.program.count, indent: [])
+        var use = renderer.usedTemplates
+        if template.index >= 0, template.index < names.count, names[template.index] == template.name {
+            use.insert(template)
+        } else {
+            use.missing.insert(template.name)
+        }
+        return (renderer.output, MustacheTemplateUse(use: use))
+    }
+}
+
+/// Which templates a render was made of (`MustacheLibrary.renderBytesAndUse`): equal for
+/// renders of the same library that used the same templates.
+public struct MustacheTemplateUse: Hashable, Sendable {
+    fileprivate let use: TemplateUse
+
+    /// The names of the templates, and of the partials looked for in vain.
+    public func names(in library: MustacheLibrary) -> Set<String> {
+        use.names(in: library)
+    }
 }
 
 /// The compile errors of several templates.
@@ -165,7 +192,8 @@ public struct MustacheLibraryError: Error, Sendable, CustomStringConvertible {
 /// The templates a render included, as bits at their places in the library, and the names
 /// it looked for in vain: a page includes dozens of partials, and a set of names hashed
 /// each of them again and again.
-struct TemplateUse: Sendable {
+struct TemplateUse: Sendable, Hashable {
+    /// No word past the last one with a bit set, so that equal uses are equal values.
     private var bits: [UInt64] = []
     var missing: Set<String> = []
 

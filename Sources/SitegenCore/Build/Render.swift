@@ -92,6 +92,16 @@ enum Render {
             }
             return print.value
         }
+        // Pages made of the same templates (every article page, most list pages) share
+        // their sorted names and hash.
+        let namesOfUses = Mutex<[MustacheTemplateUse: (names: [String], hash: UInt64)]>([:])
+        @Sendable func templateNames(_ use: MustacheTemplateUse) -> (names: [String], hash: UInt64) {
+            if let known = namesOfUses.withLock({ $0[use] }) { return known }
+            let names = use.names(in: library).sorted()
+            let made = (names: names, hash: templatesHash(names))
+            namesOfUses.withLock { $0[use] = made }
+            return made
+        }
         let staging = reuse?.staging
         let outputFolder = reuse.flatMap { OpenFolder($0.outputRoot) }
         @Sendable func made(_ path: String, _ bytes: [UInt8]) -> OutputFile {
@@ -110,10 +120,11 @@ enum Render {
             switch job.kind {
             case .template(let name, let context):
                 do throws(MustacheError) {
-                    var used: Set<String> = []
-                    let bytes = try library.renderBytes(library[name]!, with: context(), sizeHint: 16 * 1024, usedTemplates: &used, memo: memo)
-                    let names = used.sorted()
-                    let entry = fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: names, templatesHash: templatesHash(names)) }
+                    let (bytes, use) = try library.renderBytesAndUse(library[name]!, with: context(), sizeHint: 16 * 1024, memo: memo)
+                    let entry = fingerprint.map { fingerprint in
+                        let templates = templateNames(use)
+                        return BuildCache.PageEntry(fingerprint: fingerprint, templates: templates.names, templatesHash: templates.hash)
+                    }
                     return .success((made(job.path, bytes), entry, true))
                 } catch {
                     return .failure(error)
