@@ -143,6 +143,9 @@ public enum Markdown {
         var images: [MarkdownImage] = []
         var sizes: [(url: String, width: Int, height: Int)?] = []
         var links: [MarkdownLink] = []
+        // The images of each top-level block, counted in this one walk: a walk of its own
+        // per block made a quarter of a million iterators for 10,000 articles.
+        var imagesByBlock: [(block: OpaquePointer, count: Int)] = []
         forEachNode(under: document) { node in
             if cmark_node_get_type(node) == CMARK_NODE_LINK {
                 let (line, column) = position(of: node)
@@ -153,6 +156,13 @@ public enum Markdown {
                 return
             }
             guard cmark_node_get_type(node) == CMARK_NODE_IMAGE else { return }
+            var block = node
+            while let parent = cmark_node_parent(block), parent != document { block = parent }
+            if let last = imagesByBlock.indices.last, imagesByBlock[last].block == block {
+                imagesByBlock[last].count += 1
+            } else {
+                imagesByBlock.append((block, 1))
+            }
             let image = describeImage(node)
             images.append(image)
             let resolved = resolveImage(image)
@@ -201,7 +211,7 @@ public enum Markdown {
         var block = cmark_node_first_child(document)
         while let current = block {
             block = cmark_node_next(current)
-            let imagesInBlock = countImages(under: current)
+            let imagesInBlock = imagesByBlock.first { $0.block == current }?.count ?? 0
             defer { imageIndex += imagesInBlock }
             if isStandaloneImage(current) {
                 finishSection()
@@ -293,12 +303,6 @@ public enum Markdown {
         appendRendered(document, to: &html, options: options, memory: memory)
         return RenderedMarkdown(sections: [MarkdownSection(image: nil, imageIndex: nil, utf8: exactCopy(of: html))], images: [], firstParagraph: firstParagraph,
                                 plainText: includePlainText ? readableText(of: document) : nil)
-    }
-
-    private static func countImages(under root: OpaquePointer) -> Int {
-        var count = 0
-        forEachNode(under: root) { if cmark_node_get_type($0) == CMARK_NODE_IMAGE { count += 1 } }
-        return count
     }
 
     private static func isStandaloneImage(_ block: OpaquePointer) -> Bool {
