@@ -96,15 +96,12 @@ enum MarkdownArena {
             let arena = (~bits).trailingZeroBitCount
             guard arena < arenaCount else { return nil }
             let (exchanged, found) = taken.compareExchange(expected: bits, desired: bits | UInt64(1) << UInt64(arena), ordering: .acquiring)
-            if exchanged {
-                arenas[arena].prepare()
-                return arena
-            }
+            if exchanged { return arena }
             bits = found
         }
     }
 
-    /// An arena's chunks: the first one, made when the arena is first taken, is kept from
+    /// An arena's chunks: the first one, made by the arena's first document, is kept from
     /// document to document; the ones a large document needs besides are freed after it.
     /// Each chunk starts with the address of the chunk made before it; each block with its
     /// size, 16 bytes before it.
@@ -115,22 +112,11 @@ enum MarkdownArena {
         private var first: UnsafeMutableRawPointer?
         private var newest: UnsafeMutableRawPointer?
         /// Where the next block goes and where the newest chunk ends: no room at all until
-        /// `prepare` makes the first chunk.
+        /// the first block is asked for.
         private var top = UnsafeMutableRawPointer(bitPattern: header)!
         private var end = UnsafeMutableRawPointer(bitPattern: header)!
         /// The block given last, which can grow where it is.
         private var last: UnsafeMutableRawPointer?
-
-        /// Makes the first chunk, on the arena's first use.
-        mutating func prepare() {
-            guard first == nil else { return }
-            guard let chunk = malloc(Chunks.chunkSize) else { fatalError("sitegen: out of memory") }
-            chunk.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
-            first = chunk
-            newest = chunk
-            top = chunk + Chunks.header
-            end = chunk + Chunks.chunkSize
-        }
 
         private static func rounded(_ size: Int) -> Int { (size + 15) & ~15 }
 
@@ -152,6 +138,7 @@ enum MarkdownArena {
             let capacity = max(Chunks.chunkSize, need + Chunks.header)
             guard let chunk = malloc(capacity) else { return false }
             chunk.storeBytes(of: newest, as: UnsafeMutableRawPointer?.self)
+            if first == nil { first = chunk }
             newest = chunk
             top = chunk + Chunks.header
             end = chunk + capacity

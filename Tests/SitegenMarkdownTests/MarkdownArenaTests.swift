@@ -25,6 +25,30 @@ struct MarkdownArenaTests {
         #expect(shrunk == large)
     }
 
+    @Test func givesEachDocumentParsedAtOnceAnArenaOfItsOwnThenCmarksMemory() throws {
+        // Other tests may hold arenas meanwhile: those this one gets are distinct, and
+        // nesting past the count of arenas reaches cmark's allocator.
+        var allocators: [UnsafeMutablePointer<cmark_mem>] = []
+        var blocks: [UnsafeMutableRawPointer] = []
+        func nest(_ depth: Int) {
+            guard depth > 0 else { return }
+            MarkdownArena.withArena { memory in
+                allocators.append(memory)
+                if let block = memory.pointee.calloc(4, 8) { blocks.append(block) }
+                nest(depth - 1)
+                if memory == cmark_get_default_mem_allocator() { memory.pointee.free(blocks.removeLast()) }
+            }
+        }
+        nest(MarkdownArena.arenaCount + 2)
+        let arenas = allocators.prefix { $0 != cmark_get_default_mem_allocator() }
+        #expect(Set(arenas).count == arenas.count)
+        #expect(arenas.count <= MarkdownArena.arenaCount)
+        #expect(allocators.suffix(from: arenas.count).allSatisfy { $0 == cmark_get_default_mem_allocator() })
+        #expect(allocators.last == cmark_get_default_mem_allocator())
+        // Taken again, the arenas are free: the first document gets one.
+        MarkdownArena.withArena { memory in #expect(memory != cmark_get_default_mem_allocator()) }
+    }
+
     @Test func rendersAsCmarkWithItsOwnMemoryDoes() throws {
         // Long enough for many chunks, with every kind of block and inline, and text nodes
         // that cmark joins (its buffers grow by reallocating).
@@ -61,7 +85,7 @@ struct MarkdownArenaTests {
         let pieces = rendered.components(separatedBy: " id=\"")
         let withoutIDs = pieces.dropFirst().reduce(pieces[0]) { text, piece in text + piece.drop { $0 != "\"" }.dropFirst() }
         #expect(withoutIDs == String(cString: expected))
-        // The thread's memory is used again for the next document.
+        // The arena's memory is used again for the next document.
         #expect(Markdown.html(from: source, options: options) == rendered)
     }
 }

@@ -158,6 +158,27 @@ struct UsedTemplateTests {
         _ = try library.renderBytes(library["page"]!, with: ["items": [["view": "card"], ["view": "gone"]]], usedTemplates: &used)
         #expect(used == ["page", "layout", "row", "card", "gone"])
     }
+
+    /// The value form names the same templates, and is equal exactly for renders that used
+    /// the same ones.
+    @Test func tellsItAsAValueEqualForRendersOfTheSameTemplates() throws {
+        let library = try MustacheLibrary(sources: [
+            "page": "{{<layout}}{{$body}}{{>row}}{{#items}}{{>*view}}{{/items}}{{/body}}{{/layout}}",
+            "layout": "<main>{{$body}}{{/body}}</main>", "row": "r", "card": "c", "unused": "u",
+        ])
+        let cards = try library.renderBytesAndUse(library["page"]!, with: ["items": [["view": "card"], ["view": "gone"]]])
+        let again = try library.renderBytesAndUse(library["page"]!, with: ["items": [["view": "gone"], ["view": "card"], ["view": "card"]]])
+        let none = try library.renderBytesAndUse(library["page"]!, with: ["items": []])
+        let row = try library.renderBytesAndUse(library["row"]!, with: [:])
+        #expect(cards.use.names(in: library) == ["page", "layout", "row", "card", "gone"])
+        #expect(String(decoding: cards.bytes, as: UTF8.self) == "<main>rc</main>")
+        #expect(cards.use == again.use)
+        #expect(none.use != cards.use && none.use.names(in: library) == ["page", "layout", "row"])
+        #expect(row.use.names(in: library) == ["row"])
+        // A template of no library is named as it is.
+        let loose = try MustacheTemplate(name: "loose", source: "{{>row}}")
+        #expect(try library.renderBytesAndUse(loose, with: [:]).use.names(in: library) == ["loose", "row"])
+    }
 }
 
 @Suite("HTML escaping")
