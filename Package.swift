@@ -20,8 +20,9 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .systemLibrary(name: "CFileSystem"),
-        .target(name: "SitegenSupport"),
-        .target(name: "SitegenMustache"),
+        .target(name: "SitegenBytes"),
+        .target(name: "SitegenSupport", dependencies: ["SitegenBytes"]),
+        .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenSupport"]),
         .target(

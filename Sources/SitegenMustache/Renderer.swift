@@ -1,3 +1,5 @@
+import SitegenBytes
+
 /// Runs compiled templates against a context stack and appends UTF-8 to one buffer.
 struct Renderer {
     private let library: MustacheLibrary
@@ -318,18 +320,10 @@ public enum HTMLEscaping {
         output.append(contentsOf: UnsafeBufferPointer(start: base + run, count: count - run))
     }
 
-    /// Whether any byte of `word` is `& < > " '`: each compared in all eight lanes at once
-    /// (a lane that is zero after the XOR is a match; the test for a zero lane never
-    /// misses one and never reports one where there is none).
+    /// Whether any byte of `word` is `& < > " '`.
     @inline(__always)
     private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func lanes(equalTo byte: UInt8) -> UInt64 {
-            let difference = word ^ (ones &* UInt64(byte))
-            return (difference &- ones) & ~difference & highs
-        }
-        return (lanes(equalTo: UInt8(ascii: "&")) | lanes(equalTo: UInt8(ascii: "<")) | lanes(equalTo: UInt8(ascii: ">"))
-            | lanes(equalTo: UInt8(ascii: "\"")) | lanes(equalTo: UInt8(ascii: "'"))) != 0
+        (ByteLanes.equal(to: UInt8(ascii: "&"), in: word) | ByteLanes.equal(to: UInt8(ascii: "<"), in: word) | ByteLanes.equal(to: UInt8(ascii: ">"), in: word)
+            | ByteLanes.equal(to: UInt8(ascii: "\""), in: word) | ByteLanes.equal(to: UInt8(ascii: "'"), in: word)) != 0
     }
 }

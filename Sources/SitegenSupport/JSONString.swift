@@ -1,3 +1,5 @@
+import SitegenBytes
+
 /// JSON string literals that are also safe inside an HTML `<script>` element and in
 /// Server-Sent Events: `<`, `>`, `&`, `'`, U+2028 and U+2029 are escaped, so no value can
 /// close a script or break a line.
@@ -63,18 +65,12 @@ public enum JSONString {
 
     /// Whether any byte of `word` may need escaping: a quote, a backslash, `<`, `>`, `&`,
     /// an apostrophe, a control character or a byte past ASCII (U+2028 and U+2029 start
-    /// with E2). Each test is done in all eight lanes at once; none ever misses.
+    /// with E2).
     @inline(__always)
     private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func lanes(equalTo byte: UInt8) -> UInt64 {
-            let difference = word ^ (ones &* UInt64(byte))
-            return (difference &- ones) & ~difference & highs
-        }
-        let control = (word &- ones &* 0x20) & ~word & highs
-        return (lanes(equalTo: UInt8(ascii: "\"")) | lanes(equalTo: UInt8(ascii: "\\")) | lanes(equalTo: UInt8(ascii: "<")) | lanes(equalTo: UInt8(ascii: ">"))
-            | lanes(equalTo: UInt8(ascii: "&")) | lanes(equalTo: UInt8(ascii: "'")) | control | (word & highs)) != 0
+        (ByteLanes.equal(to: UInt8(ascii: "\""), in: word) | ByteLanes.equal(to: UInt8(ascii: "\\"), in: word) | ByteLanes.equal(to: UInt8(ascii: "<"), in: word)
+            | ByteLanes.equal(to: UInt8(ascii: ">"), in: word) | ByteLanes.equal(to: UInt8(ascii: "&"), in: word) | ByteLanes.equal(to: UInt8(ascii: "'"), in: word)
+            | ByteLanes.below(0x20, in: word) | ByteLanes.pastASCII(in: word)) != 0
     }
 
     /// A backslash and a letter (`\n`), or `\u` and a code.
