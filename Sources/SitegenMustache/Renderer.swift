@@ -177,8 +177,8 @@ struct Renderer {
             switch lookup(expression) {
             case .string(let found):
                 name = found
-            case .utf8(let bytes):
-                name = String(decoding: bytes, as: UTF8.self)
+            case .bytes(let text):
+                name = String(decoding: text.bytes, as: UTF8.self)
             case nil where library.missingTemplates == .renderNothing:
                 usedTemplates.missing.insert("*" + expression.source)
                 return nil
@@ -243,8 +243,8 @@ struct Renderer {
         switch value {
         case .string(let string):
             if escaped { HTMLEscaping.append(string, to: &output) } else { output.append(contentsOf: string.utf8) }
-        case .utf8(let bytes):
-            if escaped { HTMLEscaping.append(bytes, to: &output) } else { output.append(contentsOf: bytes) }
+        case .bytes(let text):
+            if escaped { HTMLEscaping.append(text.bytes, to: &output) } else { output.append(contentsOf: text.bytes) }
         case .int(let number):
             output.append(contentsOf: String(number).utf8)
         case .double(let number):

@@ -301,8 +301,8 @@ extension MustacheValue {
         case (.int(let x)?, .int(let y)?): x == y
         case (.double(let x)?, .double(let y)?): x == y
         case (.string(let x)?, .string(let y)?): x == y
-        case (.utf8(let x)?, .utf8(let y)?): x.elementsEqual(y)
-        case (.string(let x)?, .utf8(let y)?), (.utf8(let y)?, .string(let x)?): x.utf8.elementsEqual(y)
+        case (.bytes(let x)?, .bytes(let y)?): x.bytes.elementsEqual(y.bytes)
+        case (.string(let x)?, .bytes(let y)?), (.bytes(let y)?, .string(let x)?): x.utf8.elementsEqual(y.bytes)
         case (.array(let x)?, .array(let y)?): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.dictionary(let x)?, .dictionary(let y)?): x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
         case (.boxed(let x)?, .boxed(let y)?):
