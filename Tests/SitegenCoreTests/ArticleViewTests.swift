@@ -33,7 +33,17 @@ struct ArticleViewReadsTests {
     }
 
     private func view(_ article: Article, reads: ArticleView.Reads? = nil) -> ArticleView {
-        ArticleView(article: article, variant: "article.card", context: Self.context, reads: reads)
+        ArticleView(article: article, variant: .card(reads: reads), context: Self.context)
+    }
+
+    /// A wider view is boxed on the heap by every `.object` and copied through its value
+    /// witnesses; the card's identity is the one its memo keys on.
+    @Test func fitsInThreeWordsAndSaysWhoItIs() throws {
+        #expect(MemoryLayout<ArticleView>.size <= 3 * MemoryLayout<Int>.size)
+        let toast = try article(body: "Crisp.\n")
+        #expect(view(toast).mustacheIdentity == "article.card\u{0}" + toast.sourcePath)
+        #expect(ArticleView(article: toast, variant: .page, context: Self.context).mustacheIdentity == "article\u{0}" + toast.sourcePath)
+        #expect(ArticleView(article: toast, variant: .page, context: Self.context).mustacheMember("view")?.isTruthy == true)
     }
 
     @Test func everyListedMemberIsAnsweredAndNoted() throws {

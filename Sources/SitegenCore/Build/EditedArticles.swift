@@ -71,8 +71,8 @@ struct EditedArticles {
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models),
                   SiteIndex.keepsPlace(new, of: old), new.title == old.title,
-                  ArticleView(article: new, variant: "article.card", context: viewContext)
-                      .answersAlike(ArticleView(article: old, variant: "article.card", context: viewContext), for: previous.cardReads)
+                  ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
+                      .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads)
             else { return nil }
             articles.append(new)
             removedDiagnostics += oldProblems

@@ -192,10 +192,10 @@ enum Render {
         }
 
         func cards(_ articles: [Article]) -> MustacheValue {
-            .array(articles.map { view(of: $0, variant: "article.card", reads: reads) })
+            .array(articles.map { view(of: $0, variant: .card(reads: reads)) })
         }
 
-        func view(of article: Article, variant: String, reads: ArticleView.Reads? = nil) -> MustacheValue {
+        func view(of article: Article, variant: ArticleView.Variant) -> MustacheValue {
             let identity = article.identity
             var shared = values.withLock { $0[identity] }
             if shared == nil {
@@ -206,7 +206,7 @@ enum Render {
                     return known[identity]
                 }
             }
-            return .object(ArticleView(article: article, variant: variant, context: context, values: shared, reads: reads))
+            return .object(ArticleView(article: article, variant: variant, context: context, values: shared))
         }
     }
 
@@ -224,7 +224,7 @@ enum Render {
                 ]))
             case .article(let article):
                 return Job(path: path, template: "article", context: shared.page(planned, path, [
-                    "article": shared.view(of: article, variant: "article"),
+                    "article": shared.view(of: article, variant: .page),
                 ]))
             case .page(let item):
                 return Job(path: path, template: "page", context: shared.page(planned, path, ["page": .object(PageView(page: item, context: context))]))

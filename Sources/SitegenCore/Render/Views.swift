@@ -161,21 +161,35 @@ final class ViewContext: Sendable {
     }
 }
 
-/// An article as templates see it, through the view named by `variant`
-/// (`article`, `article.card`, `article.row`).
+/// An article as templates see it, through its page's view or its card's.
+///
+/// Three words: a view wider than that was put in a box of its own on the heap by every
+/// `.object` and copied through its value witnesses.
 struct ArticleView: MustacheObject {
+    enum Variant: Sendable {
+        /// `article`, the article's page.
+        case page
+        /// `article.card`, in lists; `reads` notes the members templates ask for.
+        case card(reads: Reads?)
+
+        /// The view's name (`{{view}}`, and the partial `{{>*view}}` includes).
+        var name: String {
+            switch self {
+            case .page: "article"
+            case .card: "article.card"
+            }
+        }
+    }
+
     var article: Article
-    var variant: String
+    var variant: Variant
     /// What its views show that takes work to make, made once for all of them.
     var values: ArticleValues
-    /// Where the members templates ask for are noted (for the views of list pages).
-    var reads: Reads? = nil
 
-    init(article: Article, variant: String, context: ViewContext, values: ArticleValues? = nil, reads: Reads? = nil) {
+    init(article: Article, variant: Variant, context: ViewContext, values: ArticleValues? = nil) {
         self.article = article
         self.variant = variant
         self.values = values ?? ArticleValues(article, context: context)
-        self.reads = reads
     }
 
     /// Every member a template can ask an article for; a member's bit in `Reads` is its
@@ -207,12 +221,17 @@ struct ArticleView: MustacheObject {
 
     /// Within one render run every view of an article answers alike (the site and its
     /// formats do not change during it); the source path names the article.
-    var mustacheIdentity: String? { variant + "\u{0}" + article.sourcePath }
+    var mustacheIdentity: String? {
+        switch variant {
+        case .page: values.pageIdentity
+        case .card: values.cardIdentity
+        }
+    }
 
     func mustacheMember(_ key: String) -> MustacheValue? {
         let value = member(key)
         // Names the view does not have are looked up further down the context stack.
-        if value != nil { reads?.note(key) }
+        if value != nil, case .card(let reads?) = variant { reads.note(key) }
         return value
     }
 
@@ -232,7 +251,7 @@ struct ArticleView: MustacheObject {
         case "restaurant": values.restaurant
         case "tags": values.tags
         case "summary": .string(article.summary)
-        case "view": .string(variant)
+        case "view": .string(variant.name)
         case "slug": .string(article.slug.text)
         case "draft": .bool(article.draft)
         default: nil
@@ -254,9 +273,14 @@ final class ArticleValues: Sendable {
     let author: MustacheValue
     let restaurant: MustacheValue
     let tags: MustacheValue
+    /// The `mustacheIdentity` of the article's views, made once instead of at each partial.
+    let pageIdentity: String
+    let cardIdentity: String
 
     init(_ article: Article, context: ViewContext) {
         self.context = context
+        pageIdentity = ArticleView.Variant.page.name + "\u{0}" + article.sourcePath
+        cardIdentity = ArticleView.Variant.card(reads: nil).name + "\u{0}" + article.sourcePath
         url = context.url("articles/\(article.slug.text)/")
         datetime = .string(article.date.description)
         displayDate = .string(context.formats.date(article.date.date))
