@@ -58,6 +58,9 @@ measure() {
     rm -f "$report"
 }
 
+# The middle one of $runs measurements ("wall cpu peak_kib"), by wall time.
+middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
+
 # The median of $runs measurements of a command prepared by the function named in $1;
 # @OUT@ in the command stands for the output folder of the moment ($current_out).
 median() {
@@ -68,7 +71,7 @@ median() {
         $prepare
         results+=("$(measure "${@//@OUT@/$current_out}")")
     done
-    printf '%s\n' "${results[@]}" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'
+    middle "${results[@]}"
 }
 
 # The bytes of the files of a folder (du counts its folders' blocks as well).
@@ -85,22 +88,28 @@ row() { # corpus tool build "wall cpu peak" files bytes pages
 # edit rewrites a thousand pages), and the full builds after it paid for the freed inodes
 # (see above) — a third more time for 10,000 articles measured after the large corpus.
 declare -A full_rows sitegen_outs hugo_outs hugo_full_rows
-for size in "${sizes[@]}"; do
-    corpus_counts "$size"
+# The generated corpus of $size, its Hugo twin and the commands that build them in full.
+corpus() {
     site=$bench_dir/site-$size
     twin=$bench_dir/hugo-$size
+    build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
+    hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
+}
+# Moves a folder aside, to be removed after the last measurement (see above).
+to_trash() { if [[ -d $1 ]]; then mkdir -p "$bench_dir/trash" && mv "$1" "$bench_dir/trash/$(basename "$1")-$(date +%s%N)"; fi; }
+for size in "${sizes[@]}"; do
+    corpus_counts "$size"
+    corpus
     if [[ ! -f $site/Content/site.yaml || ( -n $hugo && ! -d $twin ) ]]; then
         rm -rf "$site" "$twin"
         python3 $generator --articles $articles --assignments $assignments --seed 1 --out "$site" --hugo "$twin" >/dev/null 2>&1
     fi
     runs_dir=$bench_dir/runs-$size
-    if [[ -d $runs_dir ]]; then mkdir -p "$bench_dir/trash" && mv "$runs_dir" "$bench_dir/trash/$size-$(date +%s%N)"; fi
+    to_trash "$runs_dir"
     mkdir -p "$runs_dir"
-    build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
     run=0
     fresh() { run=$((run + 1)); current_out=$runs_dir/sitegen-$run; sync; }
     hugo_fresh() { run=$((run + 1)); current_out=$runs_dir/hugo-$run; sync; }
-    hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
     # Full builds of the two tools alternate, run by run: this machine's speed drifts over
     # minutes, and a ratio of medians taken minutes apart measured the drift too.
     fresh
@@ -123,7 +132,6 @@ for size in "${sizes[@]}"; do
             hugo_out=$current_out
         fi
     done
-    middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
     full_rows[$size]=$(middle "${sitegen_fulls[@]}")
     sitegen_outs[$size]=$sitegen_out
     if [[ -n $hugo ]]; then
@@ -133,12 +141,9 @@ for size in "${sizes[@]}"; do
 done
 
 for size in "${sizes[@]}"; do
-    site=$bench_dir/site-$size
-    twin=$bench_dir/hugo-$size
+    corpus
     out=$bench_dir/out-$size
     cache=$bench_dir/cache-$size
-    build=("$sitegen" build --source "$site" --output @OUT@ --today "$today" --cache-dir @OUT@.cache --quiet)
-    hugo_build=("${hugo:-hugo}" --source "$twin" --destination @OUT@ --quiet)
     # A copy of the corpus to edit, so the generated one stays as generated; made once and
     # put back after each run (removing and copying 60,000 files would slow the builds
     # that follow, see above).
@@ -155,9 +160,8 @@ for size in "${sizes[@]}"; do
     # (moved to the trash, removed after the last measurement): an output rewritten by the
     # edits of hundreds of runs before, its files' entries scattered in the kernel's
     # memory, took a quarter longer to check than a new one.
-    for old in "$out-edit" "$cache-edit"; do
-        if [[ -d $old ]]; then mkdir -p "$bench_dir/trash" && mv "$old" "$bench_dir/trash/$(basename "$old")-$(date +%s%N)"; fi
-    done
+    to_trash "$out-edit"
+    to_trash "$cache-edit"
     nothing() { :; }
 
     current_out=${sitegen_outs[$size]}

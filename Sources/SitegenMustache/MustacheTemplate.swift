@@ -145,11 +145,9 @@ public struct MustacheLibrary: Sendable {
     /// With a `memo`, partials over objects with an identity are rendered once per memo.
     public func renderBytes(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, usedTemplates: inout Set<String>,
                             memo: MustachePartialMemo? = nil) throws(MustacheError) -> [UInt8] {
-        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
-        try renderer.render(template.program, 0..<template.program.count, indent: [])
-        usedTemplates = renderer.usedTemplates.names(in: self)
-        usedTemplates.insert(template.name)
-        return renderer.output
+        let (bytes, use) = try renderBytesAndUse(template, with: value, sizeHint: sizeHint, memo: memo)
+        usedTemplates = use.names(in: self)
+        return bytes
     }
 
     /// `renderBytes` telling which templates the output was made of as a value that pages

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SitegenCore
+import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 import Testing
@@ -43,7 +44,8 @@ struct ArticleViewReadsTests {
         let toast = try article(body: "Crisp.\n")
         #expect(view(toast).mustacheIdentity == "article.card\u{0}" + toast.sourcePath)
         #expect(ArticleView(article: toast, variant: .page, context: Self.context).mustacheIdentity == "article\u{0}" + toast.sourcePath)
-        #expect(ArticleView(article: toast, variant: .page, context: Self.context).mustacheMember("view")?.isTruthy == true)
+        #expect(MustacheValue.same(ArticleView(article: toast, variant: .page, context: Self.context).mustacheMember("view"), .string("article")))
+        #expect(MustacheValue.same(view(toast).mustacheMember("view"), .string("article.card")))
     }
 
     @Test func everyListedMemberIsAnsweredAndNoted() throws {

@@ -149,7 +149,8 @@ enum ModelStore {
             : []
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
-        var checksums = appendable ? fresh.map(\.checksum) : entries.map(\.storedChecksum)
+        // A new store's are taken as each model is written.
+        var checksums = appendable ? fresh.map(\.checksum) : [UInt64](repeating: 0, count: entries.count)
 
         // Mostly dead models: a new store with only the live ones, written as it is
         // assembled, a megabyte at a time.
@@ -222,20 +223,18 @@ enum ModelStore {
             buffer.reserveCapacity(ChunkWriter.chunk + 65_536)
         }
 
-        mutating func append(_ bytes: ArraySlice<UInt8>) {
+        /// Appends `bytes` and `padding` zeros.
+        mutating func append(_ bytes: ArraySlice<UInt8>, padding: Int = 0) {
             buffer += bytes
-            length += bytes.count
+            buffer += repeatElement(0, count: padding)
+            length += bytes.count + padding
             if buffer.count >= ChunkWriter.chunk { flush() }
         }
 
         /// Appends `model` padded to whole 8-byte words; where it went.
         mutating func appendPadded(_ model: ArraySlice<UInt8>) -> Range<Int> {
             let start = length
-            let padding = ModelStore.padded(model.count) - model.count
-            buffer += model
-            buffer += repeatElement(0, count: padding)
-            length += model.count + padding
-            if buffer.count >= ChunkWriter.chunk { flush() }
+            append(model, padding: ModelStore.padded(model.count) - model.count)
             return start..<(start + model.count)
         }
 
