@@ -71,9 +71,7 @@ enum Validate {
     /// Reads, parses and validates `sources` on both cores: each file's model (or none)
     /// with its problems and the hash of its bytes.
     static func models(_ sources: [SourceTree.MarkdownFile], tree: SourceTree, context: ModelContext) -> [BuildCache.ContentEntry] {
-        let contents = tree.read(sources)
-        let work = Array(zip(sources, contents))
-        return parallelMap(work) { source, bytes -> BuildCache.ContentEntry in
+        tree.reading(sources) { source, bytes -> BuildCache.ContentEntry in
             let (file, problems) = Parse.content(source, bytes: bytes)
             let hash = bytes.map(ContentHash.value) ?? 0
             guard let file else { return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: .none, diagnostics: problems) }
