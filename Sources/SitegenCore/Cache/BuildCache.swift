@@ -143,7 +143,15 @@ struct BuildCache: Sendable {
             case .encoded(let bytes):
                 return bytes
             case .decoded(let model, let diagnostics):
-                var writer = BinaryWriter()
+                // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
+                // buffer of an article was made and copied a dozen times.
+                let html = switch model {
+                case .none: 0
+                case .article(let article): article.mainHTML.utf8Count + article.subContents.reduce(0) { $0 + $1.html.utf8Count }
+                case .assignment(let assignment): assignment.detailsHTML.utf8Count + assignment.detailsText.utf8Count
+                case .page(let page): page.html.utf8.count
+                }
+                var writer = BinaryWriter(reservingCapacity: html + 1024)
                 switch model {
                 case .none: writer.integer(0)
                 case .article(let article): writer.integer(1); writer.article(article)

@@ -138,6 +138,14 @@ struct StoredText: Sendable {
         }
     }
 
+    /// How many bytes the text's UTF-8 has.
+    var utf8Count: Int {
+        switch storage {
+        case .text(let text): text.utf8.count
+        case .utf8(let bytes): bytes.count
+        }
+    }
+
     /// Calls `body` with the UTF-8 bytes, without making a String of them.
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch storage {
