@@ -78,7 +78,7 @@ struct RenderingTests {
         #expect(fields["name"].map { MustacheValue.same($0, "Toast") } == true)
         fields["price"] = nil
         fields["meal"] = "Breakfast"
-        #expect(fields.names == ["name", "meal"])
+        #expect(fields.entries.map(\.0) == ["name", "meal"])
         let template = "{{#r}}{{name}} {{meal}} [{{price}}] {{outside}}{{/r}} {{r.name}}"
         #expect(try render(template, ["r": .fields(fields), "outside": "x"]) == render(template, ["r": ["name": "Toast", "meal": "Breakfast"], "outside": "x"]))
     }

@@ -186,7 +186,7 @@ enum Render {
             all.reserveCapacity(fields.count + 3)
             if fields["site"] == nil { all.append(("site", site)) }
             if fields["meta"] == nil { all.append(("meta", metas.make(for: planned, at: path))) }
-            all.append(contentsOf: zip(fields.names, fields.values))
+            all.append(contentsOf: fields.entries)
             if fields["today"] == nil { all.append(("today", today)) }
             return .fields(MustacheFields(all))
         }

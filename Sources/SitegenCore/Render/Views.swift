@@ -367,7 +367,7 @@ extension MustacheValue {
         case (.dictionary(let x)?, .dictionary(let y)?): x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
         case (.boxed(let x)?, .boxed(let y)?):
             if let x = x.object as? MustacheFields, let y = y.object as? MustacheFields {
-                x.count == y.count && zip(x.names, x.values).allSatisfy { name, value in y[name].map { same(value, $0) } ?? false }
+                x.count == y.count && x.entries.allSatisfy { name, value in y[name].map { same(value, $0) } ?? false }
             } else {
                 false
             }
