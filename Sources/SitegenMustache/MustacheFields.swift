@@ -53,8 +53,3 @@ public struct MustacheFields: MustacheObject, ExpressibleByDictionaryLiteral {
         self[key]
     }
 }
-
-extension MustacheValue {
-    /// A small record of named values (see `MustacheFields`).
-    public static func fields(_ fields: MustacheFields) -> MustacheValue { .object(fields) }
-}

@@ -254,7 +254,7 @@ struct Renderer {
         case .boxed(let box):
             guard let text = box.object.mustacheText else { return }
             if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(contentsOf: text.utf8) }
-        case .null, .array, .dictionary:
+        case .null, .array, .dictionary, .fields:
             return
         }
     }

@@ -365,12 +365,7 @@ extension MustacheValue {
         case (.string(let x)?, .bytes(let y)?), (.bytes(let y)?, .string(let x)?): x.utf8.elementsEqual(y.bytes)
         case (.array(let x)?, .array(let y)?): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.dictionary(let x)?, .dictionary(let y)?): x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
-        case (.boxed(let x)?, .boxed(let y)?):
-            if let x = x.object as? MustacheFields, let y = y.object as? MustacheFields {
-                x.count == y.count && x.entries.allSatisfy { name, value in y[name].map { same(value, $0) } ?? false }
-            } else {
-                false
-            }
+        case (.fields(let x)?, .fields(let y)?): x.count == y.count && x.entries.allSatisfy { name, value in y[name].map { same(value, $0) } ?? false }
         default: false
         }
     }
