@@ -45,7 +45,10 @@ enum FlatMappingReader {
         /// first line indented less; at the top (`indent` 0) a key may open a mapping on the
         /// lines below it.
         mutating func mapping(indent: Int = 0) -> YAMLNode? {
+            // Room for a front matter's keys (or a nested mapping's): grown from nothing, the
+            // pairs of an article's mappings were made and copied again a dozen times.
             var pairs: [YAMLPair] = []
+            pairs.reserveCapacity(indent == 0 ? 16 : 4)
             var start: SourceLocation?
             while offset < bytes.count {
                 // Blank lines and whole-line comments between keys; a comment with a character
@@ -206,6 +209,7 @@ enum FlatMappingReader {
         /// `{name: Sam, username: "sam"}` on one line, or `{}`.
         mutating func flowMapping() -> [YAMLPair]? {
             var pairs: [YAMLPair] = []
+            pairs.reserveCapacity(4)
             if opens(closing: UInt8(ascii: "}")) { return pairs }
             while true {
                 let keyLocation = location
@@ -221,6 +225,7 @@ enum FlatMappingReader {
         /// `[a, "b", 7]` on one line, or `[]`.
         mutating func list() -> [YAMLNode]? {
             var items: [YAMLNode] = []
+            items.reserveCapacity(4)
             if opens(closing: UInt8(ascii: "]")) { return items }
             while true {
                 guard let item = flowScalar(closing: UInt8(ascii: "]")) else { return nil }

@@ -53,6 +53,9 @@ final class FieldReader {
         self.prefix = prefix
         self.location = node?.location ?? emptyLocation
         self.pairs = node?.mapping ?? []
+        // Room for the keys asked for, some of them absent: grown from nothing, the list was
+        // made and copied again four times per mapping.
+        readKeys.reserveCapacity(pairs.count + 8)
         if let node, node.mapping == nil, !(node.scalar?.isNull ?? false) {
             log.error(at: node.location, "expected keys like 'title: ...', found \(node.shortDescription)")
         }
