@@ -59,21 +59,25 @@ struct PageMeta: Sendable {
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }
-        var fields: MustacheFields = [
-            "title": .string(title),
-            "description": .string(description),
-            "type": .string(type),
-            "isArticle": .bool(type == "article"),
-        ]
-        if let canonical { fields["canonical"] = .string(canonical) }
+        // In arrays of the room they need: records that grew were made twice.
+        var fields: [(String, MustacheValue)] = []
+        fields.reserveCapacity(7)
+        fields.append(("title", .string(title)))
+        fields.append(("description", .string(description)))
+        fields.append(("type", .string(type)))
+        fields.append(("isArticle", .bool(type == "article")))
+        if let canonical { fields.append(("canonical", .string(canonical))) }
         if let image, let url = context.absoluteImageURL(image) {
-            var imageFields: MustacheFields = ["url": .string(url), "alt": .string(image.alt)]
-            if let width = image.width { imageFields["width"] = .int(width) }
-            if let height = image.height { imageFields["height"] = .int(height) }
-            fields["image"] = .fields(imageFields)
+            var imageFields: [(String, MustacheValue)] = []
+            imageFields.reserveCapacity(4)
+            imageFields.append(("url", .string(url)))
+            imageFields.append(("alt", .string(image.alt)))
+            if let width = image.width { imageFields.append(("width", .int(width))) }
+            if let height = image.height { imageFields.append(("height", .int(height))) }
+            fields.append(("image", .fields(MustacheFields(imageFields))))
         }
-        if let jsonLD { fields["jsonLD"] = jsonLD }
-        return .fields(fields)
+        if let jsonLD { fields.append(("jsonLD", jsonLD)) }
+        return .fields(MustacheFields(fields))
     }
 
     /// An `Article` about a `Restaurant` with its address and coordinates, written into one
