@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "SitegenSupport", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
-        .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenSupport"]),
+        .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
             dependencies: ["CFileSystem", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]

@@ -209,9 +209,15 @@ public enum Markdown {
             run.removeAll(keepingCapacity: true)
         }
         var block = cmark_node_first_child(document)
+        // The blocks with images, met in the order they were counted.
+        var nextWithImages = 0
         while let current = block {
             block = cmark_node_next(current)
-            let imagesInBlock = imagesByBlock.first { $0.block == current }?.count ?? 0
+            var imagesInBlock = 0
+            if nextWithImages < imagesByBlock.count, imagesByBlock[nextWithImages].block == current {
+                imagesInBlock = imagesByBlock[nextWithImages].count
+                nextWithImages += 1
+            }
             defer { imageIndex += imagesInBlock }
             if isStandaloneImage(current) {
                 finishSection()

@@ -1,3 +1,4 @@
+import SitegenBytes
 import SitegenSupport
 
 /// A content file cut into its YAML front matter and its Markdown body, each with the
@@ -68,13 +69,12 @@ public enum UTF8Check {
         while index < count {
             // ASCII runs 32 bytes a step (one test of four words), then 8.
             if index + 32 <= count,
-               (raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
-                & 0x8080_8080_8080_8080 == 0 {
+               ByteLanes.pastASCII(in: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                   | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)) == 0 {
                 index += 32
                 continue
             }
-            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if index + 8 <= count, ByteLanes.pastASCII(in: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == 0 {
                 index += 8
                 continue
             }

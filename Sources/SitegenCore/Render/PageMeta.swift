@@ -59,7 +59,7 @@ struct PageMeta: Sendable {
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }
-        // In arrays of the room they need: records that grew were made twice.
+        // In an array of the room it needs: a record that grew was made twice.
         var fields: [(String, MustacheValue)] = []
         fields.reserveCapacity(7)
         fields.append(("title", .string(title)))
@@ -67,15 +67,7 @@ struct PageMeta: Sendable {
         fields.append(("type", .string(type)))
         fields.append(("isArticle", .bool(type == "article")))
         if let canonical { fields.append(("canonical", .string(canonical))) }
-        if let image, let url = context.absoluteImageURL(image) {
-            var imageFields: [(String, MustacheValue)] = []
-            imageFields.reserveCapacity(4)
-            imageFields.append(("url", .string(url)))
-            imageFields.append(("alt", .string(image.alt)))
-            if let width = image.width { imageFields.append(("width", .int(width))) }
-            if let height = image.height { imageFields.append(("height", .int(height))) }
-            fields.append(("image", .fields(MustacheFields(imageFields))))
-        }
+        if let image, let url = context.absoluteImageURL(image) { fields.append(("image", context.image(image, url: url))) }
         if let jsonLD { fields.append(("jsonLD", jsonLD)) }
         return .fields(MustacheFields(fields))
     }

@@ -154,10 +154,16 @@ final class ViewContext: Sendable {
     }
 
     func image(_ image: ResolvedImage) -> MustacheValue {
+        self.image(image, url: url(of: image))
+    }
+
+    /// An image's URL, text and size as templates read them, with the URL given (a page's
+    /// meta tags give it absolute).
+    func image(_ image: ResolvedImage, url: String) -> MustacheValue {
         // In one array of the room it needs: a record of two fields that grew made it twice.
         var fields: [(String, MustacheValue)] = []
         fields.reserveCapacity(4)
-        fields.append(("url", .string(url(of: image))))
+        fields.append(("url", .string(url)))
         fields.append(("alt", .string(image.alt)))
         if let width = image.width { fields.append(("width", .int(width))) }
         if let height = image.height { fields.append(("height", .int(height))) }
