@@ -313,6 +313,44 @@ struct BuildCacheTests {
         #expect(try editAndBuild(cached, plain, cache: cache))
     }
 
+    /// The models are stored while the index is made, and the index can still fail (a page
+    /// taking the slug of sitegen's map): such a build leaves the store as the last cache
+    /// uses it, and nothing half written.
+    @Test func aBuildThatFailsAfterStoringItsModelsLeavesTheStoreAsTheLastCacheUsesIt() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        let clash = cached.appendingPathComponent("Content/pages/clash.md")
+        func failingBuild() throws {
+            try "---\ntitle: Clash\nslug: map\n---\nWhere the map is.\n".write(to: clash, atomically: false, encoding: .utf8)
+            let console = CapturedConsole()
+            let arguments = ["build", "--source", cached.path, "--today", SampleSiteTests.today, "--cache-dir", cache.path]
+            #expect(CommandLineTool.run(arguments: arguments, console: console.console) == 1)
+            #expect(console.error.contains("the slug 'map' is taken by sitegen's own pages"))
+            try FileManager.default.removeItem(at: clash)
+        }
+        func cacheFiles() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] }
+
+        // A first build: the store it wrote is not put in place (the empty file is the lock).
+        try failingBuild()
+        #expect(!cacheFiles().contains { $0.hasSuffix(".tmp") })
+        for name in cacheFiles() where name.hasSuffix(".models") {
+            #expect(try Data(contentsOf: cache.appendingPathComponent(name)).isEmpty)
+        }
+
+        _ = build(cached, cache: cache)
+        let name = try #require(cacheFiles().first { $0.hasSuffix(".models") })
+        let before = try Array(Data(contentsOf: cache.appendingPathComponent(name)))
+        try edit(cached)
+        try edit(plain)
+        try failingBuild()
+        let after = try Array(Data(contentsOf: cache.appendingPathComponent(name)))
+        #expect(after.count >= before.count && Array(after[..<before.count]) == before)
+        #expect(!cacheFiles().contains { $0.hasSuffix(".tmp") })
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+    }
+
     @Test func writesAFirstBuildAsOneFolderThatBecomesTheOutput() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

@@ -102,6 +102,7 @@ public enum SiteBuilder {
                                             removingStale: !prepared.isPartial, staging: prepared.staging)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
+            prepared.storingModels?.wait()?.discard()
             return report
         }
         report.byteCount = result.bytesWritten
@@ -350,6 +351,17 @@ public enum SiteBuilder {
         for (source, slot) in zip(tree.markdown, slots) {
             if let slot { entries.append(source.contentPath, slot) }
         }
+        // A command saves its cache every time: the models go to the store on a thread of
+        // their own from here on, while the index is made (on one core, most of it) and the
+        // pages are rendered. Models kept from the last cache are where that cache's store
+        // has them. A build that has failed already stores nothing; one that fails later
+        // leaves the last cache's store as that cache needs it (`ModelStore.Saved`).
+        let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
+        let failing = log.hasErrors || (options.strict && !log.entries.isEmpty)
+        let storingModels = memory == nil && !failing ? cacheFile.map { file in
+            let content = entries
+            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
+        } : nil
         // The hash of every file by its path, for the pages' fingerprints: made on another
         // thread while the index is built (60,000 paths on a large site).
         let hashing = Concurrently { [slots, markdown = tree.markdown] in
@@ -372,21 +384,16 @@ public enum SiteBuilder {
         }
 
         report.diagnostics = finish(log, strict: options.strict)
-        guard report.succeeded, let theme else { return Prepared(report: report) }
+        guard report.succeeded, let theme else {
+            storingModels?.wait()?.discard()
+            return Prepared(report: report)
+        }
 
         progress("Rendering")
         // Folders of a first build are made on a thread of their own from here on, while the
         // pages are fingerprinted and rendered in the same order.
         let staging = stagesPages ? OutputStaging(output: outputURL).map { staging in
             staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).map { index.planPaths[$0] } + tree.staticFiles + Array(assets.files.keys)) : staging
-        } : nil
-        // A command saves its cache every time: the models go to the store on a third
-        // thread while the pages are rendered, most of it in the kernel's time.
-        // Models kept from the last cache are where that cache's store has them.
-        let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
-        let storingModels = memory == nil ? cacheFile.map { file in
-            let content = entries
-            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
         } : nil
         let hashes = hashing.wait()
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
@@ -397,6 +404,7 @@ public enum SiteBuilder {
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
         } catch {
             staging?.remove()
+            storingModels?.wait()?.discard()
             report.diagnostics.append(Diagnostic(error))
             return Prepared(report: report)
         }

@@ -107,6 +107,25 @@ enum ModelStore {
         var checksums: [UInt64]
         var stamps: [FileStamp]
         var hashes: [UInt64]
+        /// A new store written beside the old one (its temporary path), put in the old one's
+        /// place by `commit` once the build it was saved for succeeds: a build that fails
+        /// leaves the last cache's store as that cache needs it.
+        var replacement: (temporary: String, path: String)?
+
+        /// Puts a new store in place; false when it cannot be.
+        func commit() -> Bool {
+            guard let replacement else { return true }
+            guard rename(replacement.temporary, replacement.path) == 0 else {
+                unlink(replacement.temporary)
+                return false
+            }
+            return true
+        }
+
+        /// Removes a new store that will not be used.
+        func discard() {
+            if let replacement { unlink(replacement.temporary) }
+        }
     }
 
     /// Stores the models of `table` that are not in the store read as `mark`;
@@ -180,12 +199,12 @@ enum ModelStore {
             }
             let written = writer.finish()
             close(output)
-            guard written, rename(temporary, path) == 0 else {
+            guard written else {
                 unlink(temporary)
                 return nil
             }
             return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations, checksums: checksums,
-                         stamps: stamps, hashes: hashes)
+                         stamps: stamps, hashes: hashes, replacement: (temporary, path))
         }
 
         // Otherwise the new models go after the ones the cache uses; whatever another
