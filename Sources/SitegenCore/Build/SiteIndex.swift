@@ -254,20 +254,24 @@ struct SiteIndex: Sendable {
 
     /// Restaurants by name; the newest article's address and coordinates win.
     private static func restaurants(of articles: [Article]) -> [RestaurantEntry] {
-        var entries: [String: RestaurantEntry] = [:]
-        var order: [String] = []
+        // Each name is hashed once, for its place among the entries, which are kept in the
+        // order they were met: looked up twice or three times an article, and copied out of
+        // a dictionary at the end, the names were most of the index of a large site.
+        var places: [String: Int] = [:]
+        var entries: [RestaurantEntry] = []
         for article in articles {
             guard let restaurant = article.restaurant, let name = restaurant.name ?? restaurant.address else { continue }
             let key = name.lowercasedBytewise
-            if entries[key] == nil {
-                order.append(key)
-                let anchor = Slug(making: name)?.text ?? "restaurant-\(order.count)"
-                entries[key] = RestaurantEntry(name: name, anchor: anchor, address: restaurant.address,
-                                               latitude: restaurant.latitude, longitude: restaurant.longitude, articles: [])
-            }
-            entries[key]!.articles.append(article)
+            let place = places[key] ?? {
+                let anchor = Slug(making: name)?.text ?? "restaurant-\(entries.count + 1)"
+                entries.append(RestaurantEntry(name: name, anchor: anchor, address: restaurant.address,
+                                               latitude: restaurant.latitude, longitude: restaurant.longitude, articles: []))
+                places[key] = entries.count - 1
+                return entries.count - 1
+            }()
+            entries[place].articles.append(article)
         }
-        return order.map { entries[$0]! }.sorted(byKey: { ($0.name.lowercasedBytewise, $0.anchor) }, by: <)
+        return entries.sorted(byKey: { ($0.name.lowercasedBytewise, $0.anchor) }, by: <)
     }
 }
 
