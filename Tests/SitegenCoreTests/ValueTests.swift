@@ -485,12 +485,13 @@ struct KeyedSortTests {
 
     @Test func lowercasesBytewiseAsTheStandardLibraryDoes() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["A", "z", "Q", "7", " ", "-", "'", "É", "é", "İ", "ß", "Σ", "ǅ", "\u{301}", "Ⅻ", "🍜", "\u{7F}", "@", "[", "`", "{"]
+        let pieces = ["A", "z", "Q", "7", " ", "-", "'", "É", "é", "İ", "ß", "Σ", "ǅ", "\u{301}", "Ⅻ", "🍜", "\u{7F}", "@", "[", "`", "{", "燒", "鵝", "한", "ー", "Ａ", "ｚ"]
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(text.lowercasedBytewise == text.lowercased(), "\(text)")
         }
         #expect("Double Happiness Bistro".lowercasedBytewise == "double happiness bistro")
+        #expect("Chi Lin Roast Goose 燒鵝".lowercasedBytewise == "chi lin roast goose 燒鵝")
     }
 }
 

@@ -490,12 +490,23 @@ struct Label: FrontMatterValue, Hashable, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
-        // As splitting on whitespace and joining with spaces would (over bytes for ASCII).
-        let name = Summary.collapsingWhitespace(scalar.text)
-        guard !name.isEmpty else { throw .mismatch }
-        guard let slug = Slug(making: name) else {
-            throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
+        if let label = Label.made.value(for: scalar.text, making: Label.init(text:)) {
+            self = label
+            return
         }
+        guard !Summary.collapsingWhitespace(scalar.text).isEmpty else { throw .mismatch }
+        throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
+    }
+
+    /// Made once per text: the same tags and meals come back in article after article, and
+    /// each made its name and slug again.
+    private static let made = TextMemo<Label?>(limit: 10_000)
+
+    /// The label of `text`; nil when it has no name or no slug.
+    private init?(text: String) {
+        // As splitting on whitespace and joining with spaces would (over bytes for ASCII).
+        let name = Summary.collapsingWhitespace(text)
+        guard !name.isEmpty, let slug = Slug(making: name) else { return nil }
         self.name = name
         self.slug = slug
     }
