@@ -139,6 +139,7 @@ enum Render {
         }
         var output = Output(files: [], pages: [:], cardReads: shared.reads.value, workings: (shared, memo))
         output.files.reserveCapacity(outcomes.count)
+        output.pages.reserveCapacity(outcomes.count)
         for outcome in outcomes {
             switch outcome {
             case .success(let (file, entry, rendered)):

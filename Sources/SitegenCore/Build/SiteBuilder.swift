@@ -398,7 +398,7 @@ public enum SiteBuilder {
         let hashes = hashing.wait()
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
         let fingerprints = fingerprinter.of(index.plan, paths: index.planPaths)
-        let rendered: Render.Output
+        var rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
@@ -410,15 +410,18 @@ public enum SiteBuilder {
         }
 
         if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
+        report.pageCount = rendered.files.count
+        report.renderedCount = rendered.renderedCount
+        // Taken out, so that adding to them does not copy every page's file first.
         var files = rendered.files
+        rendered.files = []
+        files.reserveCapacity(files.count + tree.staticFiles.count + assets.files.count)
         for path in tree.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
         }
         for (path, bytes) in assets.files.sorted(by: { $0.key < $1.key }) {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
-        report.pageCount = rendered.files.count
-        report.renderedCount = rendered.renderedCount
         var cache = BuildCache(signature: signature, contextHash: context.value)
         cache.store = storeMark
         cache.inputs = tree.stamps
