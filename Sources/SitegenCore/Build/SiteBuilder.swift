@@ -123,6 +123,9 @@ public enum SiteBuilder {
         prepared.previousFolders = [:]
         // Taken out, so that its tables are changed in place rather than copied.
         if var cache = prepared.cache.take() {
+            // A command looks at the output's folders on another core while the rest of the
+            // cache, which goes before them, is written.
+            var folderTimes: Concurrently<[String: Int64]>?
             if let edits = prepared.edits {
                 cache.take(edits)
                 let folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
@@ -132,7 +135,12 @@ public enum SiteBuilder {
                 cache.changes.folders.formUnion(folders.keys)
             } else {
                 cache.outputs = result.manifest
-                cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
+                if memory == nil, cacheFile != nil {
+                    let (manifest, root) = (result.manifest, outputURL.path)
+                    folderTimes = Concurrently { OutputWriter.folderTimes(of: manifest.keys, in: root) }
+                } else {
+                    cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
+                }
             }
             cache.diagnostics = report.diagnostics
             cache.pageCount = report.pageCount
@@ -142,7 +150,7 @@ public enum SiteBuilder {
             let firstInMemory = memory.map { $0.keep(cache) } ?? true
             if let cacheFile, firstInMemory {
                 progress("Caching")
-                cache.save(to: cacheFile, stored: prepared.storingModels?.wait())
+                cache.save(to: cacheFile, stored: prepared.storingModels?.wait(), folders: folderTimes)
             }
             if let memory, var warm = prepared.warm {
                 warm.report = report

@@ -430,15 +430,20 @@ struct BuildCache: Sendable {
     /// written to a new file that replaces the old one. `stored`: what a save of the
     /// models begun earlier (beside the rendering) did. A cache that cannot be written
     /// only costs speed.
-    func save(to path: String, stored: ModelStore.Saved? = nil) {
+    /// `pendingFolders`: the output's folder times, still being looked at, when the cache
+    /// has none yet; written last, after everything else.
+    func save(to path: String, stored: ModelStore.Saved? = nil, folders pendingFolders: Concurrently<[String: Int64]>? = nil) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        if stored == nil, let base, changes.count <= BuildCache.changesLimit {
+        if stored == nil, pendingFolders == nil, let base, changes.count <= BuildCache.changesLimit {
             saveChanges(to: path, base: base)
             return
         }
-        guard let saved = stored ?? BuildCache.saveModels(content, besides: path, readAs: store), saved.commit() else { return }
-        writeIndex(to: path, saved: saved)
+        guard let saved = stored ?? BuildCache.saveModels(content, besides: path, readAs: store), saved.commit() else {
+            _ = pendingFolders?.wait()
+            return
+        }
+        writeIndex(to: path, saved: saved) { pendingFolders?.wait() ?? folders }
         unlink(BuildCache.changesPath(besides: path))
         BuildCache.prune(folder, keeping: path)
     }
@@ -469,7 +474,7 @@ struct BuildCache: Sendable {
         BuildCache.writeChecked(&writer, to: BuildCache.changesPath(besides: path))
     }
 
-    private func writeIndex(to path: String, saved: ModelStore.Saved) {
+    private func writeIndex(to path: String, saved: ModelStore.Saved, folders: () -> [String: Int64]) {
         var writer = BinaryWriter(reservingCapacity: (inputs.count + content.count + pages.count + outputs.count) * 96 + 4096)
         writer.string(BuildCache.format)
         writer.string(signature)
@@ -481,7 +486,7 @@ struct BuildCache: Sendable {
         }, &writer)
         writePages(pages, &writer)
         writeOutputs(outputs, &writer)
-        writeFolders(folders, &writer)
+        writeFolders(folders(), &writer)
         BuildCache.writeChecked(&writer, to: path)
     }
 
