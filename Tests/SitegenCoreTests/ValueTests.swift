@@ -127,6 +127,12 @@ struct ValueTests {
     @Test func derivesTheDefaultSlugFromTheFileName() {
         func file(_ path: String) -> ContentFile { ContentFile(path: "Content/" + path, contentPath: path, frontMatter: nil, body: [], bodyFirstLine: 1) }
         #expect(file("articles/2016-05-20-lovely-breakfast.md").defaultSlug?.text == "lovely-breakfast")
+        #expect(file("articles/2016-05-20-點心.md").defaultSlug?.text == "點心")
+        #expect(file("articles/2016-05-20-x.md").defaultSlug?.text == "x")
+        #expect(file("articles/2016-05-20.md").defaultSlug?.text == "2016-05-20")
+        #expect(file("articles/2016-0520-toast.md").defaultSlug?.text == "2016-0520-toast")
+        // A mark after the hyphen makes one character of them: no hyphen ends the date.
+        #expect(file("articles/2016-05-20-\u{301}toast.md").defaultSlug?.text == "2016-05-20-toast")
         #expect(file("articles/lovely-breakfast/index.md").defaultSlug?.text == "lovely-breakfast")
         #expect(file("pages/About Us.md").defaultSlug?.text == "about-us")
         #expect(file("index.md").fileStem == "index")

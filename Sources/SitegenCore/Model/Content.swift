@@ -38,9 +38,16 @@ struct ContentFile: Sendable {
         var stem = Substring(fileStem)
         // A date and a hyphen before the name are dropped; the byte checked first spares
         // names without one the characters' work.
-        if stem.utf8.count > 11, stem.utf8.dropFirst(10).first == UInt8(ascii: "-"),
-           CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
-            stem = stem.dropFirst(11)
+        let bytes = Array(stem.utf8.prefix(12))
+        if bytes.count == 12, bytes[10] == UInt8(ascii: "-") {
+            // Digits, hyphens and the ASCII byte after them are characters of their own:
+            // cut on the bytes (counting characters cost more than the rest of the slug).
+            if bytes[11] < 0x80 {
+                let dash = stem.utf8.index(stem.startIndex, offsetBy: 10)
+                if CalendarDate(parsing: stem[..<dash]) != nil { stem = stem[stem.utf8.index(after: dash)...] }
+            } else if CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
+                stem = stem.dropFirst(11)
+            }
         }
         return Slug(making: String(stem))
     }
