@@ -440,9 +440,18 @@ struct HeadingIDs {
     mutating func next(for text: String) -> String {
         var id = HeadingIDs.asciiID(text) ?? HeadingIDs.madeByCharacters.value(for: text, making: HeadingIDs.characterID)
         if id.isEmpty { id = "section" }
-        let count = used[id, default: 0]
-        used[id] = count + 1
-        return count == 0 ? id : "\(id)-\(count)"
+        // One look-up for an id not used yet, nearly every heading's.
+        guard var count = used.updateValue(1, forKey: id) else { return id }
+        // A numbered id can be another heading's own ("Verdict" twice, then "Verdict 1"):
+        // the next number free is taken, and kept as used.
+        var numbered: String
+        repeat {
+            numbered = "\(id)-\(count)"
+            count += 1
+        } while used[numbered] != nil
+        used[id] = count
+        used[numbered] = 1
+        return numbered
     }
 
     /// Ids of headings that are not ASCII, by text: "Why Australia Café?" comes back in

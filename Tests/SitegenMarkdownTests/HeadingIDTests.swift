@@ -21,4 +21,11 @@ struct HeadingIDTests {
         #expect(ids.next(for: "Don’t stop") == "dont-stop")
         #expect(ids.next(for: "?!") == "section")
     }
+
+    @Test func numbersARepeatedHeadingPastIDsOtherHeadingsHave() {
+        var ids = HeadingIDs()
+        let made = ["Verdict", "Verdict 1", "Verdict", "Verdict", "Verdict 2", "Verdict 1"].map { ids.next(for: $0) }
+        #expect(made == ["verdict", "verdict-1", "verdict-2", "verdict-3", "verdict-2-1", "verdict-1-1"])
+        #expect(Set(made).count == made.count)
+    }
 }
