@@ -84,3 +84,28 @@ struct ArticleViewReadsTests {
         #expect(first.answersAlike(first, for: reads.value))
     }
 }
+
+@Suite("The site's view")
+struct SiteViewTests {
+    @Test func answersEachMemberAndNoOtherName() throws {
+        let yaml = "title: Food\ndescription: Toast.\nlanguage: en-GB\nbase_url: https://example.org/food/\ntimezone: Asia/Hong_Kong\nhomework:\n  grades: [6]\n  school: Harbour View\n"
+        let site = Site(node: try YAMLReader.read(Array(yaml.utf8), path: "Content/site.yaml"), log: DiagnosticLog())
+        let view = SiteView(site: site, pages: [.string("about")], assets: ["css": ["style": "/food/assets/style.css"]])
+        let expected: [(String, MustacheValue)] = [
+            ("title", "Food"), ("description", "Toast."), ("language", "en-GB"), ("root", "/food/"), ("school", "Harbour View"),
+            ("homeworkTitle", .string(site.homework.title)), ("hasHomework", true), ("pages", ["about"]), ("timezone", "Asia/Hong_Kong"),
+            ("assets", ["css": ["style": "/food/assets/style.css"]]), ("locale", "en_GB"), ("feedURL", "/food/feed.xml"),
+        ]
+        for (name, value) in expected {
+            #expect(MustacheValue.same(view.mustacheMember(name), value), "\(name)")
+        }
+        // Names it does not have go on down the stack: one of every length up to the longest,
+        // and members' names in other letters.
+        for length in 1...15 {
+            #expect(view.mustacheMember(String(repeating: "x", count: length)) == nil, "\(length)")
+        }
+        for name in ["Title", "roots", "feedUrl", "hashomework", "homeworktitle"] {
+            #expect(view.mustacheMember(name) == nil, "\(name)")
+        }
+    }
+}

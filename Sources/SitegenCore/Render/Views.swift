@@ -9,21 +9,52 @@ struct SiteView: MustacheObject {
     /// Fingerprinted asset URLs by extension and name: `{{site.assets.css.style}}`.
     var assets: MustacheValue
 
+    /// Told apart by length first, as `ArticleView.member` is: every name a page looks up
+    /// that no view above has comes down to the site, a dozen comparisons each.
     func mustacheMember(_ key: String) -> MustacheValue? {
-        switch key {
-        case "title": .string(site.title)
-        case "description": .string(site.description)
-        case "language": .string(site.language.text)
-        case "root": .string(site.basePath)
-        case "school": .string(site.homework.school)
-        case "homeworkTitle": .string(site.homework.title)
-        case "hasHomework": .bool(!site.homework.grades.isEmpty)
-        case "pages": .array(pages)
-        case "timezone": .string(site.timeZoneName)
-        case "assets": assets
-        case "locale": .string(String(site.language.text.map { $0 == "-" ? "_" : $0 }))
-        case "feedURL": site.origin == nil ? .null : .string(site.basePath + "feed.xml")
-        default: nil
+        switch key.utf8.count {
+        case 4:
+            switch key {
+            case "root": .string(site.basePath)
+            default: nil
+            }
+        case 5:
+            switch key {
+            case "title": .string(site.title)
+            case "pages": .array(pages)
+            default: nil
+            }
+        case 6:
+            switch key {
+            case "school": .string(site.homework.school)
+            case "assets": assets
+            case "locale": .string(String(site.language.text.map { $0 == "-" ? "_" : $0 }))
+            default: nil
+            }
+        case 7:
+            switch key {
+            case "feedURL": site.origin == nil ? .null : .string(site.basePath + "feed.xml")
+            default: nil
+            }
+        case 8:
+            switch key {
+            case "language": .string(site.language.text)
+            case "timezone": .string(site.timeZoneName)
+            default: nil
+            }
+        case 11:
+            switch key {
+            case "description": .string(site.description)
+            case "hasHomework": .bool(!site.homework.grades.isEmpty)
+            default: nil
+            }
+        case 13:
+            switch key {
+            case "homeworkTitle": .string(site.homework.title)
+            default: nil
+            }
+        default:
+            nil
         }
     }
 }
