@@ -166,7 +166,7 @@ struct ValueTests {
             return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
         }
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "word", "\u{E9}", "e\u{301}", "\u{1F1ED}\u{1F1F0}", "\u{8336}", " ", " ", ",", "\u{2014}", "\n", "\t", " \u{301}"]
+        let pieces = ["a", "word", "\u{E9}", "e\u{301}", "\u{1F1ED}\u{1F1F0}", "\u{8336}", " ", " ", ",", "\u{2014}", "\n", "\t", " \u{301}", "\u{600}", "x"]
         for _ in 0..<2_000 {
             let text = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             for limit in [5, 40, 200] {
