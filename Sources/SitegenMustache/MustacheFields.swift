@@ -17,6 +17,14 @@ public struct MustacheFields: MustacheObject, ExpressibleByDictionaryLiteral {
         self.init(elements)
     }
 
+    /// A record with room for `capacity` fields, set one by one: a record made from a literal
+    /// of its first fields and grown was made again at each field added, and a site makes
+    /// one for every card, image and page.
+    public init(reservingCapacity capacity: Int) {
+        entries = []
+        entries.reserveCapacity(capacity)
+    }
+
     /// A name given twice keeps its first value.
     public init(_ entries: [(String, MustacheValue)]) {
         let repeats = entries.indices.contains { index in entries[..<index].contains { $0.0 == entries[index].0 } }

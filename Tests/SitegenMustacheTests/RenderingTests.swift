@@ -81,6 +81,13 @@ struct RenderingTests {
         #expect(fields.entries.map(\.0) == ["name", "meal"])
         let template = "{{#r}}{{name}} {{meal}} [{{price}}] {{outside}}{{/r}} {{r.name}}"
         #expect(try render(template, ["r": .fields(fields), "outside": "x"]) == render(template, ["r": ["name": "Toast", "meal": "Breakfast"], "outside": "x"]))
+        // Set one by one into a record with room for them: the same record.
+        var made = MustacheFields(reservingCapacity: 3)
+        made["name"] = "Toast"
+        made["meal"] = "Lunch"
+        made["meal"] = "Breakfast"
+        #expect(made.entries.map(\.0) == ["name", "meal"])
+        #expect(try render(template, ["r": .fields(made), "outside": "x"]) == render(template, ["r": .fields(fields), "outside": "x"]))
     }
 
     @Test func rendersOneCompiledTemplateManyTimesWithDifferentData() throws {

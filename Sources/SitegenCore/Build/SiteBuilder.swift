@@ -365,7 +365,7 @@ public enum SiteBuilder {
         // has them. A build that has failed already stores nothing; one that fails later
         // leaves the last cache's store as that cache needs it (`ModelStore.Saved`).
         let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
-        let failing = log.hasErrors || (options.strict && !log.entries.isEmpty)
+        let failing = finish(log, strict: options.strict).contains { $0.severity == .error }
         let storingModels = memory == nil && !failing ? cacheFile.map { file in
             let content = entries
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }

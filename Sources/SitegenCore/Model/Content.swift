@@ -38,13 +38,13 @@ struct ContentFile: Sendable {
         var stem = Substring(fileStem)
         // A date and a hyphen before the name are dropped; the byte checked first spares
         // names without one the characters' work.
-        let bytes = Array(stem.utf8.prefix(12))
-        if bytes.count == 12, bytes[10] == UInt8(ascii: "-") {
+        let bytes = stem.utf8
+        if bytes.count > 11, let dash = bytes.index(bytes.startIndex, offsetBy: 10, limitedBy: bytes.endIndex), bytes[dash] == UInt8(ascii: "-") {
             // Digits, hyphens and the ASCII byte after them are characters of their own:
             // cut on the bytes (counting characters cost more than the rest of the slug).
-            if bytes[11] < 0x80 {
-                let dash = stem.utf8.index(stem.startIndex, offsetBy: 10)
-                if CalendarDate(parsing: stem[..<dash]) != nil { stem = stem[stem.utf8.index(after: dash)...] }
+            let name = bytes.index(after: dash)
+            if bytes[name] < 0x80 {
+                if CalendarDate(parsing: stem[..<dash]) != nil { stem = stem[name...] }
             } else if CalendarDate(parsing: stem.prefix(10)) != nil, stem.dropFirst(10).first == "-" {
                 stem = stem.dropFirst(11)
             }

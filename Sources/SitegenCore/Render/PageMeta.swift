@@ -59,17 +59,15 @@ struct PageMeta: Sendable {
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }
-        // In an array of the room it needs: a record that grew was made twice.
-        var fields: [(String, MustacheValue)] = []
-        fields.reserveCapacity(7)
-        fields.append(("title", .string(title)))
-        fields.append(("description", .string(description)))
-        fields.append(("type", .string(type)))
-        fields.append(("isArticle", .bool(type == "article")))
-        if let canonical { fields.append(("canonical", .string(canonical))) }
-        if let image, let url = context.absoluteImageURL(image) { fields.append(("image", context.image(image, url: url))) }
-        if let jsonLD { fields.append(("jsonLD", jsonLD)) }
-        return .fields(MustacheFields(fields))
+        var fields = MustacheFields(reservingCapacity: 7)
+        fields["title"] = .string(title)
+        fields["description"] = .string(description)
+        fields["type"] = .string(type)
+        fields["isArticle"] = .bool(type == "article")
+        if let canonical { fields["canonical"] = .string(canonical) }
+        if let image, let url = context.absoluteImageURL(image) { fields["image"] = context.image(image, url: url) }
+        if let jsonLD { fields["jsonLD"] = jsonLD }
+        return .fields(fields)
     }
 
     /// An `Article` about a `Restaurant` with its address and coordinates, written into one

@@ -191,14 +191,12 @@ final class ViewContext: Sendable {
     /// An image's URL, text and size as templates read them, with the URL given (a page's
     /// meta tags give it absolute).
     func image(_ image: ResolvedImage, url: String) -> MustacheValue {
-        // In one array of the room it needs: a record of two fields that grew made it twice.
-        var fields: [(String, MustacheValue)] = []
-        fields.reserveCapacity(4)
-        fields.append(("url", .string(url)))
-        fields.append(("alt", .string(image.alt)))
-        if let width = image.width { fields.append(("width", .int(width))) }
-        if let height = image.height { fields.append(("height", .int(height))) }
-        return .fields(MustacheFields(fields))
+        var fields = MustacheFields(reservingCapacity: 4)
+        fields["url"] = .string(url)
+        fields["alt"] = .string(image.alt)
+        if let width = image.width { fields["width"] = .int(width) }
+        if let height = image.height { fields["height"] = .int(height) }
+        return .fields(fields)
     }
 }
 
@@ -375,20 +373,19 @@ final class ArticleValues: Sendable {
     }
 
     private static func restaurant(_ restaurant: Restaurant, context: ViewContext) -> MustacheValue {
-        var fields: [(String, MustacheValue)] = []
-        fields.reserveCapacity(8)
-        fields.append(("name", restaurant.name.map(MustacheValue.string) ?? .null))
-        fields.append(("address", restaurant.address.map(MustacheValue.string) ?? .null))
-        fields.append(("hasCoordinates", .bool(restaurant.hasCoordinates)))
+        var fields = MustacheFields(reservingCapacity: 8)
+        fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
+        fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
+        fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
             let links = MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom)
-            fields.append(("embedURL", .string(links.embedURL)))
-            fields.append(("largerMapURL", .string(links.largerMapURL)))
-            fields.append(("directionsURL", .string(links.directionsURL)))
-            fields.append(("lat", .string(links.latitudeText)))
-            fields.append(("lon", .string(links.longitudeText)))
+            fields["embedURL"] = .string(links.embedURL)
+            fields["largerMapURL"] = .string(links.largerMapURL)
+            fields["directionsURL"] = .string(links.directionsURL)
+            fields["lat"] = .string(links.latitudeText)
+            fields["lon"] = .string(links.longitudeText)
         }
-        return .fields(MustacheFields(fields))
+        return .fields(fields)
     }
 }
 
