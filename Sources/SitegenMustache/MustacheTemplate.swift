@@ -5,15 +5,18 @@ public struct MustacheTemplate: Sendable {
     /// path, nodes and program.
     private final class Compiled: Sendable {
         let name: String
+        /// Made once, for the keys of a `MustachePartialMemo`.
+        let nameHash: Int
         let path: String
         let nodes: [Node]
         let program: Program
 
         init(name: String, path: String, nodes: [Node]) {
             self.name = name
+            nameHash = name.hashValue
             self.path = path
             self.nodes = nodes
-            program = Program(nodes)
+            program = Program(nodes, path: path)
         }
     }
 
@@ -23,6 +26,7 @@ public struct MustacheTemplate: Sendable {
 
     /// The name partial and parent tags use for it (`article.card`).
     public var name: String { compiled.name }
+    var nameHash: Int { compiled.nameHash }
     /// Where it came from, as diagnostics show it (`Themes/default/article.card.mustache`).
     public var path: String { compiled.path }
     var nodes: [Node] { compiled.nodes }
@@ -155,7 +159,7 @@ public struct MustacheLibrary: Sendable {
     /// each such value into names once, not each page's dozen names into a set.
     public func renderBytesAndUse(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096,
                                   memo: MustachePartialMemo? = nil) throws(MustacheError) -> (bytes: [UInt8], use: MustacheTemplateUse) {
-        var renderer = Renderer(library: self, root: value, path: template.path, sizeHint: sizeHint, memo: memo)
+        var renderer = Renderer(library: self, root: value, sizeHint: sizeHint, memo: memo)
         try renderer.render(template.program, 0..<template.program.count, indent: [])
         var use = renderer.usedTemplates
         if template.index >= 0, template.index < names.count, names[template.index] == template.name {

@@ -73,6 +73,18 @@ public enum MustacheValue: Sendable {
     }
 }
 
+extension MustacheValue {
+    /// The box of an object, not retained: for asking a frame of the renderer's stack for a
+    /// member where the frame is stored. Binding the box in a pattern copied the frame out
+    /// of the stack before the call and released it after, two atomic operations for every
+    /// frame a name was looked for in.
+    @inline(__always)
+    var unretainedBox: Unmanaged<MustacheObjectBox>? {
+        if case .boxed(let box) = self { return Unmanaged.passUnretained(box) }
+        return nil
+    }
+}
+
 /// The UTF-8 bytes of a `MustacheValue`, held by reference: a slice is four words, and a
 /// value that large was copied and destroyed through its type's value witnesses, a few
 /// hundred instructions a copy (3 % of a site's build went to copying values).
@@ -101,14 +113,14 @@ public protocol MustacheObject: Sendable {
     var mustacheText: String? { get }
     /// Who the object is, for a `MustachePartialMemo`: two objects with the same identity
     /// must answer every field alike for as long as the memo lives. Nil (the default)
-    /// renders its partials every time. A string: comparing type-erased values cost more
+    /// renders its partials every time. A text: comparing type-erased values cost more
     /// than rendering a small partial.
-    var mustacheIdentity: String? { get }
+    var mustacheIdentity: MustacheIdentity? { get }
 }
 
 extension MustacheObject {
     public var mustacheText: String? { nil }
-    public var mustacheIdentity: String? { nil }
+    public var mustacheIdentity: MustacheIdentity? { nil }
 }
 
 /// A type that can be turned into a `MustacheValue`.

@@ -49,9 +49,14 @@ final class Program: @unchecked Sendable {
     let blockNames: [String]
     let overrides: [[Override]]
 
+    /// The template's, for the errors rendering meets in it: kept here, the renderer has it
+    /// with the operations instead of keeping the path of each template it enters.
+    let path: String
+
     var count: Int { operations.count }
 
-    init(_ nodes: [Node]) {
+    init(_ nodes: [Node], path: String) {
+        self.path = path
         var builder = Builder()
         builder.add(nodes)
         operations = Program.buffer(copying: builder.operations)

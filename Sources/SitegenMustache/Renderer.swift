@@ -8,7 +8,6 @@ struct Renderer {
     /// Block overrides in force: the outermost template's override of a name wins. A page
     /// has a handful: a list searched by name costs less than hashing the name.
     private var blocks: [(name: String, content: BlockContent)] = []
-    private var path: String
     private var depth = 0
     /// Names of the templates this render included, for rebuilds that re-render only the
     /// pages an edited template is part of.
@@ -25,14 +24,12 @@ struct Renderer {
     struct BlockContent {
         var program: Program
         var body: Range<Int>
-        var path: String
     }
 
-    init(library: MustacheLibrary, root: MustacheValue, path: String, sizeHint: Int, memo: MustachePartialMemo?) {
+    init(library: MustacheLibrary, root: MustacheValue, sizeHint: Int, memo: MustachePartialMemo?) {
         self.library = library
         self.memo = memo
         self.stack = [root]
-        self.path = path
         output.reserveCapacity(sizeHint)
     }
 
@@ -75,29 +72,26 @@ struct Renderer {
             case .partial:
                 let position = program.positions[place]
                 place += 1
-                guard let template = try resolve(program.references[Int(operation.a)], isParent: false, at: position) else { continue }
-                let partialIndent = operation.d >= 0 ? indent + program.indents[Int(operation.d)] : []
+                guard let template = try resolve(program.references[Int(operation.a)], isParent: false, at: position, in: program) else { continue }
+                let partialIndent = operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : []
                 if let memo {
-                    var key: MustachePartialMemo.Key?
-                    if case .boxed(let box) = stack[stack.count - 1], let identity = box.object.mustacheIdentity {
-                        key = MustachePartialMemo.Key(template: template.name, identity: identity, indent: partialIndent)
-                    }
-                    try includeRemembered(template, indent: partialIndent, at: position, memo: memo, key: key)
+                    let identity = stack[stack.count - 1].unretainedBox?._withUnsafeGuaranteedRef { $0.object.mustacheIdentity }
+                    try includeRemembered(template, indent: partialIndent, at: position, in: program, memo: memo, identity: identity)
                 } else {
-                    try include(template, indent: partialIndent, at: position)
+                    try include(template, indent: partialIndent, at: position, in: program)
                 }
 
             case .parent:
                 let position = program.positions[place]
                 place = Int(operation.c)
-                guard let template = try resolve(program.references[Int(operation.a)], isParent: true, at: position) else { continue }
+                guard let template = try resolve(program.references[Int(operation.a)], isParent: true, at: position, in: program) else { continue }
                 readBlocks = true
                 let saved = blocks
                 for override in program.overrides[Int(operation.b)] where !blocks.contains(where: { $0.name == override.name }) {
-                    blocks.append((override.name, BlockContent(program: program, body: override.body, path: path)))
+                    blocks.append((override.name, BlockContent(program: program, body: override.body)))
                 }
                 defer { blocks = saved }
-                try include(template, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : [], at: position)
+                try include(template, indent: operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : [], at: position, in: program)
 
             case .block:
                 let body = (place + 1)..<Int(operation.c)
@@ -106,35 +100,37 @@ struct Renderer {
                 place = body.upperBound
                 readBlocks = true
                 guard let override = blocks.first(where: { $0.name == name })?.content else {
-                    try render(program, body, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : indent)
+                    try render(program, body, indent: operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : indent)
                     continue
                 }
-                try enter(name, at: position)
-                let savedPath = path
-                path = override.path
-                try render(override.program, override.body, indent: operation.d >= 0 ? indent + program.indents[Int(operation.d)] : [])
-                path = savedPath
+                try enter(name, at: position, in: program)
+                try render(override.program, override.body, indent: operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : [])
                 depth -= 1
             }
         }
     }
 
-    private mutating func include(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition) throws(MustacheError) {
+    /// A standalone tag's indentation inside `outer`: the tag's own when there is no outer
+    /// one, instead of a new array for every indented partial of every page.
+    private static func indent(_ outer: [UInt8], _ own: [UInt8]) -> [UInt8] {
+        outer.isEmpty ? own : outer + own
+    }
+
+    /// `template` where `program` includes it.
+    private mutating func include(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, in program: Program) throws(MustacheError) {
         usedTemplates.insert(template)
-        try enter(template.name, at: position)
-        let savedPath = path
-        path = template.path
+        try enter(template.name, at: position, in: program)
         try render(template.program, 0..<template.program.count, indent: indent)
-        path = savedPath
         depth -= 1
     }
 
     /// Includes a partial through the memo: as it was rendered before when it read no name
-    /// at all, or (given a `key`, for a context that is an object with an identity) when it
-    /// read nothing but that object; else rendered, and kept when it was either.
-    private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, memo: MustachePartialMemo,
-                                            key: MustachePartialMemo.Key?) throws(MustacheError) {
-        let staticKey = MustachePartialMemo.StaticKey(template: template.name, indent: indent)
+    /// at all, or (given an `identity`, of a context that is an object) when it read nothing
+    /// but that object; else rendered, and kept when it was either.
+    private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, in program: Program, memo: MustachePartialMemo,
+                                            identity: MustacheIdentity?) throws(MustacheError) {
+        let staticKey = MustachePartialMemo.Key(template: template, identity: nil, indent: indent)
+        let key = identity.map { MustachePartialMemo.Key(template: template, identity: $0, indent: indent) }
         if let entry = memo[staticKey] ?? key.flatMap({ memo[$0] }), depth + entry.depth <= library.nestingLimit {
             output.append(contentsOf: entry.bytes)
             usedTemplates.formUnion(entry.usedTemplates)
@@ -148,7 +144,7 @@ struct Renderer {
         deepest = depth
         let start = output.count
         let lookupsBefore = lookups
-        try include(template, indent: indent, at: position)
+        try include(template, indent: indent, at: position, in: program)
         let readNothing = lookups == lookupsBefore
         if !readBlocks, readNothing || (key != nil && lowestFrameRead >= floor) {
             let entry = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
@@ -160,15 +156,15 @@ struct Renderer {
         deepest = max(saved.deepest, deepest)
     }
 
-    private mutating func enter(_ name: String, at position: TemplatePosition) throws(MustacheError) {
+    private mutating func enter(_ name: String, at position: TemplatePosition, in program: Program) throws(MustacheError) {
         depth += 1
         deepest = max(deepest, depth)
         if depth > library.nestingLimit {
-            throw MustacheError(path: path, position: position, kind: .recursionTooDeep(name: name, limit: library.nestingLimit))
+            throw MustacheError(path: program.path, position: position, kind: .recursionTooDeep(name: name, limit: library.nestingLimit))
         }
     }
 
-    private mutating func resolve(_ reference: TemplateReference, isParent: Bool, at position: TemplatePosition) throws(MustacheError) -> MustacheTemplate? {
+    private mutating func resolve(_ reference: TemplateReference, isParent: Bool, at position: TemplatePosition, in program: Program) throws(MustacheError) -> MustacheTemplate? {
         let name: String
         switch reference {
         case .named(let fixed):
@@ -184,13 +180,13 @@ struct Renderer {
                 return nil
             default:
                 guard library.missingTemplates == .fail else { return nil }
-                throw MustacheError(path: path, position: position, kind: .dynamicNameNotString(expression: expression.source))
+                throw MustacheError(path: program.path, position: position, kind: .dynamicNameNotString(expression: expression.source))
             }
         }
         if let template = library.templates[name] { return template }
         usedTemplates.missing.insert(name)
         guard library.missingTemplates == .fail else { return nil }
-        throw MustacheError(path: path, position: position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
+        throw MustacheError(path: program.path, position: position, kind: isParent ? .unknownParent(name: name) : .unknownPartial(name: name))
     }
 
     /// `a.b.c`: the first frame from the top that has `a`, then `b` and `c` inside it,
@@ -201,7 +197,7 @@ struct Renderer {
         let first = components[start]
         var index = stack.count - 1
         while index >= 0 {
-            if var value = stack[index].member(first) {
+            if var value = member(ofFrame: index, first) {
                 lowestFrameRead = min(lowestFrameRead, index)
                 var next = start + 1
                 while next < start + count {
@@ -216,6 +212,13 @@ struct Renderer {
         // A name not found anywhere depends on every frame.
         lowestFrameRead = 0
         return nil
+    }
+
+    /// An object frame is asked in place, not retained first (see `unretainedBox`).
+    @inline(__always)
+    private func member(ofFrame index: Int, _ key: String) -> MustacheValue? {
+        if let box = stack[index].unretainedBox { return box._withUnsafeGuaranteedRef { $0.object.mustacheMember(key) } }
+        return stack[index].member(key)
     }
 
     private mutating func lookup(_ name: Name) -> MustacheValue? {

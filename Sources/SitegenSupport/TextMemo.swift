@@ -5,8 +5,26 @@ import Synchronization
 /// time costs thousands of instructions each. Safe to share between threads; at most
 /// `limit` texts are kept, so a site of unique texts costs no more than it did.
 public final class TextMemo<Value: Sendable>: Sendable {
-    private let known = Mutex<[String: Value]>([:])
+    /// A text with its hash, made once: it picks the shard and is the table's hash too.
+    private struct Key: Hashable {
+        let text: String
+        let hash: Int
+
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.text == b.text }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// Tables behind locks of their own, picked by a text's hash: with one lock, the cores
+    /// reading articles side by side handed its cache line back and forth at every tag.
+    private final class Shard: Sendable {
+        let known = Mutex<[Key: Value]>([:])
+    }
+
+    private static var shardCount: Int { 8 }
+    private let shards: [Shard] = (0..<TextMemo.shardCount).map { _ in Shard() }
     private let limit: Int
+    /// How many texts all the shards keep: written only when a text is added.
+    private let kept = Atomic(0)
 
     public init(limit: Int) {
         self.limit = limit
@@ -15,10 +33,13 @@ public final class TextMemo<Value: Sendable>: Sendable {
     /// The value `make` gives for `text`, made at most once while the memo has room. Made
     /// outside the lock: two threads may make the same value, and either is kept.
     public func value(for text: String, making make: (String) -> Value) -> Value {
-        if let value = known.withLock({ $0[text] }) { return value }
+        let key = Key(text: text, hash: text.hashValue)
+        let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(TextMemo.shardCount))]
+        if let value = shard.known.withLock({ $0[key] }) { return value }
         let value = make(text)
-        known.withLock { known in
-            if known.count < limit { known[text] = value }
+        guard kept.load(ordering: .relaxed) < limit else { return value }
+        shard.known.withLock { known in
+            if known.updateValue(value, forKey: key) == nil { kept.add(1, ordering: .relaxed) }
         }
         return value
     }

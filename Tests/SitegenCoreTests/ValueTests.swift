@@ -708,5 +708,16 @@ struct TextMemoTests {
         #expect(memo.value(for: "a", making: make) == "A")
         #expect(made == ["a", "", "b", "b"])
     }
+
+    /// The texts are kept in several tables; the limit is of all of them together.
+    @Test func keepsNoMoreTextsThanItsLimitAcrossItsTables() {
+        let memo = TextMemo<Int>(limit: 5)
+        var made = 0
+        let texts = (0..<40).map { "tag \($0)" }
+        for _ in 0..<2 {
+            for text in texts { _ = memo.value(for: text) { made += 1; return $0.count } }
+        }
+        #expect(made == 40 + 35)
+    }
 }
 

@@ -21,7 +21,7 @@ private struct Dish: MustacheObject {
         }
     }
 
-    var mustacheIdentity: String? { name }
+    var mustacheIdentity: MustacheIdentity? { MustacheIdentity(name) }
 }
 
 private func library(_ sources: [String: String]) throws -> MustacheLibrary {

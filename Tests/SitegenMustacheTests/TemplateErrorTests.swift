@@ -79,6 +79,27 @@ struct TemplateErrorTests {
         #expect(library.unresolvedReferences().map(\.description) == ["Themes/t/page.mustache:2:11: error: unknown parent 'base': no template of that name"])
     }
 
+    /// The place of an error is in the template whose tag it is: a partial's own file, the
+    /// parent's for its default block, the child's for the block it overrides.
+    @Test func reportsAnErrorInTheTemplateThatHasTheTag() throws {
+        let paths = ["page": "Themes/t/page.mustache", "card": "Themes/t/card.mustache", "base": "Themes/t/base.mustache", "child": "Themes/t/child.mustache"]
+        func error(_ sources: [String: String], _ name: String) throws -> String? {
+            let library = try MustacheLibrary(sources: sources, paths: paths, missingTemplates: .fail)
+            do {
+                _ = try library.render(templateNamed: name, with: [:])
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(try error(["page": "<ul>\n{{>card}}\n</ul>", "card": "<li>\n  {{>badge}}"], "page")
+            == "Themes/t/card.mustache:2:3: error: unknown partial 'badge': no template of that name")
+        #expect(try error(["base": "<main>\n{{$body}}\n {{>missing}}\n{{/body}}</main>", "child": "{{<base}}{{/base}}"], "child")
+            == "Themes/t/base.mustache:3:2: error: unknown partial 'missing': no template of that name")
+        #expect(try error(["base": "<main>{{$body}}{{/body}}</main>\n{{>card}}", "child": "{{<base}}\n{{$body}}\n  {{>gone}}\n{{/body}}\n{{/base}}", "card": "c"], "child")
+            == "Themes/t/child.mustache:3:3: error: unknown partial 'gone': no template of that name")
+    }
+
     @Test func reportsADynamicViewNameThatIsNotAString() {
         #expect(renderError("{{#items}}{{>*view}}{{/items}}", ["items": [["view": 3]]]) == "Themes/default/page.mustache:1:11: error: dynamic name '*view' must be a string naming a template")
     }

@@ -598,11 +598,15 @@ struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringConvertib
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
-        guard scalar.text.count == 3, Locale.commonISOCurrencyCodes.contains(scalar.text) else {
+        guard scalar.text.utf8.count == 3, CurrencyCode.known.contains(scalar.text) else {
             throw .invalid("must be an ISO 4217 currency code like HKD or USD, found '\(scalar.text)'")
         }
         code = scalar.text
     }
+
+    /// Asked of Foundation once: it makes its list anew at each call, and every article
+    /// with a price names a currency.
+    static let known = Set(Locale.commonISOCurrencyCodes)
 
     var description: String { code }
 }

@@ -260,7 +260,7 @@ struct ArticleView: MustacheObject {
 
     /// Within one render run every view of an article answers alike (the site and its
     /// formats do not change during it); the source path names the article.
-    var mustacheIdentity: String? {
+    var mustacheIdentity: MustacheIdentity? {
         switch variant {
         case .page: values.pageIdentity
         case .card: values.cardIdentity
@@ -349,13 +349,13 @@ final class ArticleValues: Sendable {
     let restaurant: MustacheValue
     let tags: MustacheValue
     /// The `mustacheIdentity` of the article's views, made once instead of at each partial.
-    let pageIdentity: String
-    let cardIdentity: String
+    let pageIdentity: MustacheIdentity
+    let cardIdentity: MustacheIdentity
 
     init(_ article: Article, context: ViewContext) {
         self.context = context
-        pageIdentity = ArticleView.Variant.page.name + "\u{0}" + article.sourcePath
-        cardIdentity = ArticleView.Variant.card(reads: nil).name + "\u{0}" + article.sourcePath
+        pageIdentity = MustacheIdentity(ArticleView.Variant.page.name + "\u{0}" + article.sourcePath)
+        cardIdentity = MustacheIdentity(ArticleView.Variant.card(reads: nil).name + "\u{0}" + article.sourcePath)
         url = context.url("articles/\(article.slug.text)/")
         datetime = .string(article.date.description)
         displayDate = .string(context.formats.date(article.date.date))
@@ -428,7 +428,7 @@ struct AssignmentView: MustacheObject {
     /// What `teacher` shows, made once per teacher for all their assignments.
     var teacher: MustacheValue
     /// Made once for the view: a row asks for it twice (the row and its icon).
-    let mustacheIdentity: String?
+    let mustacheIdentity: MustacheIdentity?
 
     init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue) {
         self.assignment = assignment
@@ -438,7 +438,7 @@ struct AssignmentView: MustacheObject {
         self.dayURL = dayURL
         self.teacher = teacher
         // The build's day is the same for every view of a render run.
-        mustacheIdentity = variant + "\u{0}" + dayURL + "\u{0}" + assignment.sourcePath
+        mustacheIdentity = MustacheIdentity(variant + "\u{0}" + dayURL + "\u{0}" + assignment.sourcePath)
     }
 
     static func teacher(_ teacher: Teacher) -> MustacheValue {

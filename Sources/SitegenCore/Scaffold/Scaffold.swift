@@ -32,7 +32,7 @@ public enum Scaffold {
             let hint = Suggestion.closest(to: zoneName, among: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" } ?? ""
             throw ScaffoldError(description: "--timezone must be an IANA time zone like Asia/Hong_Kong, found '\(zoneName)'\(hint)")
         }
-        guard currency.count == 3, Locale.commonISOCurrencyCodes.contains(currency) else {
+        guard currency.utf8.count == 3, CurrencyCode.known.contains(currency) else {
             throw ScaffoldError(description: "--currency must be an ISO 4217 currency code like HKD, found '\(currency)'")
         }
         let today = Scaffold.today(in: zone, now: now)
