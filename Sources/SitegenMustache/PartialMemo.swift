@@ -31,67 +31,74 @@ public struct MustacheIdentity: Hashable, Sendable {
 /// contexts below), and it used no blocks. Who makes a memo decides how long objects keep
 /// their identity: the memo must not outlive the values and templates it was filled with.
 public final class MustachePartialMemo: Sendable {
-    /// A partial over an object, at an indentation; or, with no identity, a partial that read
-    /// nothing. Its hash is made once from the parts' own, which are made once each.
-    struct Key: Hashable, Sendable {
-        let template: String
-        let identity: MustacheIdentity?
-        let indent: [UInt8]
-        let hash: Int
-
-        init(template: MustacheTemplate, identity: MustacheIdentity?, indent: [UInt8]) {
-            self.template = template.name
-            self.identity = identity
-            self.indent = indent
-            var hash = template.nameHash &* 0x1E37_79B9_7F4A_7C15 ^ (identity?.hash ?? 0)
-            for byte in indent { hash = (hash ^ Int(byte)) &* 0x100_0000_01B3 }
-            self.hash = hash
-        }
-
-        static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.identity == b.identity && a.template == b.template && a.indent == b.indent
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-    }
-
+    /// A rendering kept, with what it was kept for: a partial over an object with that
+    /// identity, at that indentation; or, with no identity, a partial that read nothing.
     /// Held by reference: found on every list page for every card, an entry of values was
     /// copied out of its table with a retain of each of its parts.
     final class Entry: Sendable {
+        let template: String
+        let identity: MustacheIdentity?
+        let indent: [UInt8]
         let bytes: [UInt8]
         let usedTemplates: TemplateUse
         /// How many templates deep the rendering went, so that a use deeper in a page still
         /// meets the nesting limit.
         let depth: Int
 
-        init(bytes: [UInt8], usedTemplates: TemplateUse, depth: Int) {
+        init(template: MustacheTemplate, identity: MustacheIdentity?, indent: [UInt8], bytes: [UInt8], usedTemplates: TemplateUse, depth: Int) {
+            self.template = template.name
+            self.identity = identity
+            self.indent = indent
             self.bytes = bytes
             self.usedTemplates = usedTemplates
             self.depth = depth
         }
+
+        func isFor(_ template: MustacheTemplate, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Bool {
+            self.identity == identity && self.template == template.name && self.indent == indent
+        }
     }
 
-    /// Tables that a key's hash picks among, each behind its own lock: with one, the cores
-    /// rendering pages waited for each other at nearly every card.
+    /// Entries by the hash of what they are for, made from hashes made once (the template's
+    /// name's, the identity's): looked up by a number, a key of strings and bytes was made,
+    /// copied and hashed for each partial of each page.
     private final class Shard: Sendable {
-        let entries = Mutex<[Key: Entry]>([:])
+        let entries = Mutex<[Int: [Entry]]>([:])
     }
 
+    /// Tables that a hash picks among, each behind its own lock: with one, the cores
+    /// rendering pages waited for each other at nearly every card.
     private let shards: [Shard] = (0..<16).map { _ in Shard() }
 
     public init() {}
 
-    private func shard(_ key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hash) >> 60)]
+    static func hash(_ template: MustacheTemplate, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Int {
+        var hash = template.nameHash &* 0x1E37_79B9_7F4A_7C15 ^ (identity?.hash ?? 0)
+        for byte in indent { hash = (hash ^ Int(byte)) &* 0x100_0000_01B3 }
+        return hash
     }
 
-    subscript(key: Key) -> Entry? {
-        get { shard(key).entries.withLock { $0[key] } }
-        set { shard(key).entries.withLock { $0[key] = newValue } }
+    private func shard(_ hash: Int) -> Shard {
+        shards[Int(UInt(bitPattern: hash) >> 60)]
+    }
+
+    /// The rendering kept of `template` over `identity` (nil: one that read nothing) at `indent`.
+    func entry(hash: Int, _ template: MustacheTemplate, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Entry? {
+        shard(hash).entries.withLock { $0[hash]?.first { $0.isFor(template, identity, indent) } }
+    }
+
+    func keep(_ entry: Entry, hash: Int) {
+        shard(hash).entries.withLock { entries in
+            if entries[hash]?.contains(where: { $0.isFor(entry) }) != true { entries[hash, default: []].append(entry) }
+        }
     }
 
     /// How many renderings are kept.
-    public var count: Int { shards.reduce(0) { count, shard in count + shard.entries.withLock { $0.count } } }
+    public var count: Int { shards.reduce(0) { count, shard in count + shard.entries.withLock { $0.values.reduce(0) { $0 + $1.count } } } }
+}
+
+extension MustachePartialMemo.Entry {
+    fileprivate func isFor(_ other: MustachePartialMemo.Entry) -> Bool {
+        identity == other.identity && template == other.template && indent == other.indent
+    }
 }

@@ -129,9 +129,10 @@ struct Renderer {
     /// but that object; else rendered, and kept when it was either.
     private mutating func includeRemembered(_ template: MustacheTemplate, indent: [UInt8], at position: TemplatePosition, in program: Program, memo: MustachePartialMemo,
                                             identity: MustacheIdentity?) throws(MustacheError) {
-        let staticKey = MustachePartialMemo.Key(template: template, identity: nil, indent: indent)
-        let key = identity.map { MustachePartialMemo.Key(template: template, identity: $0, indent: indent) }
-        if let entry = memo[staticKey] ?? key.flatMap({ memo[$0] }), depth + entry.depth <= library.nestingLimit {
+        let staticHash = MustachePartialMemo.hash(template, nil, indent)
+        let hash = identity.map { MustachePartialMemo.hash(template, $0, indent) }
+        if let entry = memo.entry(hash: staticHash, template, nil, indent) ?? hash.flatMap({ memo.entry(hash: $0, template, identity, indent) }),
+           depth + entry.depth <= library.nestingLimit {
             output.append(contentsOf: entry.bytes)
             usedTemplates.formUnion(entry.usedTemplates)
             return
@@ -146,9 +147,10 @@ struct Renderer {
         let lookupsBefore = lookups
         try include(template, indent: indent, at: position, in: program)
         let readNothing = lookups == lookupsBefore
-        if !readBlocks, readNothing || (key != nil && lowestFrameRead >= floor) {
-            let entry = MustachePartialMemo.Entry(bytes: Array(output[start...]), usedTemplates: usedTemplates, depth: deepest - depth)
-            if readNothing { memo[staticKey] = entry } else if let key { memo[key] = entry }
+        if !readBlocks, let keptHash = readNothing ? staticHash : lowestFrameRead >= floor ? hash : nil {
+            let kept = MustachePartialMemo.Entry(template: template, identity: readNothing ? nil : identity, indent: indent, bytes: Array(output[start...]),
+                                                 usedTemplates: usedTemplates, depth: deepest - depth)
+            memo.keep(kept, hash: keptHash)
         }
         lowestFrameRead = min(saved.lowestFrameRead, lowestFrameRead)
         readBlocks = saved.readBlocks || readBlocks
