@@ -380,7 +380,7 @@ struct JSONStringTests {
         // Runs of plain text long enough to be passed eight bytes at a time, and every kind
         // of byte that must not be.
         let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{1F}", " ", "~", "<", ">", "&", "'", "…", "—", "\u{2028}", "\u{2029}", "é", "字", "👩‍🍳", "\u{7F}",
-                      "Plain words, ", "0123456789abcdef"]
+                      "Plain words, ", "0123456789abcdef", "雲吞麵 and 奶茶", "€", "\u{2027}", "\u{202A}"]
         for _ in 0..<4_000 {
             let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(JSONString.quote(text) == reference(text), "\(Array(text.unicodeScalars))")
