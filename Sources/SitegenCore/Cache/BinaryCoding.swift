@@ -35,6 +35,15 @@ struct BinaryWriter {
 
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Bytes as they are, with no length before them: a model encoded before.
+    mutating func raw(_ value: ArraySlice<UInt8>) { bytes += value }
+
+    /// `count` zero bytes.
+    mutating func zeros(_ count: Int) { bytes += repeatElement(0, count: count) }
+
+    /// Forgets the first `count` bytes, once they are written out.
+    mutating func removeFirst(_ count: Int) { bytes.removeFirst(count) }
+
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { buffer in

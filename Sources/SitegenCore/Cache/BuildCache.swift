@@ -137,21 +137,34 @@ struct BuildCache: Sendable {
 
         /// The model's bytes; nil when they are in the store, unread.
         func encoded() -> ArraySlice<UInt8>? {
+            if case .encoded(let bytes) = payload { return bytes }
+            // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
+            // buffer of an article was made and copied a dozen times.
+            var writer = BinaryWriter(reservingCapacity: encodedSizeHint)
+            return encode(into: &writer) ? writer.bytes[...] : nil
+        }
+
+        /// About how many bytes the model's encoding takes: its HTML and a kilobyte.
+        var encodedSizeHint: Int {
+            guard case .decoded(let model, _) = payload else { return 0 }
+            let html = switch model {
+            case .none: 0
+            case .article(let article): article.mainHTML.utf8Count + article.subContents.reduce(0) { $0 + $1.html.utf8Count }
+            case .assignment(let assignment): assignment.detailsHTML.utf8Count + assignment.detailsText.utf8Count
+            case .page(let page): page.html.utf8.count
+            }
+            return html + 1024
+        }
+
+        /// Appends the model's bytes to `writer`; false when they are in the store, unread.
+        func encode(into writer: inout BinaryWriter) -> Bool {
             switch payload {
             case .unread:
-                return nil
+                return false
             case .encoded(let bytes):
-                return bytes
+                writer.raw(bytes)
+                return true
             case .decoded(let model, let diagnostics):
-                // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
-                // buffer of an article was made and copied a dozen times.
-                let html = switch model {
-                case .none: 0
-                case .article(let article): article.mainHTML.utf8Count + article.subContents.reduce(0) { $0 + $1.html.utf8Count }
-                case .assignment(let assignment): assignment.detailsHTML.utf8Count + assignment.detailsText.utf8Count
-                case .page(let page): page.html.utf8.count
-                }
-                var writer = BinaryWriter(reservingCapacity: html + 1024)
                 switch model {
                 case .none: writer.integer(0)
                 case .article(let article): writer.integer(1); writer.article(article)
@@ -159,7 +172,7 @@ struct BuildCache: Sendable {
                 case .page(let page): writer.integer(3); writer.page(page)
                 }
                 writer.array(diagnostics) { $0.diagnostic($1) }
-                return writer.bytes[...]
+                return true
             }
         }
     }

@@ -186,9 +186,9 @@ enum ModelStore {
             for index in entries.indices {
                 if kept[index] == nil, !fresh.isEmpty {
                     locations.append(writer.appendPadded(fresh[index].bytes))
-                } else if let bytes = entries[index].encoded() {
-                    locations.append(writer.appendPadded(bytes))
-                    checksums[index] = Checksum.value(bytes)
+                } else if let (location, checksum) = writer.appendPadded(entries[index]) {
+                    locations.append(location)
+                    checksums[index] = checksum
                 } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: checksums[index]) {
                     locations.append(writer.appendPadded(bytes[...]))
                 } else {
@@ -231,7 +231,7 @@ enum ModelStore {
     /// Writes a new store through a buffer, keeping its length and running checksum.
     private struct ChunkWriter {
         let descriptor: Int32
-        var buffer: [UInt8] = []
+        var buffer = BinaryWriter(reservingCapacity: ChunkWriter.chunk + 65_536)
         var length = 0
         var checksum = ModelStore.seed
         var failed = false
@@ -239,15 +239,14 @@ enum ModelStore {
 
         init(descriptor: Int32) {
             self.descriptor = descriptor
-            buffer.reserveCapacity(ChunkWriter.chunk + 65_536)
         }
 
         /// Appends `bytes` and `padding` zeros.
         mutating func append(_ bytes: ArraySlice<UInt8>, padding: Int = 0) {
-            buffer += bytes
-            buffer += repeatElement(0, count: padding)
+            buffer.raw(bytes)
+            buffer.zeros(padding)
             length += bytes.count + padding
-            if buffer.count >= ChunkWriter.chunk { flush() }
+            if buffer.bytes.count >= ChunkWriter.chunk { flush() }
         }
 
         /// Appends `model` padded to whole 8-byte words; where it went.
@@ -257,17 +256,32 @@ enum ModelStore {
             return start..<(start + model.count)
         }
 
+        /// Encodes `entry`'s model where it goes, padded to whole 8-byte words: where it went
+        /// and its checksum; nil when it is in the store, unread. Encoded on its own first,
+        /// each model of a new store was made in a buffer of its own and copied.
+        mutating func appendPadded(_ entry: BuildCache.ContentEntry) -> (location: Range<Int>, checksum: UInt64)? {
+            let start = buffer.bytes.count
+            guard entry.encode(into: &buffer) else { return nil }
+            let count = buffer.bytes.count - start
+            let checksum = Checksum.value(buffer.bytes[start...])
+            buffer.zeros(ModelStore.padded(count) - count)
+            let location = length..<(length + count)
+            length += ModelStore.padded(count)
+            if buffer.bytes.count >= ChunkWriter.chunk { flush() }
+            return (location, checksum)
+        }
+
         /// Writes whole words; a partial word waits for the next chunk.
         private mutating func flush() {
-            let whole = buffer.count / 8 * 8
-            checksum = Checksum.advance(checksum, over: buffer[..<whole])
-            if !failed, !ModelStore.writeAll(buffer[..<whole], to: descriptor, at: length - buffer.count) { failed = true }
+            let whole = buffer.bytes.count / 8 * 8
+            checksum = Checksum.advance(checksum, over: buffer.bytes[..<whole])
+            if !failed, !ModelStore.writeAll(buffer.bytes[..<whole], to: descriptor, at: length - buffer.bytes.count) { failed = true }
             buffer.removeFirst(whole)
         }
 
         mutating func finish() -> Bool {
             flush()
-            return !failed && buffer.isEmpty
+            return !failed && buffer.bytes.isEmpty
         }
     }
 
