@@ -4,27 +4,45 @@ import Synchronization
 /// tags, meals and headings return in article after article, and working a character at a
 /// time costs thousands of instructions each. Safe to share between threads; at most
 /// `limit` texts are kept, so a site of unique texts costs no more than it did.
+///
+/// Inlinable, so that each use is specialized for its values: called through its generic
+/// form from another module, each look-up asked the runtime for the metadata of its types
+/// and hashed through witness tables, some 3,000 instructions a tag.
 public final class TextMemo<Value: Sendable>: Sendable {
     /// A text with its hash, made once: it picks the shard and is the table's hash too.
-    private struct Key: Hashable {
-        let text: String
-        let hash: Int
+    @usableFromInline
+    struct Key: Hashable, Sendable {
+        @usableFromInline let text: String
+        @usableFromInline let hash: Int
 
+        @inlinable
+        init(_ text: String) {
+            self.text = text
+            hash = text.hashValue
+        }
+
+        @inlinable
         static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.text == b.text }
+
+        @inlinable
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// Tables behind locks of their own, picked by a text's hash: with one lock, the cores
     /// reading articles side by side handed its cache line back and forth at every tag.
-    private final class Shard: Sendable {
-        let known = Mutex<[Key: Value]>([:])
+    @usableFromInline
+    final class Shard: Sendable {
+        @usableFromInline let known = Mutex<[Key: Value]>([:])
+
+        @usableFromInline
+        init() {}
     }
 
-    private static var shardCount: Int { 8 }
-    private let shards: [Shard] = (0..<TextMemo.shardCount).map { _ in Shard() }
-    private let limit: Int
+    @usableFromInline static var shardCount: Int { 8 }
+    @usableFromInline let shards: [Shard] = (0..<TextMemo.shardCount).map { _ in Shard() }
+    @usableFromInline let limit: Int
     /// How many texts all the shards keep: written only when a text is added.
-    private let kept = Atomic(0)
+    @usableFromInline let kept = Atomic(0)
 
     public init(limit: Int) {
         self.limit = limit
@@ -32,8 +50,9 @@ public final class TextMemo<Value: Sendable>: Sendable {
 
     /// The value `make` gives for `text`, made at most once while the memo has room. Made
     /// outside the lock: two threads may make the same value, and either is kept.
+    @inlinable
     public func value(for text: String, making make: (String) -> Value) -> Value {
-        let key = Key(text: text, hash: text.hashValue)
+        let key = Key(text)
         let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(TextMemo.shardCount))]
         if let value = shard.known.withLock({ $0[key] }) { return value }
         let value = make(text)
