@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMustache
+import SitegenSupport
 import Synchronization
 
 /// A file of the built site: rendered bytes, a file to copy as it is, or a page the
@@ -267,7 +268,7 @@ enum Render {
                     "restaurants": .array(pinned.map { restaurant(context, $0) }),
                     "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
                     "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
-                    "mapData": .string(mapData(context, pinned)),
+                    "mapData": mapData(context, pinned),
                     "unpinnedCount": .int(shared.index.restaurants.count - pinned.count),
                     "unpinnedOne": .bool(shared.index.restaurants.count - pinned.count == 1),
                     "hasUnpinned": .bool(shared.index.restaurants.count > pinned.count),
@@ -321,11 +322,39 @@ enum Render {
     }
 
     /// The pins of `/map/` as JSON for the map script; safe inside `<script>`.
-    private static func mapData(_ context: ViewContext, _ entries: [RestaurantEntry]) -> String {
-        let pins = entries.map { entry in
-            let articles = entry.articles.map { "{\"title\":\(JSONText.string($0.title)),\"url\":\(JSONText.string(context.url("articles/\($0.slug.text)/")))}" }
-            return "{\"name\":\(JSONText.string(entry.name)),\"address\":\(JSONText.string(entry.address ?? "")),\"lat\":\(JSONText.number(entry.latitude!)),\"lon\":\(JSONText.number(entry.longitude!)),\"articles\":[\(articles.joined(separator: ","))]}"
+    /// The map's pins as JSON, safe inside an HTML `<script>` element, written into one
+    /// buffer: made of interpolated strings, joined and joined again, the pins of 10,000
+    /// articles cost a hundredth of a build, on one core.
+    private static func mapData(_ context: ViewContext, _ entries: [RestaurantEntry]) -> MustacheValue {
+        var json: [UInt8] = []
+        json.reserveCapacity(entries.reduce(0) { $0 + 160 + 120 * $1.articles.count })
+        func append(_ text: StaticString) { text.withUTF8Buffer { json.append(contentsOf: $0) } }
+        append("[")
+        var first = true
+        for entry in entries {
+            guard let latitude = entry.latitude, let longitude = entry.longitude else { continue }
+            if !first { append(",") }
+            first = false
+            append("{\"name\":")
+            JSONString.append(entry.name, to: &json)
+            append(",\"address\":")
+            JSONString.append(entry.address ?? "", to: &json)
+            append(",\"lat\":")
+            MapLinks.appendCoordinate(latitude, to: &json)
+            append(",\"lon\":")
+            MapLinks.appendCoordinate(longitude, to: &json)
+            append(",\"articles\":[")
+            for (index, article) in entry.articles.enumerated() {
+                if index > 0 { append(",") }
+                append("{\"title\":")
+                JSONString.append(article.title, to: &json)
+                append(",\"url\":")
+                JSONString.append(context.url("articles/" + article.slug.text + "/"), to: &json)
+                append("}")
+            }
+            append("]}")
         }
-        return "[" + pins.joined(separator: ",") + "]"
+        append("]")
+        return .utf8(json[...])
     }
 }

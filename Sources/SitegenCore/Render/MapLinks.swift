@@ -112,13 +112,3 @@ struct MapLinks: Sendable {
     }
 }
 
-/// JSON text that is safe inside an HTML `<script>` element: no value can close it.
-enum JSONText {
-    static func string(_ text: String) -> String {
-        JSONString.quote(text)
-    }
-
-    static func number(_ value: Double) -> String {
-        MapLinks.coordinate(value)
-    }
-}
