@@ -10,12 +10,20 @@ struct PageFingerprints: Sendable {
     let global: UInt64
     /// Every assignment and the build's moment, which the homework pages depend on.
     let homework: UInt64
+    /// Each article's path and content hash folded into one word, once: a list adds a word
+    /// per article, where it hashed each article's path twice on every page listing it (to
+    /// find the article's hash, then into the list's print).
+    private let articlePrints: [ObjectIdentifier: UInt64]
 
     /// `homework`: the homework fingerprint of a build with the same assignments, moment
     /// and hashes of assignments, when the caller has it; it is the costly part.
     init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homework known: UInt64? = nil) {
         self.index = index
         self.hashes = hashes
+        var articlePrints: [ObjectIdentifier: UInt64] = [:]
+        articlePrints.reserveCapacity(index.articles.count)
+        for article in index.articles { articlePrints[article.identity] = PageFingerprints.print(of: article, hashes: hashes) }
+        self.articlePrints = articlePrints
         var global = Fingerprint()
         global.add(context)
         for page in index.pages {
@@ -61,9 +69,15 @@ struct PageFingerprints: Sendable {
     private func articles(_ list: some Sequence<Article>) -> UInt64 {
         var print = Fingerprint()
         for article in list {
-            print.add(article.sourcePath)
-            print.add(hashes[article.sourcePath] ?? 0)
+            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes))
         }
+        return print.value
+    }
+
+    private static func print(of article: Article, hashes: [String: UInt64]) -> UInt64 {
+        var print = Fingerprint()
+        print.add(article.sourcePath)
+        print.add(hashes[article.sourcePath] ?? 0)
         return print.value
     }
 
