@@ -54,8 +54,8 @@ public final class MustachePartialMemo: Sendable {
             self.depth = depth
         }
 
-        func isFor(_ template: MustacheTemplate, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Bool {
-            self.identity == identity && self.template == template.name && self.indent == indent
+        func isFor(_ template: String, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Bool {
+            self.identity == identity && self.template == template && self.indent == indent
         }
     }
 
@@ -84,21 +84,15 @@ public final class MustachePartialMemo: Sendable {
 
     /// The rendering kept of `template` over `identity` (nil: one that read nothing) at `indent`.
     func entry(hash: Int, _ template: MustacheTemplate, _ identity: MustacheIdentity?, _ indent: [UInt8]) -> Entry? {
-        shard(hash).entries.withLock { $0[hash]?.first { $0.isFor(template, identity, indent) } }
+        shard(hash).entries.withLock { $0[hash]?.first { $0.isFor(template.name, identity, indent) } }
     }
 
     func keep(_ entry: Entry, hash: Int) {
         shard(hash).entries.withLock { entries in
-            if entries[hash]?.contains(where: { $0.isFor(entry) }) != true { entries[hash, default: []].append(entry) }
+            if entries[hash]?.contains(where: { $0.isFor(entry.template, entry.identity, entry.indent) }) != true { entries[hash, default: []].append(entry) }
         }
     }
 
     /// How many renderings are kept.
     public var count: Int { shards.reduce(0) { count, shard in count + shard.entries.withLock { $0.values.reduce(0) { $0 + $1.count } } } }
-}
-
-extension MustachePartialMemo.Entry {
-    fileprivate func isFor(_ other: MustachePartialMemo.Entry) -> Bool {
-        identity == other.identity && template == other.template && indent == other.indent
-    }
 }
