@@ -313,7 +313,7 @@ enum Render {
             "name": .string(entry.name),
             "anchor": .string(entry.anchor),
             "address": entry.address.map(MustacheValue.string) ?? .null,
-            "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url("articles/\($0.slug.text)/"))]) }),
+            "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) }),
         ]
         if let latitude = entry.latitude, let longitude = entry.longitude {
             fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -321,9 +321,8 @@ enum Render {
         return .fields(fields)
     }
 
-    /// The pins of `/map/` as JSON for the map script; safe inside `<script>`.
-    /// The map's pins as JSON, safe inside an HTML `<script>` element, written into one
-    /// buffer: made of interpolated strings, joined and joined again, the pins of 10,000
+    /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
+    /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
     /// articles cost a hundredth of a build, on one core.
     private static func mapData(_ context: ViewContext, _ entries: [RestaurantEntry]) -> MustacheValue {
         var json: [UInt8] = []
@@ -349,7 +348,7 @@ enum Render {
                 append("{\"title\":")
                 JSONString.append(article.title, to: &json)
                 append(",\"url\":")
-                JSONString.append(context.url("articles/" + article.slug.text + "/"), to: &json)
+                JSONString.append(context.url(article.pagePath), to: &json)
                 append("}")
             }
             append("]}")

@@ -91,7 +91,7 @@ enum PlannedPage: Sendable {
     var path: String {
         switch self {
         case .home(let list): list.path + "index.html"
-        case .article(let article): "articles/\(article.slug.text)/index.html"
+        case .article(let article): article.pagePath + "index.html"
         case .page(let page): "\(page.slug.text)/index.html"
         case .group(_, let list): list.path + "index.html"
         case .groupIndex(let kind): "\(kind.rawValue)/index.html"

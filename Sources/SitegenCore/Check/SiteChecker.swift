@@ -50,7 +50,7 @@ public enum SiteChecker {
     /// The links of each published text, with the page it is shown on.
     private static func contentLinks(_ index: SiteIndex) -> [(String, [ContentLink])] {
         var result: [(String, [ContentLink])] = []
-        for article in index.articles { result.append(("articles/\(article.slug.text)/index.html", article.links)) }
+        for article in index.articles { result.append((article.pagePath + "index.html", article.links)) }
         for page in index.pages { result.append(("\(page.slug.text)/index.html", page.links)) }
         for assignment in index.homework.assignments {
             guard let grade = assignment.grades.first else { continue }

@@ -10,7 +10,8 @@ enum Publishing {
     static func feed(_ index: SiteIndex, context: ViewContext) -> AtomFeed {
         let site = index.site
         let entries = index.articles.prefix(feedLength).map { article -> AtomFeed.Entry in
-            let url = context.absoluteURL("articles/\(article.slug.text)/") ?? ""
+            let absolute = context.absoluteURL(article.pagePath)
+            let url = absolute ?? ""
             return AtomFeed.Entry(
                 id: url,
                 title: article.title,
@@ -21,7 +22,7 @@ enum Publishing {
                 category: article.meal?.name,
                 summary: article.summary,
                 contentHTML: absolutized(content(of: article, context: context), context: context),
-                contentBase: context.absoluteURL("articles/\(article.slug.text)/")
+                contentBase: absolute
             )
         }
         return AtomFeed(

@@ -356,7 +356,7 @@ final class ArticleValues: Sendable {
         self.context = context
         pageIdentity = MustacheIdentity(ArticleView.Variant.page.name + "\u{0}" + article.sourcePath)
         cardIdentity = MustacheIdentity(ArticleView.Variant.card(reads: nil).name + "\u{0}" + article.sourcePath)
-        url = context.url("articles/\(article.slug.text)/")
+        url = context.url(article.pagePath)
         datetime = .string(article.date.description)
         displayDate = .string(context.formats.date(article.date.date))
         cover = article.cover.map(context.image) ?? .null
