@@ -20,25 +20,34 @@ enum MarkdownArena {
 
     /// The arenas, each kept from document to document, each on cache lines of its own: two
     /// cores taking blocks from arenas side by side in one line spent four times as long
-    /// handing it back and forth as taking the blocks.
-    // Written only by the document that took the arena (`taken` says which).
-    nonisolated(unsafe) private static let arenas = Arenas()
+    /// handing it back and forth as taking the blocks. Made by `allocators`, before cmark
+    /// has any function that uses them: made on first use instead, as a `static let`, each
+    /// of cmark's allocations (1.3 million for 2,000 articles) first asked the runtime
+    /// whether they were made.
+    // Written once, by `allocators`; then each arena only by the document that took it
+    // (`taken` says which).
+    nonisolated(unsafe) private static var arenas = Arenas(base: nil)
 
     struct Arenas {
         private static let stride = 128
-        private let base: UnsafeMutableRawPointer
+        private let base: UnsafeMutableRawPointer?
 
-        init() {
+        init(base: UnsafeMutableRawPointer?) {
+            self.base = base
+        }
+
+        static func make() -> Arenas {
             precondition(MemoryLayout<Chunks>.size <= Arenas.stride, "sitegen: a Markdown arena takes more than its cache lines")
-            base = UnsafeMutableRawPointer.allocate(byteCount: Arenas.stride * MarkdownArena.arenaCount, alignment: Arenas.stride)
+            let base = UnsafeMutableRawPointer.allocate(byteCount: Arenas.stride * MarkdownArena.arenaCount, alignment: Arenas.stride)
             for arena in 0..<MarkdownArena.arenaCount {
                 (base + arena * Arenas.stride).initializeMemory(as: Chunks.self, to: Chunks())
             }
+            return Arenas(base: base)
         }
 
         subscript(arena: Int) -> Chunks {
-            @inline(__always) unsafeAddress { UnsafePointer((base + arena * Arenas.stride).assumingMemoryBound(to: Chunks.self)) }
-            @inline(__always) nonmutating unsafeMutableAddress { (base + arena * Arenas.stride).assumingMemoryBound(to: Chunks.self) }
+            @inline(__always) unsafeAddress { UnsafePointer((base.unsafelyUnwrapped + arena * Arenas.stride).assumingMemoryBound(to: Chunks.self)) }
+            @inline(__always) nonmutating unsafeMutableAddress { (base.unsafelyUnwrapped + arena * Arenas.stride).assumingMemoryBound(to: Chunks.self) }
         }
     }
 
@@ -61,6 +70,7 @@ enum MarkdownArena {
     /// The allocator of each arena: its functions name it.
     // Written once, then only read.
     nonisolated(unsafe) private static let allocators: UnsafeMutablePointer<cmark_mem> = {
+        arenas = Arenas.make()
         let allocators = UnsafeMutablePointer<cmark_mem>.allocate(capacity: arenaCount)
         let functions: [(calloc: @convention(c) (Int, Int) -> UnsafeMutableRawPointer?, realloc: @convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?)] = [
             ({ zeroed(0, $0, $1) }, { resized(0, $0, $1) }),
