@@ -58,7 +58,14 @@ public final class TextMemo<Value: Sendable>: Sendable {
         let value = make(text)
         guard kept.load(ordering: .relaxed) < limit else { return value }
         shard.known.withLock { known in
-            if known.updateValue(value, forKey: key) == nil { kept.add(1, ordering: .relaxed) }
+            guard known[key] == nil else { return }
+            // A place is taken before the text is kept: threads adding to different tables
+            // at once could each see room for one more and pass the limit together.
+            guard kept.add(1, ordering: .relaxed).oldValue < limit else {
+                kept.subtract(1, ordering: .relaxed)
+                return
+            }
+            known[key] = value
         }
         return value
     }

@@ -719,5 +719,17 @@ struct TextMemoTests {
         }
         #expect(made == 40 + 35)
     }
+
+    /// Threads filling the memo at once keep no more than its limit between them.
+    @Test func keepsNoMoreTextsThanItsLimitWhenThreadsAddAtOnce() {
+        let memo = TextMemo<Int>(limit: 5)
+        let texts = (0..<2_000).map { "tag \($0)" }
+        DispatchQueue.concurrentPerform(iterations: texts.count) { index in
+            _ = memo.value(for: texts[index]) { $0.count }
+        }
+        var madeAgain = 0
+        for text in texts { _ = memo.value(for: text) { madeAgain += 1; return $0.count } }
+        #expect(texts.count - madeAgain == 5)
+    }
 }
 

@@ -365,7 +365,7 @@ public enum SiteBuilder {
         // has them. A build that has failed already stores nothing; one that fails later
         // leaves the last cache's store as that cache needs it (`ModelStore.Saved`).
         let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
-        let failing = finish(log, strict: options.strict).contains { $0.severity == .error }
+        let failing = fails(log, strict: options.strict)
         let storingModels = memory == nil && !failing ? cacheFile.map { file in
             let content = entries
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
@@ -470,6 +470,11 @@ public enum SiteBuilder {
         var themeAssets = theme?.assets ?? [:]
         for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
         return (theme, PublishedAssets(theme: themeAssets, minify: true))
+    }
+
+    /// Whether `finish(log, strict:)` would hold an error, without making and sorting it.
+    static func fails(_ log: DiagnosticLog, strict: Bool) -> Bool {
+        log.hasErrors || (strict && !log.entries.isEmpty)
     }
 
     static func finish(_ log: DiagnosticLog, strict: Bool) -> [Diagnostic] {

@@ -241,19 +241,16 @@ enum ModelStore {
             self.descriptor = descriptor
         }
 
-        /// Appends `bytes` and `padding` zeros.
-        mutating func append(_ bytes: ArraySlice<UInt8>, padding: Int = 0) {
+        /// Appends `bytes` as they are.
+        mutating func append(_ bytes: ArraySlice<UInt8>) {
             buffer.raw(bytes)
-            buffer.zeros(padding)
-            length += bytes.count + padding
-            if buffer.bytes.count >= ChunkWriter.chunk { flush() }
+            placed(bytes.count, padding: 0)
         }
 
         /// Appends `model` padded to whole 8-byte words; where it went.
         mutating func appendPadded(_ model: ArraySlice<UInt8>) -> Range<Int> {
-            let start = length
-            append(model, padding: ModelStore.padded(model.count) - model.count)
-            return start..<(start + model.count)
+            buffer.raw(model)
+            return placed(model.count, padding: ModelStore.padded(model.count) - model.count)
         }
 
         /// Encodes `entry`'s model where it goes, padded to whole 8-byte words: where it went
@@ -264,11 +261,18 @@ enum ModelStore {
             guard entry.encode(into: &buffer) else { return nil }
             let count = buffer.bytes.count - start
             let checksum = Checksum.value(buffer.bytes[start...])
-            buffer.zeros(ModelStore.padded(count) - count)
+            return (placed(count, padding: ModelStore.padded(count) - count), checksum)
+        }
+
+        /// Counts in the `count` bytes just put at the end of the buffer, followed by
+        /// `padding` zeros, and writes a chunk when one is full; where the bytes went.
+        @discardableResult
+        private mutating func placed(_ count: Int, padding: Int) -> Range<Int> {
+            buffer.zeros(padding)
             let location = length..<(length + count)
-            length += ModelStore.padded(count)
+            length += count + padding
             if buffer.bytes.count >= ChunkWriter.chunk { flush() }
-            return (location, checksum)
+            return location
         }
 
         /// Writes whole words; a partial word waits for the next chunk.
