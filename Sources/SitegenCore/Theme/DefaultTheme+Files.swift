@@ -964,15 +964,14 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{#width}}<meta property="og:image:width" content="{{width}}">{{/width}}
 {{#height}}<meta property="og:image:height" content="{{height}}">{{/height}}
 <meta property="og:image:alt" content="{{alt}}">
+{{! X reads the title, description and image from og:title, og:description and og:image;
+    only the card's kind and the image's text have no Open Graph twin. }}
 <meta name="twitter:card" content="summary_large_image">
-<meta name="twitter:image" content="{{url}}">
 <meta name="twitter:image:alt" content="{{alt}}">
 {{/meta.image}}
 {{^meta.image}}
 <meta name="twitter:card" content="summary">
 {{/meta.image}}
-<meta name="twitter:title" content="{{meta.title}}">
-<meta name="twitter:description" content="{{meta.description}}">
 {{#site.feedURL}}
 <link rel="alternate" type="application/atom+xml" title="{{site.title}}" href="{{site.feedURL}}">
 {{/site.feedURL}}
