@@ -20,6 +20,7 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .systemLibrary(name: "CFileSystem"),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "SitegenBytes"),
         .target(name: "SitegenSupport", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
@@ -31,7 +32,7 @@ let package = Package(
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenSupport"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
-        .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
+        .executableTarget(name: "sitegen", dependencies: ["SitegenCLI", "CMalloc"]),
         .executableTarget(
             name: "sitegen-bench",
             dependencies: ["SitegenMustache"],

@@ -69,8 +69,9 @@ enum Render {
         var cardReads: UInt64 = 0
         /// How many pages were rendered; the others were the last build's.
         var renderedCount = 0
-        /// What the pages were made with (views, remembered partials): a process that ends
-        /// after the build leaves it to the exit instead of freeing it piece by piece.
+        /// What the pages were made with (views, remembered partials, the jobs and their
+        /// outcomes): a process that ends after the build leaves it to the exit instead of
+        /// freeing it piece by piece, on one core, after the last page.
         var workings: (any Sendable)?
     }
 
@@ -138,7 +139,7 @@ enum Render {
                 return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             }
         }
-        var output = Output(files: [], pages: [:], cardReads: shared.reads.value, workings: (shared, memo))
+        var output = Output(files: [], pages: [:], cardReads: shared.reads.value, workings: (shared, memo, jobs, outcomes))
         output.files.reserveCapacity(outcomes.count)
         output.pages.reserveCapacity(outcomes.count)
         for outcome in outcomes {

@@ -117,7 +117,9 @@ public enum SiteBuilder {
         }
         // The pages are no longer needed: memory goes to the cache instead. Nor are the
         // last build's tables: while they are held, changing the cache's copied them (13,000
-        // outputs of a large site after one article was edited).
+        // outputs of a large site after one article was edited). A command leaves the pages
+        // to its exit: freed here, they were the only work of the end of a first build.
+        if options.leavesMemoryToExit, let files = prepared.files { ProcessLifetime.keep(files) }
         prepared.files = nil
         prepared.previousOutputs = [:]
         prepared.previousFolders = [:]
