@@ -1,5 +1,7 @@
 import Foundation
 @testable import SitegenCore
+import SitegenMustache
+import SitegenYAML
 import Testing
 
 @Suite("Default theme")
@@ -26,5 +28,29 @@ struct DefaultThemeTests {
         #expect(log.entries.isEmpty)
         #expect(theme != nil)
         for name in Theme.requiredTemplates { #expect(theme?.library[name] != nil) }
+    }
+
+    /// The layout renders the header and footer over the site, which says who it is: a build
+    /// makes each once and every page shows the same bytes.
+    @Test func makesTheHeaderAndFooterOnceForEveryPage() throws {
+        let theme = try #require(Theme.load(from: [:], name: "default", log: DiagnosticLog()))
+        let site = Site(node: try YAMLReader.read(Array("title: Food & Homework\nbase_url: https://example.org/food/\n".utf8), path: "Content/site.yaml"), log: DiagnosticLog())
+        let about = MustacheValue.fields(["title": "About", "url": "/food/about/"])
+        let siteView = MustacheValue.object(SiteView(site: site, pages: [about], assets: .fields([:])))
+        func page(_ title: String) -> MustacheValue {
+            .fields(["site": siteView, "meta": .fields(["title": .string(title), "description": "A page"]), "today": "2026-11-25"])
+        }
+        let library = theme.library
+        let memo = MustachePartialMemo()
+        for title in ["Page not found", "Not here either"] {
+            var used: Set<String> = []
+            let remembered = String(decoding: try library.renderBytes(library["404"]!, with: page(title), usedTemplates: &used, memo: memo), as: UTF8.self)
+            #expect(remembered == (try library.render(library["404"]!, with: page(title))))
+            #expect(used.isSuperset(of: ["header", "footer", "layout", "404"]))
+            #expect(remembered.contains("<a class=\"site-title\" href=\"/food/\">Food &amp; Homework</a>"))
+            #expect(remembered.contains("<li><a href=\"/food/about/\">About</a></li>"))
+            #expect(remembered.contains("<p>Food &amp; Homework</p>"))
+            #expect(memo.count == 2)
+        }
     }
 }

@@ -9,6 +9,11 @@ struct SiteView: MustacheObject {
     /// Fingerprinted asset URLs by extension and name: `{{site.assets.css.style}}`.
     var assets: MustacheValue
 
+    /// One site per render run: the header and footer, rendered over it, are made once for
+    /// every page instead of tag by tag on each.
+    var mustacheIdentity: MustacheIdentity? { SiteView.identity }
+    private static let identity = MustacheIdentity("site")
+
     /// Told apart by length first, as `ArticleView.member` is: every name a page looks up
     /// that no view above has comes down to the site, a dozen comparisons each.
     func mustacheMember(_ key: String) -> MustacheValue? {

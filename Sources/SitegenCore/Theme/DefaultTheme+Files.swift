@@ -687,13 +687,13 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <footer class="site-footer">
   <nav aria-label="Browse">
     <ul class="footer-nav">
-      <li><a href="{{site.root}}meals/">Meals</a></li>
-      <li><a href="{{site.root}}tags/">Tags</a></li>
-      <li><a href="{{site.root}}restaurants/">Restaurants</a></li>
-      <li><a href="{{site.root}}map/">Map</a></li>
+      <li><a href="{{root}}meals/">Meals</a></li>
+      <li><a href="{{root}}tags/">Tags</a></li>
+      <li><a href="{{root}}restaurants/">Restaurants</a></li>
+      <li><a href="{{root}}map/">Map</a></li>
     </ul>
   </nav>
-  <p>{{site.title}}{{#site.description}} · {{site.description}}{{/site.description}}</p>
+  <p>{{title}}{{#description}} · {{description}}{{/description}}</p>
 </footer>
 
 """#,
@@ -803,17 +803,17 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "header.mustache": #"""
 <header class="site-header" id="top">
-  <a class="site-title" href="{{site.root}}">{{site.title}}</a>
+  <a class="site-title" href="{{root}}">{{title}}</a>
   <nav aria-label="Sections">
     <ul class="site-nav">
-      <li><a href="{{site.root}}">Articles</a></li>
-      <li><a href="{{site.root}}map/">Map</a></li>
-      {{#site.hasHomework}}
-      <li><a href="{{site.root}}homework/">{{site.homeworkTitle}}</a></li>
-      {{/site.hasHomework}}
-      {{#site.pages}}
+      <li><a href="{{root}}">Articles</a></li>
+      <li><a href="{{root}}map/">Map</a></li>
+      {{#hasHomework}}
+      <li><a href="{{root}}homework/">{{homeworkTitle}}</a></li>
+      {{/hasHomework}}
+      {{#pages}}
       <li><a href="{{url}}">{{title}}</a></li>
-      {{/site.pages}}
+      {{/pages}}
     </ul>
   </nav>
 </header>
@@ -986,11 +986,15 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
+{{#site}}
 {{>header}}
+{{/site}}
 <main id="content" class="page{{$pageClass}}{{/pageClass}}">
 {{$content}}{{/content}}
 </main>
+{{#site}}
 {{>footer}}
+{{/site}}
 {{$afterFooter}}{{/afterFooter}}
 </body>
 </html>
