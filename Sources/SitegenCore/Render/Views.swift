@@ -1,5 +1,6 @@
 import Foundation
 import SitegenMustache
+import SitegenSupport
 import Synchronization
 
 /// What a page template sees of the site (`{{site.title}}`, `{{site.root}}`).
@@ -173,6 +174,10 @@ final class Formats: Sendable {
 final class ViewContext: Sendable {
     let site: Site
     let formats: Formats
+    /// The record of each meal and tag, by name (its slug comes from its name), made once:
+    /// every article shows half a dozen, and a site has a few hundred.
+    private let meals = TextMemo<MustacheValue>(limit: 10_000)
+    private let tags = TextMemo<MustacheValue>(limit: 10_000)
 
     init(site: Site, formats: Formats) {
         self.site = site
@@ -417,7 +422,9 @@ extension MustacheValue {
 extension ViewContext {
     /// A meal or tag: its name and the URL of its page.
     func label(_ label: Label, kind: ArticleGroup.Kind) -> MustacheValue {
-        .fields(["name": .string(label.name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
+        (kind == .meal ? meals : tags).value(for: label.name) { name in
+            .fields(["name": .string(name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
+        }
     }
 }
 
