@@ -183,9 +183,19 @@ struct ValueTests {
         }
     }
 
+    /// The whitespace `collapsingWhitespace` knows by value is Unicode's, scalar for scalar.
+    @Test func knowsEveryWhitespaceScalar() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect((Summary.whitespace(value) != nil) == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func collapsesWhitespaceAsSplittingCharactersWould() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "word", "é", "e\u{301}", "字", "👩‍🍳", " ", "  ", "\t", "\r\n", "\n", "\u{A0}", "\u{2003}", " \u{301}", "\u{200D}", ",", "…"]
+        let pieces = ["a", "word", "é", "e\u{301}", "字", "👩‍🍳", " ", "  ", "\t", "\r\n", "\n", "\u{A0}", "\u{2003}", " \u{301}", "\u{200D}", ",", "…",
+                      "\u{85}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{200B}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{3001}",
+                      "\u{2028}\u{301}", "\u{3000}\u{301}", "\u{3000}\u{903}", "\u{85}\u{301}", "\u{1F1ED}\u{1F1F0}", "\u{10FFFF}", "\u{FEFF}"]
         for _ in 0..<2_000 {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let expected = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
