@@ -159,7 +159,10 @@ public enum SiteBuilder {
                 warm.cache = cache
                 memory.keep(warm)
             }
-            if options.leavesMemoryToExit { ProcessLifetime.keep(cache) }
+            if options.leavesMemoryToExit {
+                ProcessLifetime.keep(cache)
+                if let folderTimes { ProcessLifetime.keep(folderTimes) }
+            }
         }
         return report
     }
