@@ -230,6 +230,74 @@ struct ValueTests {
         }
     }
 
+    /// Dates made from each month's pattern read as ICU writes them, in languages that write
+    /// their digits as ASCII and in ones that do not (which keep asking ICU).
+    @Test func writesDatesAsICUDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for language in ["en", "en-GB", "fr", "de", "es", "pt-BR", "it", "nl", "sv", "fi", "ru", "pl", "ja", "zh-Hant", "ko", "ar", "fa", "hi", "th", "he"] {
+            let formats = Formats(language: LanguageTag(language))
+            let style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: language), calendar: Calendar(identifier: .gregorian),
+                                         timeZone: TimeZone(identifier: "UTC")!)
+            var dates = (1...12).flatMap { month in [1, 9, 10, 28].map { CalendarDate(year: 2026, month: month, day: $0) } }
+            dates += [CalendarDate(year: 1600, month: 1, day: 1), CalendarDate(year: 1599, month: 12, day: 31), CalendarDate(year: 1000, month: 6, day: 15),
+                      CalendarDate(year: 9999, month: 12, day: 31), CalendarDate(year: 2024, month: 2, day: 29)]
+            for _ in 0..<200 {
+                let month = Int.random(in: 1...12, using: &generator)
+                dates.append(CalendarDate(year: Int.random(in: 1580...2200, using: &generator), month: month, day: Int.random(in: 1...(month == 2 ? 28 : 30), using: &generator)))
+            }
+            for date in dates {
+                let icu = Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(style)
+                #expect(formats.date(date) == icu, "\(language) \(date)")
+            }
+        }
+        // English dates are made from the patterns; the same every month and day, from ICU.
+        let english = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: "en"), calendar: Calendar(identifier: .gregorian),
+                                       timeZone: TimeZone(identifier: "UTC")!)
+        #expect(DatePattern.months { Date(timeIntervalSince1970: TimeInterval($0.dayNumber * 86_400 + 43_200)).formatted(english) }?.count == 12)
+        #expect(DatePattern.months { _ in "Nov 22, 2033" } == nil)
+        #expect(DatePattern("Nov 22, 2033")?.pieces == [.text("Nov "), .day, .text(", "), .year])
+        #expect(DatePattern("22.11.2033 (22)") == nil)
+    }
+
+    /// Prices below a thousand written from their digits read as NumberFormatter writes them.
+    @Test func writesPricesAsNumberFormatterDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let whole = NumberFormatter(), fractional = NumberFormatter()
+        for formatter in [whole, fractional] {
+            formatter.locale = Locale(identifier: "en")
+            formatter.numberStyle = .decimal
+        }
+        (whole.minimumFractionDigits, whole.maximumFractionDigits) = (0, 0)
+        (fractional.minimumFractionDigits, fractional.maximumFractionDigits) = (2, 2)
+        let english = try #require(PlainAmounts(whole: whole, fractional: fractional))
+        #expect(english.text(of: Decimal(string: "109.5")!) == "109.50")
+        #expect(english.text(of: Decimal(string: "1000")!) == nil)
+        #expect(english.text(of: Decimal(string: "3.141")!) == nil)
+        for language in ["en", "fr", "de", "ja", "zh-Hant", "ar", "hi", "de-CH"] {
+            let formats = Formats(language: LanguageTag(language))
+            for code in ["HKD", "USD", "EUR", "JPY", "KWD"] {
+                let currency = CurrencyCode(code)
+                let formatter = NumberFormatter()
+                formatter.locale = Locale(identifier: language)
+                formatter.numberStyle = .currency
+                formatter.currencyCode = code
+                var amounts = ["0", "1", "34", "999", "999.99", "1000", "1234.5", "0.5", "12.50", "40.05", "3.141", "7.0001", "100.00", "0.001"]
+                for _ in 0..<100 { amounts.append("\(Int.random(in: 0...1200, using: &generator)).\(Int.random(in: 0...999, using: &generator))") }
+                for text in amounts {
+                    let amount = Decimal(string: text)!
+                    let isWhole = amount == Decimal(Int(truncating: NSDecimalNumber(decimal: amount)))
+                    let number = NumberFormatter()
+                    number.locale = Locale(identifier: language)
+                    number.numberStyle = .decimal
+                    number.minimumFractionDigits = isWhole ? 0 : formatter.minimumFractionDigits
+                    number.maximumFractionDigits = isWhole ? 0 : max(formatter.maximumFractionDigits, 2)
+                    let expected = "\(formatter.currencySymbol ?? code) \(number.string(from: NSDecimalNumber(decimal: amount))!)"
+                    #expect(formats.price(Price(amount: amount, currency: currency)) == expected, "\(language) \(code) \(text)")
+                }
+            }
+        }
+    }
+
     @Test func formatsPricesWithTheCurrencySymbol() {
         let formats = Formats(language: LanguageTag("en"))
         #expect(formats.price(Price(amount: 34, currency: CurrencyCode("HKD"))) == "HK$ 34")

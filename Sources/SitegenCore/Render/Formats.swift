@@ -1,0 +1,241 @@
+import Foundation
+import Synchronization
+
+/// How dates and prices read on pages, in the site's language.
+final class Formats: Sendable {
+    let locale: Locale
+    private let dateStyle: Date.FormatStyle
+    private let weekdayStyle: Date.FormatStyle
+    private let timeStyle: Date.FormatStyle
+    /// ICU is slow to ask, some 14,000 instructions a date or a price: every text it makes
+    /// is made once and remembered. A site has a few thousand distinct dates and prices
+    /// however many pages show them.
+    private let cache = Mutex<[CacheKey: String]>([:])
+    /// How the language writes a date of each month, with its day and year to put in; nil
+    /// when its dates are not written that way (see `DatePattern.months`).
+    private let monthPatterns: [DatePattern]?
+
+    private enum CacheKey: Hashable {
+        case date(CalendarDate)
+        case weekday(CalendarDate)
+        case time(TimeOfDay)
+        case price(Price)
+    }
+
+    init(language: LanguageTag) {
+        locale = Locale(identifier: language.text)
+        let utc = TimeZone(identifier: "UTC")!
+        let dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
+        self.dateStyle = dateStyle
+        weekdayStyle = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day()
+        timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
+        monthPatterns = DatePattern.months { Formats.formatted($0, style: dateStyle) }
+    }
+
+    private func remembered(_ key: CacheKey, _ make: () -> String) -> String {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let text = make()
+        cache.withLock { $0[key] = text }
+        return text
+    }
+
+    /// `date` as `style` writes it (noon UTC of that day, written in UTC).
+    private static func formatted(_ date: CalendarDate, style: Date.FormatStyle) -> String {
+        Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(style)
+    }
+
+    func date(_ date: CalendarDate) -> String {
+        if let monthPatterns, let text = DatePattern.text(of: date, in: monthPatterns) { return text }
+        return remembered(.date(date)) { Formats.formatted(date, style: dateStyle) }
+    }
+
+    func weekdayDate(_ date: CalendarDate) -> String {
+        remembered(.weekday(date)) { Formats.formatted(date, style: weekdayStyle) }
+    }
+
+    /// "3:00 PM" in the site's language.
+    func time(_ time: TimeOfDay) -> String {
+        remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(timeStyle) }
+    }
+
+    /// "today", "tomorrow" or "Friday, Dec 4".
+    func relativeDay(_ day: CalendarDate, from today: CalendarDate) -> String {
+        switch day.dayNumber - today.dayNumber {
+        case 0: "today"
+        case 1: "tomorrow"
+        default: weekdayDate(day)
+        }
+    }
+
+    /// "tomorrow", "Friday, Dec 4, 8:15 AM".
+    func dueText(_ due: DateTimeValue, from today: CalendarDate) -> String {
+        let day = relativeDay(due.date, from: today)
+        guard let time = due.time else { return day }
+        return "\(day), \(self.time(time))"
+    }
+
+    /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
+    func price(_ price: Price) -> String {
+        remembered(.price(price)) {
+            currencies.withLock { styles in
+                let style = styles[price.currency] ?? CurrencyStyle(price.currency, locale: locale)
+                styles[price.currency] = style
+                if let plain = style.plain, let number = plain.text(of: price.amount) { return "\(style.symbol) \(number)" }
+                let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
+                let number = isWhole ? style.whole : style.fractional
+                return "\(style.symbol) \(number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)")"
+            }
+        }
+    }
+
+    /// Making a NumberFormatter costs more than formatting hundreds of numbers with it
+    /// (ICU builds its pattern tables), and every article may have its own price.
+    private let currencies = Mutex<[CurrencyCode: CurrencyStyle]>([:])
+
+    private struct CurrencyStyle {
+        let symbol: String
+        let whole: NumberFormatter
+        let fractional: NumberFormatter
+        /// How the formatters write amounts below a thousand, when that is as their digits.
+        let plain: PlainAmounts?
+
+        init(_ currency: CurrencyCode, locale: Locale) {
+            let formatter = NumberFormatter()
+            formatter.locale = locale
+            formatter.numberStyle = .currency
+            formatter.currencyCode = currency.code
+            symbol = formatter.currencySymbol ?? currency.code
+            whole = NumberFormatter()
+            whole.locale = locale
+            whole.numberStyle = .decimal
+            whole.minimumFractionDigits = 0
+            whole.maximumFractionDigits = 0
+            fractional = NumberFormatter()
+            fractional.locale = locale
+            fractional.numberStyle = .decimal
+            fractional.minimumFractionDigits = formatter.minimumFractionDigits
+            fractional.maximumFractionDigits = max(formatter.maximumFractionDigits, 2)
+            plain = PlainAmounts(whole: whole, fractional: fractional)
+        }
+    }
+}
+
+/// How a language writes the dates of one month: its text around the day and the year,
+/// which are written as their digits.
+struct DatePattern: Sendable, Equatable {
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case day
+        case year
+    }
+
+    var pieces: [Piece]
+
+    /// The day and year of a probe: numbers no month's name holds, two digits each part.
+    private static let probe = (year: 2033, day: 22)
+
+    /// The years the patterns are for: ICU's Gregorian calendar counts the days before 1582
+    /// as Julian ones.
+    static let years = 1600...9999
+
+    /// The pattern of each month, made from the date ICU writes for the 22nd of 2033 and
+    /// checked against the dates it writes for other days and years (one and two digits,
+    /// the first and last of `years`); nil when any differs: digits of another script, a
+    /// padded day, a weekday or anything else that is not the same text around the day
+    /// and year.
+    static func months(_ formatted: (CalendarDate) -> String) -> [DatePattern]? {
+        var months: [DatePattern] = []
+        for month in 1...12 {
+            let written = formatted(CalendarDate(year: probe.year, month: month, day: probe.day))
+            guard let pattern = DatePattern(written) else { return nil }
+            for (year, day) in [(1987, 5), (2001, month == 2 ? 28 : 30), (years.lowerBound, 1), (years.upperBound, 9)] {
+                guard pattern.text(day: day, year: year) == formatted(CalendarDate(year: year, month: month, day: day)) else { return nil }
+            }
+            months.append(pattern)
+        }
+        return months
+    }
+
+    /// `date` as `months` write it; nil for a year outside `years`.
+    static func text(of date: CalendarDate, in months: [DatePattern]) -> String? {
+        guard years.contains(date.year), (1...12).contains(date.month), months.count == 12 else { return nil }
+        return months[date.month - 1].text(day: date.day, year: date.year)
+    }
+
+    /// The pieces of `written`, a probe's date: nil unless its year and its day each appear
+    /// once.
+    init?(_ written: String) {
+        let aroundYear = written.components(separatedBy: String(DatePattern.probe.year))
+        guard aroundYear.count == 2 else { return nil }
+        var pieces: [Piece] = []
+        for (place, part) in aroundYear.enumerated() {
+            if place == 1 { pieces.append(.year) }
+            let aroundDay = part.components(separatedBy: String(DatePattern.probe.day))
+            guard aroundDay.count <= 2 else { return nil }
+            for (index, text) in aroundDay.enumerated() {
+                if index == 1 { pieces.append(.day) }
+                if !text.isEmpty { pieces.append(.text(text)) }
+            }
+        }
+        guard pieces.filter({ $0 == .day }).count == 1 else { return nil }
+        self.pieces = pieces
+    }
+
+    func text(day: Int, year: Int) -> String {
+        var text = ""
+        text.reserveCapacity(24)
+        for piece in pieces {
+            switch piece {
+            case .text(let part): text += part
+            case .day: text += String(day)
+            case .year: text += String(year)
+            }
+        }
+        return text
+    }
+}
+
+/// Amounts below a thousand as a language's number formatters write them, when that is
+/// their digits, the decimal separator and the fraction's digits (checked against the
+/// formatters on probes): NumberFormatter took some 14,000 instructions an amount.
+struct PlainAmounts: Sendable {
+    var separator: String
+    var minimumFractionDigits: Int
+    var maximumFractionDigits: Int
+
+    init?(whole: NumberFormatter, fractional: NumberFormatter) {
+        separator = fractional.decimalSeparator ?? "."
+        minimumFractionDigits = fractional.minimumFractionDigits
+        maximumFractionDigits = fractional.maximumFractionDigits
+        for probe in ["0", "7", "34", "999", "0.5", "3.25", "12.5", "109.9", "999.99", "40.05"] {
+            let amount = Decimal(string: probe)!
+            guard let plain = text(of: amount) else { continue }
+            let isWhole = !probe.contains(".")
+            guard (isWhole ? whole : fractional).string(from: NSDecimalNumber(decimal: amount)) == plain else { return nil }
+        }
+    }
+
+    /// `amount` as the formatters write it; nil unless it is at least zero and below a
+    /// thousand with no more fraction digits than they write. Read from its significand and
+    /// exponent: a Decimal's description took some 2 µs.
+    func text(of amount: Decimal) -> String? {
+        let exponent = amount.exponent
+        guard !amount.isSignMinus, (-9...2).contains(exponent), amount < 1000 else { return nil }
+        // Below a thousand with at most nine fraction digits: the significand is below 10^12.
+        let significand = NSDecimalNumber(decimal: amount.significand).int64Value
+        var scale: Int64 = 1
+        for _ in 0..<abs(exponent) { scale *= 10 }
+        let integer = exponent >= 0 ? significand * scale : significand / scale
+        var (fraction, digits) = exponent >= 0 ? (Int64(0), 0) : (significand % scale, -exponent)
+        while digits > 0, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        guard integer < 1000, digits <= maximumFractionDigits else { return nil }
+        var text = String(integer)
+        guard digits > 0 else { return text }
+        let written = String(fraction)
+        text += separator + String(repeating: "0", count: digits - written.count) + written + String(repeating: "0", count: max(minimumFractionDigits - digits, 0))
+        return text
+    }
+}
