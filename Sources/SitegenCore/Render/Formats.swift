@@ -12,8 +12,9 @@ final class Formats: Sendable {
     /// however many pages show them.
     private let cache = Mutex<[CacheKey: String]>([:])
     /// How the language writes a date of each month, with its day and year to put in; nil
-    /// when its dates are not written that way (see `DatePattern.months`).
-    private let monthPatterns: [DatePattern]?
+    /// when its dates are not written that way (see `DatePattern.months`). Made at the first
+    /// date asked for, from some sixty of ICU's: a rebuild after one edit may ask for none.
+    private let monthPatterns = Mutex<[DatePattern]??>(nil)
 
     private enum CacheKey: Hashable {
         case date(CalendarDate)
@@ -25,11 +26,9 @@ final class Formats: Sendable {
     init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
         let utc = TimeZone(identifier: "UTC")!
-        let dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
-        self.dateStyle = dateStyle
+        dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
         weekdayStyle = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day()
         timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
-        monthPatterns = DatePattern.months { Formats.formatted($0, style: dateStyle) }
     }
 
     private func remembered(_ key: CacheKey, _ make: () -> String) -> String {
@@ -45,7 +44,11 @@ final class Formats: Sendable {
     }
 
     func date(_ date: CalendarDate) -> String {
-        if let monthPatterns, let text = DatePattern.text(of: date, in: monthPatterns) { return text }
+        let patterns = monthPatterns.withLock { made in
+            if made == nil { made = .some(DatePattern.months { Formats.formatted($0, style: dateStyle) }) }
+            return made!
+        }
+        if let patterns, let text = DatePattern.text(of: date, in: patterns) { return text }
         return remembered(.date(date)) { Formats.formatted(date, style: dateStyle) }
     }
 
