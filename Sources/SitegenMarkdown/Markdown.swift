@@ -188,8 +188,11 @@ public enum Markdown {
         var headingIDs = HeadingIDs()
         // A section's HTML is gathered as bytes, and runs of blocks with no image and no
         // heading are rendered with one call: block by block, an article cost two dozen
-        // renders, each with its own String.
+        // renders, each with its own String. Its room is the text's size and a quarter, which
+        // the HTML of a whole article seldom passes: grown from nothing, it was copied again
+        // at every doubling.
         var html: [UInt8] = []
+        html.reserveCapacity(source.count + source.count / 4)
         var run: [OpaquePointer] = []
         func finishSection() {
             renderRun()

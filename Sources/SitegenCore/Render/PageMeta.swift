@@ -131,7 +131,8 @@ struct JSONWriter {
     private var hasMember = false
 
     init() {
-        bytes.reserveCapacity(1024)
+        // An article's JSON-LD is about a kilobyte, often more.
+        bytes.reserveCapacity(2048)
     }
 
     /// Opens an object, as the member `name` of the one being written when given.
