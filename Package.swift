@@ -31,8 +31,8 @@ let package = Package(
             dependencies: ["CFileSystem", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenSupport"]),
-        .target(name: "SitegenCLI", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
-        .executableTarget(name: "sitegen", dependencies: ["SitegenCLI", "CMalloc"]),
+        .target(name: "SitegenCLI", dependencies: ["CMalloc", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
+        .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",
             dependencies: ["SitegenMustache"],
