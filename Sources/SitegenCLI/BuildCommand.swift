@@ -76,7 +76,7 @@ enum BuildCommand {
         // A build that ends its process grows the heap 64 MB at a time, in address space only
         // (pages are still taken as they are first written): in glibc's steps of a few pages,
         // the threads of a build of 10,000 articles asked the kernel for more 10,600 times
-        // (mprotect, brk), a tenth of its system time; 24 times now. Not for a process that
+        // (mprotect, brk), a tenth of its system time; 21 times now. Not for a process that
         // goes on (`serve`): glibc then keeps that much free memory in each of its arenas.
         if endsProcess { mallopt(M_TOP_PAD, 64 << 20) }
         #endif
