@@ -218,15 +218,14 @@ struct BuildCacheTests {
     @Test func findsFilesAddedToAndRemovedFromFoldersItKeptTheListingsOf() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
-        _ = build(cached, cache: cache)
         func listingsFile() throws -> String? {
             try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".listings") }
         }
         // Folders are listed for the next build once they stopped changing for a while (a
-        // file added in the clock tick a folder was read in would not change its times).
-        #expect(try listingsFile() == nil)
+        // file added in the clock tick a folder was read in would not change its times),
+        // by the first build too, before it made the cache's folder.
         usleep(2_200_000)
-        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+        _ = build(cached, cache: cache)
         let listings = try #require(try listingsFile())
         let kept = try Data(contentsOf: cache.appendingPathComponent(listings))
         #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
