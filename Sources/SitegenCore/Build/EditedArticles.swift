@@ -103,8 +103,10 @@ struct EditedArticles {
             default: return nil
             }
         }
-        guard outputIsAsLeft() else { return nil }
 
+        // The pages are made while the output is still being checked on both cores, and
+        // used only if it is as the last build left it: made after the check, they were
+        // the work of one core while the other had nothing to do.
         let log = DiagnosticLog()
         let (theme, assets) = SiteBuilder.loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
         let content = SiteContent(teachers: teachers, articles: articles, assignments: [], pages: pages)
@@ -131,6 +133,7 @@ struct EditedArticles {
         } catch {
             return nil
         }
+        guard outputIsAsLeft() else { return nil }
         var report = BuildReport()
         var diagnostics = previous.diagnostics
         for problem in removedDiagnostics {

@@ -225,12 +225,14 @@ public enum SiteBuilder {
             return Prepared(report: report)
         }
         // The last cache is read while the site's folders are walked, and the output
-        // checked against it, which a rebuild with little or nothing changed needs.
+        // checked against it, which a rebuild with little or nothing changed needs: the
+        // check goes on while the build parses and renders what changed, and is waited
+        // for only before anything is written.
         let remembered = memory?.cache
         let loading = remembered == nil ? cacheFile.map { file in
-            Concurrently { () -> (cache: BuildCache?, outputIsAsLeft: Bool) in
+            Concurrently { () -> (cache: BuildCache?, outputIsAsLeft: Concurrently<Bool>?) in
                 let cache = BuildCache.load(from: file)
-                return (cache, cache.map { SiteBuilder.outputIsAsLeft($0, in: outputURL.path) } ?? false)
+                return (cache, cache.map { cache in Concurrently { SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) } })
             }
         } : nil
 
@@ -272,7 +274,7 @@ public enum SiteBuilder {
         // Files whose stamps were too recent to trust are told by their bytes.
         let racyChanged = previous?.racyChanges(in: tree) ?? []
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit, racy: racyChanged)
-        let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
+        let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft?.wait() ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
         // Nothing to do when no input changed and the output is as left.
         if var previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             // Inputs found unchanged by their bytes whose stamps are settled now are not
@@ -639,9 +641,11 @@ final class Concurrently<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The value, once the work is done; call it once.
+    /// The value, once the work is done.
     func wait() -> Value {
         done.wait()
+        // For the next caller, who then need not wait.
+        done.signal()
         return value!
     }
 }
