@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 
-/// Huge pages for the heap of `sitegen build`. A build first writes some 45,000 pages of
-/// memory for 10,000 articles, and the kernel of a virtual machine takes a few microseconds
-/// for each first write: 6 % of the build's time. glibc's malloc asks for transparent huge
+/// Huge pages for the heap of `sitegen build`. A build of 10,000 articles first writes to
+/// some 42,500 pages of memory, and the kernel of a virtual machine takes microseconds over
+/// each first write: 6 % of the build's time. glibc's malloc asks for transparent huge
 /// pages (2 MB, one fault each) when its tunable `glibc.malloc.hugetlb=1` is set, and a
 /// tunable is read only from the environment when a process starts, so the build starts
 /// itself again once with it. Only where the kernel gives huge pages to those who ask

@@ -226,8 +226,8 @@ public enum SiteBuilder {
         }
         // The last cache is read while the site's folders are walked, and the output
         // checked against it, which a rebuild with little or nothing changed needs: the
-        // check goes on while the build parses and renders what changed, and is waited
-        // for only before anything is written.
+        // check goes on while such a rebuild parses and renders what changed, and is
+        // waited for before it writes anything (a full build does not wait for it).
         let remembered = memory?.cache
         let loading = remembered == nil ? cacheFile.map { file in
             Concurrently { () -> (cache: BuildCache?, outputIsAsLeft: Concurrently<Bool>?) in
