@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Foundation
 import Glibc
 
 /// Huge pages for the heap of `sitegen build`. A build of 10,000 articles first writes to
@@ -34,11 +35,7 @@ enum HugePages {
     }
 
     private static func kernelSetting() -> String? {
-        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return nil }
-        defer { fclose(file) }
-        var line = [UInt8](repeating: 0, count: 128)
-        let count = fread(&line, 1, line.count, file)
-        return String(decoding: line[..<count], as: UTF8.self)
+        try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)
     }
 }
 #endif

@@ -503,8 +503,11 @@ struct BuildCache: Sendable {
         BuildCache.writeChecked(&writer, to: path)
     }
 
-    /// Adds the checksum and puts the file in place at once.
+    /// Adds the checksum and puts the file in place at once, making its folder when there
+    /// is none: a first build writes its folder listings before anything else of its cache
+    /// (lost until the folder was made here, so the next build read every folder again).
     static func writeChecked(_ writer: inout BinaryWriter, to path: String) {
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"

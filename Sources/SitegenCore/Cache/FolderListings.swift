@@ -93,9 +93,6 @@ struct FolderListings: Sendable, Equatable {
     }
 
     func save(to path: String) {
-        // A first build saves them before its cache, which makes the folder: without it, the
-        // listings of a first build were lost and the next build read and sorted every folder.
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var writer = BinaryWriter(reservingCapacity: folders.values.reduce(4096) { $0 + $1.names.count + $1.isFolder.count + 96 })
         writer.string(Self.format)
         writer.unsigned(UInt64(folders.count))
