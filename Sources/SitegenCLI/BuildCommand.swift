@@ -78,10 +78,7 @@ enum BuildCommand {
         // the threads of a build of 10,000 articles asked the kernel for more 10,600 times
         // (mprotect, brk), a tenth of its system time; 21 times now. Not for a process that
         // goes on (`serve`): glibc then keeps that much free memory in each of its arenas.
-        if endsProcess {
-            HugePages.restartAskingForThem()
-            mallopt(M_TOP_PAD, 64 << 20)
-        }
+        if endsProcess { mallopt(M_TOP_PAD, 64 << 20) }
         #endif
         let quiet = parsed.has("--quiet")
 
