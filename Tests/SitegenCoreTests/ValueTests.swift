@@ -389,6 +389,26 @@ struct NumberTests {
         #expect(Number.decimal(fromNumeral: "1234567890123456789") == nil)
     }
 
+    /// Varints read back from anywhere in a slice of the cache, and a varint cut short or
+    /// longer than 64 bits is corrupt.
+    @Test func integersReadBackFromTheCacheExactly() throws {
+        let values: [UInt64] = [0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 1 << 35, UInt64(Int64.max), UInt64.max]
+        var writer = BinaryWriter()
+        writer.zeros(3)
+        for value in values { writer.unsigned(value) }
+        writer.integer(-2)
+        var reader = BinaryReader(writer.bytes[3...])
+        for value in values { #expect(try reader.unsigned() == value) }
+        #expect(try reader.integer() == -2)
+        #expect(reader.isAtEnd)
+        var cut = BinaryReader([0x80, 0x80])
+        #expect(throws: BinaryReader.Corrupt.self) { try cut.unsigned() }
+        var long = BinaryReader([UInt8](repeating: 0xFF, count: 10) + [0x01])
+        #expect(throws: BinaryReader.Corrupt.self) { try long.unsigned() }
+        var empty = BinaryReader([UInt8]())
+        #expect(throws: BinaryReader.Corrupt.self) { try empty.unsigned() }
+    }
+
     /// Prices go into the build cache as parts, or as text when the parts would not make the
     /// same Decimal; either way the cached build reads back the same value, which prints
     /// the same, and but for zeros (whose exponent no text keeps) the very same Decimal.
