@@ -215,6 +215,34 @@ struct BuildCacheTests {
         #expect(try editAndBuild(cached, plain, cache: cache))
     }
 
+    /// The cache keeps content paths as bytes and compares them as `String` does: names
+    /// past ASCII, one of them with its accent as a scalar of its own (as macOS names
+    /// files), are found again after a build, and an edit of one is answered alike.
+    @Test func findsPathsPastASCIIInTheCache() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        let names = ["café-crème", "e\u{301}clair-stand", "f-stand", "Ärger-bowl", "ö-stand"]
+        for site in [cached, plain] {
+            for (index, name) in names.enumerated() {
+                try "---\ntitle: Stand \(index)\ndate: 2016-05-2\(index)\nslug: stand-\(index)\n---\nA stand.\n"
+                    .write(to: site.appendingPathComponent("Content/articles/\(name).md"), atomically: true, encoding: .utf8)
+            }
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
+        for site in [cached, plain] {
+            let file = site.appendingPathComponent("Content/articles/e\u{301}clair-stand.md")
+            try (try String(contentsOf: file, encoding: .utf8) + "\nAnother stand.\n").write(to: file, atomically: false, encoding: .utf8)
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        let page = try String(contentsOf: cached.appendingPathComponent("Output/articles/stand-1/index.html"), encoding: .utf8)
+        #expect(page.contains("Another stand."))
+    }
+
     @Test func findsFilesAddedToAndRemovedFromFoldersItKeptTheListingsOf() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

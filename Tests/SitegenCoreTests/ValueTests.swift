@@ -392,21 +392,18 @@ struct NumberTests {
     /// Varints read back from anywhere in a slice of the cache, and a varint cut short or
     /// longer than 64 bits is corrupt.
     @Test func integersReadBackFromTheCacheExactly() throws {
-        let values: [UInt64] = [0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 1 << 35, UInt64(Int64.max), UInt64.max]
+        let values: [UInt64] = [0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 1 << 35, (1 << 56) - 1, 1 << 56, UInt64(Int64.max), UInt64.max, 300, 2]
         var writer = BinaryWriter()
         writer.zeros(3)
         for value in values { writer.unsigned(value) }
         writer.integer(-2)
-        var reader = BinaryReader(writer.bytes[3...])
-        for value in values { #expect(try reader.unsigned() == value) }
-        #expect(try reader.integer() == -2)
-        #expect(reader.isAtEnd)
-        var cut = BinaryReader([0x80, 0x80])
-        #expect(throws: BinaryReader.Corrupt.self) { try cut.unsigned() }
-        var long = BinaryReader([UInt8](repeating: 0xFF, count: 10) + [0x01])
-        #expect(throws: BinaryReader.Corrupt.self) { try long.unsigned() }
-        var empty = BinaryReader([UInt8]())
-        #expect(throws: BinaryReader.Corrupt.self) { try empty.unsigned() }
+        let read = try BinaryReader.reading(writer.bytes[3...]) { reader throws(BinaryReader.Corrupt) in
+            (try values.map { _ throws(BinaryReader.Corrupt) in try reader.unsigned() }, try reader.integer(), reader.isAtEnd)
+        }
+        #expect(read.0 == values && read.1 == -2 && read.2)
+        for corrupt in [[0x80, 0x80], [UInt8](repeating: 0xFF, count: 10) + [0x01], []] as [[UInt8]] {
+            #expect(throws: BinaryReader.Corrupt.self) { try BinaryReader.reading(corrupt) { reader throws(BinaryReader.Corrupt) in try reader.unsigned() } }
+        }
     }
 
     /// Prices go into the build cache as parts, or as text when the parts would not make the
@@ -418,22 +415,22 @@ struct NumberTests {
         let values = texts.map { Decimal(string: $0, locale: posix)! } + [Decimal(12345) / Decimal(7), Decimal(Double.pi)]
         var writer = BinaryWriter()
         for value in values { writer.decimal(value) }
-        var reader = BinaryReader(writer.bytes)
-        for value in values {
-            let read = try reader.decimal()
+        let (decimals, atEnd) = try BinaryReader.reading(writer.bytes) { reader throws(BinaryReader.Corrupt) in
+            (try values.map { _ throws(BinaryReader.Corrupt) in try reader.decimal() }, reader.isAtEnd)
+        }
+        for (read, value) in zip(decimals, values) {
             #expect(read == value && read.description == value.description, "\(value)")
             if !value.isZero {
                 #expect(withUnsafeBytes(of: read) { Array($0) } == withUnsafeBytes(of: value) { Array($0) }, "\(value)")
             }
         }
-        #expect(reader.isAtEnd)
+        #expect(atEnd)
         var corrupt = BinaryWriter()
         corrupt.bool(true)
         corrupt.bool(false)
         corrupt.integer(500)
         corrupt.unsigned(1)
-        var corruptReader = BinaryReader(corrupt.bytes)
-        #expect(throws: BinaryReader.Corrupt.self) { try corruptReader.decimal() }
+        #expect(throws: BinaryReader.Corrupt.self) { try BinaryReader.reading(corrupt.bytes) { reader throws(BinaryReader.Corrupt) in try reader.decimal() } }
     }
 }
 

@@ -152,12 +152,12 @@ struct EditedArticles {
     }
 }
 
-extension Array {
-    /// The first index whose element is in the second part of an array partitioned by
+extension RandomAccessCollection where Index == Int {
+    /// The first index whose element is in the second part of a collection partitioned by
     /// `isInSecondPart` (false for every element before it, true from it on).
     func partitioningIndex(where isInSecondPart: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
+        var low = startIndex
+        var high = endIndex
         while low < high {
             let middle = (low + high) / 2
             if isInSecondPart(self[middle]) { high = middle } else { low = middle + 1 }

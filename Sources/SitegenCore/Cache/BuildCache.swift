@@ -118,8 +118,7 @@ struct BuildCache: Sendable {
         }
 
         static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
-            var reader = BinaryReader(bytes)
-            do throws(BinaryReader.Corrupt) {
+            try? BinaryReader.reading(bytes) { reader throws(BinaryReader.Corrupt) in
                 let model: Model
                 switch try reader.integer() {
                 case 0: model = .none
@@ -130,9 +129,7 @@ struct BuildCache: Sendable {
                 }
                 let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
                 return reader.isAtEnd ? (model, diagnostics) : nil
-            } catch {
-                return nil
-            }
+            } ?? nil
         }
 
         /// The model's bytes; nil when they are in the store, unread.
@@ -244,13 +241,13 @@ struct BuildCache: Sendable {
             guard inputs[path] != nil, changed.count < limit else { return nil }
             changed.append(path)
         }
-        // Both list the Markdown files in the order of their paths. Read in place: a copy
-        // of each path to compare retained and released 60,000 strings.
+        // Both list the Markdown files in the order of their paths, compared as bytes in
+        // place (`PackedPaths`).
         let same = tree.markdown.withUnsafeBufferPointer { files in
-            content.paths.withUnsafeBufferPointer { paths in
-                content.entries.withUnsafeBufferPointer { entries in
+            content.entries.withUnsafeBufferPointer { entries in
+                content.paths.withView { paths in
                     for index in files.indices {
-                        guard paths[index] == files[index].contentPath else { return false }
+                        guard paths.isSame(at: index, as: files[index].contentPath) else { return false }
                         if entries[index].stamp != files[index].stamp {
                             guard changed.count < limit else { return false }
                             changed.append("Content/" + files[index].contentPath)
@@ -355,8 +352,7 @@ struct BuildCache: Sendable {
     /// (`readModel`).
     static func load(from path: String) -> BuildCache? {
         guard let (body, checksum) = checkedFile(path) else { return nil }
-        var reader = BinaryReader(body)
-        do throws(BinaryReader.Corrupt) {
+        let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> BuildCache? in
             guard try reader.string() == format else { return nil }
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
             try cache.readSummary(&reader)
@@ -365,13 +361,12 @@ struct BuildCache: Sendable {
             try cache.readPages(&reader)
             try cache.readOutputs(&reader)
             try cache.readFolders(&reader)
-            guard reader.isAtEnd else { return nil }
-            cache.base = checksum
-            cache.applyChanges(besides: path)
-            return cache
-        } catch {
-            return nil
+            return reader.isAtEnd ? cache : nil
         }
+        guard var cache = read ?? nil else { return nil }
+        cache.base = checksum
+        cache.applyChanges(besides: path)
+        return cache
     }
 
     /// The file's bytes but its checksum, and the checksum, when the file is as written:
@@ -388,19 +383,17 @@ struct BuildCache: Sendable {
     /// The changes beside the cache file at `path`, when they were made to this very file.
     private mutating func applyChanges(besides path: String) {
         guard let (body, _) = BuildCache.checkedFile(BuildCache.changesPath(besides: path)) else { return }
-        var reader = BinaryReader(body)
-        var changed = BuildCache(signature: signature, contextHash: contextHash)
-        do throws(BinaryReader.Corrupt) {
-            guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return }
+        let read = try? BinaryReader.reading(body) { [signature, contextHash, base] reader throws(BinaryReader.Corrupt) -> BuildCache? in
+            var changed = BuildCache(signature: signature, contextHash: contextHash)
+            guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return nil }
             try changed.readSummary(&reader)
             try changed.readContent(&reader)
             try changed.readPages(&reader)
             try changed.readOutputs(&reader)
             try changed.readFolders(&reader)
-            guard reader.isAtEnd else { return }
-        } catch {
-            return
+            return reader.isAtEnd ? changed : nil
         }
+        guard let changed = read ?? nil else { return }
         pageCount = changed.pageCount
         fileCount = changed.fileCount
         store = changed.store
@@ -588,14 +581,15 @@ struct BuildCache: Sendable {
         let count = try reader.count()
         content.reserveCapacity(count)
         for _ in 0..<count {
-            let path = try reader.string()
+            let path = try reader.bytes()
             let stamp = FileStamp(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()))
             let hash = try reader.word()
             let start = try reader.integer()
             let end = try reader.integer()
             let checksum = try reader.word()
-            guard ModelStore.headerLength <= start, start <= end, end <= store.length, content.paths.last.map({ $0 < path }) ?? true else { throw BinaryReader.Corrupt() }
-            content.append(path, ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum))
+            guard ModelStore.headerLength <= start, start <= end, end <= store.length else { throw BinaryReader.Corrupt() }
+            let entry = ContentEntry(stamp: stamp, hash: hash, stored: start..<end, storedChecksum: checksum)
+            guard content.append(path, entry) else { throw BinaryReader.Corrupt() }
         }
     }
 
@@ -694,14 +688,14 @@ struct BuildCache: Sendable {
 /// the site's tree lists them): compared with the tree in one pass and looked up by
 /// binary search, without a table of 60,000 hashed paths.
 struct ContentTable: Sendable {
-    private(set) var paths: [String] = []
+    private(set) var paths = PackedPaths()
     private(set) var entries: [BuildCache.ContentEntry] = []
 
     init() {}
 
     /// `paths` in their order, each with its entry.
     init(sorted paths: [String], entries: [BuildCache.ContentEntry]) {
-        self.paths = paths
+        self.paths = PackedPaths(paths)
         self.entries = entries
     }
 
@@ -719,18 +713,26 @@ struct ContentTable: Sendable {
         entries.append(entry)
     }
 
+    /// Adds an entry whose path is given as bytes; false, adding nothing, when the path
+    /// does not come after every path of the table.
+    mutating func append(_ path: UnsafeBufferPointer<UInt8>, _ entry: BuildCache.ContentEntry) -> Bool {
+        guard paths.append(inOrder: path) else { return false }
+        entries.append(entry)
+        return true
+    }
+
     private func place(of path: String) -> Int {
-        paths.partitioningIndex { $0 >= path }
+        paths.indices.partitioningIndex { paths.order(at: $0, path) >= 0 }
     }
 
     subscript(path: String) -> BuildCache.ContentEntry? {
         get {
             let place = place(of: path)
-            return place < paths.count && paths[place] == path ? entries[place] : nil
+            return place < paths.count && paths.order(at: place, path) == 0 ? entries[place] : nil
         }
         set {
             let place = place(of: path)
-            let found = place < paths.count && paths[place] == path
+            let found = place < paths.count && paths.order(at: place, path) == 0
             switch (newValue, found) {
             case (let entry?, true): entries[place] = entry
             case (let entry?, false):
@@ -750,9 +752,16 @@ struct ContentTable: Sendable {
         var found: [BuildCache.ContentEntry?] = []
         found.reserveCapacity(files.count)
         var index = 0
-        for file in files {
-            while index < paths.count, paths[index] < file.contentPath { index += 1 }
-            found.append(index < paths.count && paths[index] == file.contentPath ? entries[index] : nil)
+        paths.withView { paths in
+            for file in files {
+                var order = 1
+                while index < entries.count {
+                    order = paths.order(at: index, file.contentPath)
+                    guard order < 0 else { break }
+                    index += 1
+                }
+                found.append(index < entries.count && order == 0 ? entries[index] : nil)
+            }
         }
         return found
     }

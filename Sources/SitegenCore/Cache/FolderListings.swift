@@ -71,10 +71,9 @@ struct FolderListings: Sendable, Equatable {
     /// written (a listing read wrong would hide or invent files).
     static func load(from path: String) -> FolderListings {
         guard let (body, _) = BuildCache.checkedFile(path) else { return FolderListings() }
-        var reader = BinaryReader(body)
-        var listings = FolderListings()
-        do throws(BinaryReader.Corrupt) {
-            guard try reader.string() == format else { return FolderListings() }
+        let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> FolderListings? in
+            var listings = FolderListings()
+            guard try reader.string() == format else { return nil }
             let count = try reader.count()
             listings.folders.reserveCapacity(count)
             for _ in 0..<count {
@@ -83,13 +82,11 @@ struct FolderListings: Sendable, Equatable {
                                   modified: Int64(bitPattern: try reader.word()), changed: Int64(bitPattern: try reader.word()))
                 // Whether the names are as many as the kinds is seen when the walk splits
                 // them, once, and a listing that is not is not used.
-                listings.folders[path] = Folder(stamp: stamp, names: Array(try reader.slice()), isFolder: try reader.slice().map { $0 != 0 })
+                listings.folders[path] = Folder(stamp: stamp, names: Array(try reader.bytes()), isFolder: try reader.bytes().map { $0 != 0 })
             }
-            guard reader.isAtEnd else { return FolderListings() }
-        } catch {
-            return FolderListings()
+            return reader.isAtEnd ? listings : nil
         }
-        return listings
+        return (read ?? nil) ?? FolderListings()
     }
 
     func save(to path: String) {

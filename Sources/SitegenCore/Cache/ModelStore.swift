@@ -101,7 +101,7 @@ enum ModelStore {
     struct Saved: Sendable {
         var mark: Mark
         /// Relative to Content/, in the order of `locations`.
-        var paths: [String]
+        var paths: PackedPaths
         var locations: [Range<Int>]
         /// Of each model's bytes.
         var checksums: [UInt64]

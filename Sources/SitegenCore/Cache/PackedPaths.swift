@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Paths kept as their UTF-8 bytes in one buffer, read as strings only when asked for.
+/// Reading the large corpus's cache made a string of each of its 60,000 content paths (with
+/// the rest of their entries, a quarter of the instructions of a one-article rebuild), to
+/// compare each once with the walk's path and never look at it again.
+///
+/// Compared with a string as bytes: equality is the bytes' (a path read from a folder
+/// twice has the same bytes both times), and where both are ASCII the bytes' order is
+/// `String`'s; otherwise the path is made into a string and compared as one.
+struct PackedPaths: RandomAccessCollection, Sendable {
+    private var bytes: [UInt8] = []
+    /// Where each path's bytes are in `bytes`; a path inserted or removed in the middle
+    /// moves only these (its bytes go at the end, or stay there unused).
+    private var spans: [Range<Int>] = []
+    /// Whether no path has a byte past ASCII.
+    private var allASCII = true
+
+    init() {}
+
+    init(_ paths: some Sequence<String>) {
+        for path in paths { append(path) }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { spans.count }
+
+    subscript(index: Int) -> String {
+        withBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        spans.reserveCapacity(count)
+        bytes.reserveCapacity(count * 64)
+    }
+
+    mutating func append(_ path: String) {
+        spans.append(store(path))
+    }
+
+    /// Appends a path given as bytes (read from the cache, written there from a string)
+    /// when it comes after the last one in `String`'s order; false, appending nothing,
+    /// when it does not.
+    mutating func append(inOrder path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ascii = allASCII && path.isASCII
+        if let last = spans.last {
+            let inOrder = ascii
+                ? bytes.withUnsafeBufferPointer { Self.order(UnsafeBufferPointer(rebasing: $0[last]), path) < 0 }
+                : self[spans.count - 1] < String(decoding: path, as: UTF8.self)
+            guard inOrder else { return false }
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: path)
+        spans.append(start..<bytes.count)
+        allASCII = ascii
+        return true
+    }
+
+    mutating func insert(_ path: String, at index: Int) {
+        spans.insert(store(path), at: index)
+    }
+
+    mutating func remove(at index: Int) {
+        spans.remove(at: index)
+    }
+
+    private mutating func store(_ path: String) -> Range<Int> {
+        var path = path
+        return path.withUTF8 { utf8 in
+            let start = bytes.count
+            bytes.append(contentsOf: utf8)
+            if allASCII { allASCII = utf8.isASCII }
+            return start..<bytes.count
+        }
+    }
+
+    func withBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[spans[index]])) }
+    }
+
+    /// Whether the path at `index` has the bytes of `path`.
+    func isSame(at index: Int, as path: String) -> Bool {
+        withView { $0.isSame(at: index, as: path) }
+    }
+
+    /// How the path at `index` compares with `path` in `String`'s order: -1 before, 0 the
+    /// same, 1 after.
+    func order(at index: Int, _ path: String) -> Int {
+        withView { $0.order(at: index, path) }
+    }
+
+    /// The paths' bytes in place, for comparing many in one pass.
+    func withView<Result>(_ body: (View) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            spans.withUnsafeBufferPointer { spans in body(View(bytes: bytes, spans: spans, allASCII: allASCII)) }
+        }
+    }
+
+    struct View {
+        fileprivate let bytes: UnsafeBufferPointer<UInt8>
+        fileprivate let spans: UnsafeBufferPointer<Range<Int>>
+        fileprivate let allASCII: Bool
+
+        subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[spans[index]])
+        }
+
+        func isSame(at index: Int, as path: String) -> Bool {
+            let mine = self[index]
+            return path.utf8.withContiguousStorageIfAvailable { PackedPaths.order(mine, $0) == 0 }
+                ?? (Array(mine) == Array(path.utf8))
+        }
+
+        func order(at index: Int, _ path: String) -> Int {
+            let mine = self[index]
+            let fast = allASCII ? path.utf8.withContiguousStorageIfAvailable { $0.isASCII ? PackedPaths.order(mine, $0) : nil } ?? nil : nil
+            if let fast { return fast }
+            let string = String(decoding: mine, as: UTF8.self)
+            return string == path ? 0 : (string < path ? -1 : 1)
+        }
+    }
+
+    /// The order of two runs of bytes: -1, 0 or 1.
+    private static func order(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = Swift.min(first.count, second.count)
+        let order = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
+        if order != 0 { return order < 0 ? -1 : 1 }
+        return first.count == second.count ? 0 : (first.count < second.count ? -1 : 1)
+    }
+}

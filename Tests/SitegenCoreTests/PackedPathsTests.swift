@@ -1,0 +1,60 @@
+@testable import SitegenCore
+import Testing
+
+@Suite("Packed paths")
+struct PackedPathsTests {
+    /// Paths whose bytes' order is not String's (a letter and its accent as two scalars
+    /// sort by the letter they make), beside ASCII ones.
+    static let paths = ["articles/a.md", "articles/b.md", "articles/e\u{301}clair.md", "articles/f.md", "articles/é.md",
+                        "articles/z.md", "articles/Ärger.md", "homework/x.md", "articles/b.md/", "articles", ""]
+
+    @Test func comparesWithStringsAsStringsDo() {
+        for table in [Self.paths, Self.paths.filter { $0.utf8.allSatisfy { $0 < 0x80 } }] {
+            let packed = PackedPaths(table)
+            #expect(Array(packed) == table)
+            for index in table.indices {
+                for other in Self.paths {
+                    let expected = table[index] == other ? 0 : (table[index] < other ? -1 : 1)
+                    #expect(packed.order(at: index, other) == expected, "\(table[index]) against \(other)")
+                    #expect(packed.isSame(at: index, as: other) == (Array(table[index].utf8) == Array(other.utf8)))
+                }
+                for other in table {
+                    var pair = PackedPaths([table[index]])
+                    let appended = Array(other.utf8).withUnsafeBufferPointer { pair.append(inOrder: $0) }
+                    #expect(appended == (table[index] < other), "\(table[index]) before \(other)")
+                    #expect(Array(pair) == (appended ? [table[index], other] : [table[index]]))
+                }
+            }
+        }
+    }
+
+    @Test func keepsItsOrderThroughInsertsAndRemovals() {
+        var packed = PackedPaths(["a", "c"])
+        packed.insert("b", at: 1)
+        packed.append("d")
+        packed.remove(at: 0)
+        #expect(Array(packed) == ["b", "c", "d"])
+        #expect(Array("e\u{301}".utf8).withUnsafeBufferPointer { packed.append(inOrder: $0) })
+        #expect(packed.last == "e\u{301}")
+        #expect(packed.order(at: 3, "é") == 0 && !packed.isSame(at: 3, as: "é"))
+    }
+
+    /// A cache whose paths are out of order is refused, not searched wrong.
+    @Test func contentTableTakesPathsOnlyInOrder() {
+        var table = ContentTable()
+        let entry = BuildCache.ContentEntry(stamp: FileStamp(size: 1, modified: 1), hash: 1, stored: 8..<9, storedChecksum: 0)
+        func append(_ path: String) -> Bool { Array(path.utf8).withUnsafeBufferPointer { table.append($0, entry) } }
+        // A letter and its accent as two scalars sort as the letter they make, after "f".
+        #expect(append("articles/f.md"))
+        #expect(append("articles/e\u{301}clair.md"))
+        #expect(!append("articles/e.md"))
+        #expect(append("articles/ö.md"))
+        #expect(!append("articles/ö.md"))
+        #expect(table.count == 3)
+        #expect(table["articles/f.md"] != nil && table["articles/e.md"] == nil && table["articles/éclair.md"] != nil)
+        table["articles/e.md"] = entry
+        #expect(Array(table.paths) == ["articles/e.md", "articles/f.md", "articles/e\u{301}clair.md", "articles/ö.md"])
+        table["articles/f.md"] = nil
+        #expect(Array(table.paths) == ["articles/e.md", "articles/e\u{301}clair.md", "articles/ö.md"])
+    }
+}
