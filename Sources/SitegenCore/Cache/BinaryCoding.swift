@@ -76,8 +76,8 @@ struct BinaryWriter {
 struct BinaryReader {
     struct Corrupt: Error {}
 
-    /// The bytes, for the slices that share them.
-    private let owner: ArraySlice<UInt8>
+    /// The bytes, for the slices that share them; nil when they are not an array's.
+    private let owner: ArraySlice<UInt8>?
     /// Where they are while the reader lives (nil when there are none).
     private let base: UnsafePointer<UInt8>?
     /// How many there are.
@@ -85,7 +85,7 @@ struct BinaryReader {
     /// From the first byte.
     private var offset = 0
 
-    private init(owner: ArraySlice<UInt8>, base: UnsafePointer<UInt8>?, end: Int) {
+    private init(owner: ArraySlice<UInt8>?, base: UnsafePointer<UInt8>?, end: Int) {
         self.owner = owner
         self.base = base
         self.end = end
@@ -106,6 +106,13 @@ struct BinaryReader {
 
     static func reading<Result>(_ bytes: [UInt8], _ body: (inout BinaryReader) throws(Corrupt) -> Result) throws(Corrupt) -> Result {
         try reading(bytes[...], body)
+    }
+
+    /// What `body` reads from bytes in place (a mapped file), which must stay there while
+    /// it runs.
+    static func reading<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout BinaryReader) throws(Corrupt) -> Result) throws(Corrupt) -> Result {
+        var reader = BinaryReader(owner: nil, base: bytes.baseAddress, end: bytes.count)
+        return try body(&reader)
     }
 
     var isAtEnd: Bool { offset == end }
@@ -181,10 +188,12 @@ struct BinaryReader {
         return same
     }
 
-    /// A length-prefixed run of bytes, sharing the storage of the bytes read.
+    /// A length-prefixed run of bytes, sharing the storage of the bytes read when they are
+    /// an array's, else copied.
     mutating func slice() throws(Corrupt) -> ArraySlice<UInt8> {
         let length = try count()
         defer { offset += length }
+        guard let owner else { return ArraySlice(UnsafeBufferPointer(start: base.map { $0 + offset }, count: length)) }
         return owner[(owner.startIndex + offset)..<(owner.startIndex + offset + length)]
     }
 

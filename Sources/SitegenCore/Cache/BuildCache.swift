@@ -351,7 +351,8 @@ struct BuildCache: Sendable {
     /// unread: a rebuild reads them all (`readModels`) or only the few it needs
     /// (`readModel`).
     static func load(from path: String) -> BuildCache? {
-        guard let (body, checksum) = checkedFile(path) else { return nil }
+        guard let (file, body, checksum) = checkedFile(path) else { return nil }
+        defer { withExtendedLifetime(file) {} }
         let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> BuildCache? in
             guard try reader.string() == format else { return nil }
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
@@ -372,17 +373,18 @@ struct BuildCache: Sendable {
     /// The file's bytes but its checksum, and the checksum, when the file is as written:
     /// a cache that is not exactly as written (a bit flipped on disk, a write cut short)
     /// is not trusted at all.
-    static func checkedFile(_ path: String) -> (ArraySlice<UInt8>, UInt64)? {
-        guard let file = FileReader.read(path), file.count > 8 else { return nil }
-        let body = file[..<(file.count - 8)]
-        let stored = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard Checksum.value(body) == stored else { return nil }
-        return (body, stored)
+    static func checkedFile(_ path: String) -> (file: MappedFile, body: UnsafeBufferPointer<UInt8>, checksum: UInt64)? {
+        guard let file = MappedFile(path), file.bytes.count > 8 else { return nil }
+        let body = UnsafeBufferPointer(rebasing: file.bytes[..<(file.bytes.count - 8)])
+        let stored = UInt64(littleEndian: UnsafeRawPointer(file.bytes.baseAddress! + body.count).loadUnaligned(as: UInt64.self))
+        guard Checksum.value(UnsafeRawBufferPointer(body)) == stored else { return nil }
+        return (file, body, stored)
     }
 
     /// The changes beside the cache file at `path`, when they were made to this very file.
     private mutating func applyChanges(besides path: String) {
-        guard let (body, _) = BuildCache.checkedFile(BuildCache.changesPath(besides: path)) else { return }
+        guard let (file, body, _) = BuildCache.checkedFile(BuildCache.changesPath(besides: path)) else { return }
+        defer { withExtendedLifetime(file) {} }
         let read = try? BinaryReader.reading(body) { [signature, contextHash, base] reader throws(BinaryReader.Corrupt) -> BuildCache? in
             var changed = BuildCache(signature: signature, contextHash: contextHash)
             guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return nil }
@@ -777,7 +779,11 @@ enum Checksum {
     /// own, so that the multiplies do not wait for each other. One lane, a full build spent
     /// a fiftieth of its time checksumming the 80 MB of models of 10,000 articles.
     static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.withUnsafeBytes { raw in
+        bytes.withUnsafeBytes { value($0) }
+    }
+
+    static func value(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        do {
             let count = raw.count
             var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(count), 0x6A09_E667_F3BC_C908 as UInt64, 0xBB67_AE85_84CA_A73B as UInt64, 0x3C6E_F372_FE94_F82B as UInt64)
             var offset = 0

@@ -70,7 +70,8 @@ struct FolderListings: Sendable, Equatable {
     /// The listings in `path`; none when there is no such file or it is not exactly as
     /// written (a listing read wrong would hide or invent files).
     static func load(from path: String) -> FolderListings {
-        guard let (body, _) = BuildCache.checkedFile(path) else { return FolderListings() }
+        guard let (file, body, _) = BuildCache.checkedFile(path) else { return FolderListings() }
+        defer { withExtendedLifetime(file) {} }
         let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> FolderListings? in
             var listings = FolderListings()
             guard try reader.string() == format else { return nil }

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file read in place, mapped into memory: the large corpus's cache file (7 MB) and its
+/// folder listings (2 MB) were read into new memory, which the kernel first zeroed, then
+/// filled with a copy. Only sitegen writes these files, each whole into a new file put in
+/// place with `rename`, so a mapped file does not change while it is read.
+final class MappedFile: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    /// Nil when the file cannot be opened or mapped, or is empty.
+    init?(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+              let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else { return nil }
+        bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size))
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}
