@@ -1,3 +1,4 @@
+import Foundation
 @testable import SitegenCore
 import Testing
 
@@ -56,5 +57,44 @@ struct PackedPathsTests {
         #expect(Array(table.paths) == ["articles/e.md", "articles/f.md", "articles/e\u{301}clair.md", "articles/ö.md"])
         table["articles/f.md"] = nil
         #expect(Array(table.paths) == ["articles/e.md", "articles/e\u{301}clair.md", "articles/ö.md"])
+    }
+
+    /// The output's manifest and folder times: looked up, changed and merged by path as a
+    /// dictionary would be, paths told apart by their bytes.
+    @Test func pathTableActsAsADictionaryOfPaths() {
+        var table = PathTable(["b/index.html": 2, "a/index.html": 1, "": 0, "e\u{301}.html": 3])
+        #expect(table.keys == ["", "a/index.html", "b/index.html", "e\u{301}.html"])
+        #expect(table["a/index.html"] == 1 && table[""] == 0 && table["é.html"] == nil && table["e\u{301}.html"] == 3)
+        table["c/index.html"] = 4
+        table["a/index.html"] = nil
+        table["b/index.html"] = 5
+        #expect(table.keys == ["", "b/index.html", "c/index.html", "e\u{301}.html"] && table.values == [0, 5, 4, 3])
+        table.merge(["a": 6, "b/index.html": 7])
+        #expect(table.keys == ["", "a", "b/index.html", "c/index.html", "e\u{301}.html"] && table.values == [0, 6, 7, 4, 3])
+        let many = Dictionary(uniqueKeysWithValues: (0..<100).map { ("p/\($0)", $0) })
+        table.merge(many)
+        #expect(table.count == 105 && table["p/42"] == 42 && table["c/index.html"] == 4)
+        #expect(table.keys == table.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    @Test func pathTableReadsBackOnlyInOrder() {
+        var table = PathTable<Int>()
+        func append(_ path: String) -> Bool { Array(path.utf8).withUnsafeBufferPointer { table.append($0, 1) } }
+        #expect(append("") && append("a") && append("a/b") && append("b"))
+        #expect(!append("b") && !append("a/c"))
+        #expect(table.keys == ["", "a", "a/b", "b"])
+    }
+
+    @Test func pathTableLooksAtEveryPathOnDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-path-table-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
+        let paths = [""] + (0..<600).map { "a/\($0).html" }
+        for path in paths.dropFirst() { try Data(path.utf8).write(to: folder.appendingPathComponent(path)) }
+        let root = try #require(OpenFolder(folder.path))
+        let sizes = PathTable(Dictionary(uniqueKeysWithValues: paths.map { ($0, $0.isEmpty ? -1 : $0.utf8.count) }))
+        #expect(sizes.allMatch(in: root) { stamp, size in size < 0 ? stamp != nil : stamp?.size == size })
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("a/599.html"))
+        #expect(!sizes.allMatch(in: root) { stamp, size in size < 0 ? stamp != nil : stamp?.size == size })
     }
 }

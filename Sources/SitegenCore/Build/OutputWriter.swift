@@ -39,7 +39,7 @@ enum OutputWriter {
     /// files (a rebuild that knows which changed) and nothing else is touched.
     /// `previousFolders`: the folder times the last build left (`BuildCache.folders`); the
     /// search for stale files is skipped only when none changed.
-    static func write(_ files: [OutputFile], to output: URL, previous: [String: OutputManifest.Entry] = [:], previousFolders: [String: Int64] = [:],
+    static func write(_ files: [OutputFile], to output: URL, previous: PathTable<OutputManifest.Entry> = PathTable(), previousFolders: PathTable<Int64> = PathTable(),
                       removingStale: Bool = true, staging: OutputStaging? = nil) throws -> Result {
         for file in files where safeRelativePath(file.path) == nil {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
@@ -117,23 +117,23 @@ enum OutputWriter {
     }
 
     /// Whether every file of the last build's manifest is still there as it was written.
-    static func filesAreAsWritten(_ manifest: [String: OutputManifest.Entry], in root: String) -> Bool {
+    static func filesAreAsWritten(_ manifest: PathTable<OutputManifest.Entry>, in root: String) -> Bool {
         areAsLeft(manifest, in: root) { stamp, entry in stamp == FileStamp(size: entry.size, modified: entry.modified) }
     }
 
     /// Whether every folder of `times` still has the time it had: nothing was added to or
     /// removed from any of them.
-    static func foldersAreAsLeft(_ times: [String: Int64], in root: String) -> Bool {
+    static func foldersAreAsLeft(_ times: PathTable<Int64>, in root: String) -> Bool {
         areAsLeft(times, in: root) { stamp, time in stamp?.modified == time }
     }
 
     /// Whether every path of `recorded` (relative to `root`, "" for `root` itself) is on
     /// disk as `matches` says it was left, stat'ed on both cores; false when nothing was
     /// recorded.
-    private static func areAsLeft<Recorded: Sendable>(_ recorded: [String: Recorded], in root: String,
+    private static func areAsLeft<Recorded: Sendable>(_ recorded: PathTable<Recorded>, in root: String,
                                                       _ matches: @Sendable (FileStamp?, Recorded) -> Bool) -> Bool {
         guard !recorded.isEmpty, let output = OpenFolder(root) else { return false }
-        return !parallelMap(Array(recorded)) { path, value in matches(output.stamp(of: path.isEmpty ? "." : path), value) }.contains(false)
+        return recorded.allMatch(in: output, matches)
     }
 
     /// The folders the files go in, relative to the output, the output itself left out.

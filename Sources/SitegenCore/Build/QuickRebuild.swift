@@ -110,7 +110,7 @@ enum QuickRebuild {
         for (path, entry) in result.manifest { warm.cache.outputs[path] = entry }
         // A page replaced by a rename changes its folder's time: the next full build should
         // not take that for a stranger's doing and search the output.
-        warm.cache.folders.merge(OutputWriter.folderTimes(of: result.manifest.keys, in: warm.outputURL.path)) { _, new in new }
+        warm.cache.folders.merge(OutputWriter.folderTimes(of: result.manifest.keys, in: warm.outputURL.path))
 
         warm.report.diagnostics = diagnostics
         warm.report.writtenCount = result.written

@@ -121,27 +121,27 @@ public enum SiteBuilder {
         // to its exit: freed here, they were the only work of the end of a first build.
         if options.leavesMemoryToExit, let files = prepared.files { ProcessLifetime.keep(files) }
         prepared.files = nil
-        prepared.previousOutputs = [:]
-        prepared.previousFolders = [:]
+        prepared.previousOutputs = PathTable()
+        prepared.previousFolders = PathTable()
         // Taken out, so that its tables are changed in place rather than copied.
         if var cache = prepared.cache.take() {
             // A command looks at the output's folders on another core while the rest of the
             // cache, which goes before them, is written.
-            var folderTimes: Concurrently<[String: Int64]>?
+            var folderTimes: Concurrently<PathTable<Int64>>?
             if let edits = prepared.edits {
                 cache.take(edits)
                 let folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
-                cache.outputs.merge(result.manifest) { _, new in new }
-                cache.folders.merge(folders) { _, new in new }
+                cache.outputs.merge(result.manifest)
+                cache.folders.merge(folders)
                 cache.changes.outputs.formUnion(result.manifest.keys)
                 cache.changes.folders.formUnion(folders.keys)
             } else {
-                cache.outputs = result.manifest
+                cache.outputs = PathTable(result.manifest)
                 if memory == nil, cacheFile != nil {
                     let (manifest, root) = (result.manifest, outputURL.path)
-                    folderTimes = Concurrently { OutputWriter.folderTimes(of: manifest.keys, in: root) }
+                    folderTimes = Concurrently { PathTable(OutputWriter.folderTimes(of: manifest.keys, in: root)) }
                 } else {
-                    cache.folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
+                    cache.folders = PathTable(OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path))
                 }
             }
             cache.diagnostics = report.diagnostics
@@ -178,8 +178,8 @@ public enum SiteBuilder {
         var index: SiteIndex?
         /// The cache to save once the files are written (its output manifest still to fill in).
         var cache: BuildCache?
-        var previousOutputs: [String: OutputManifest.Entry] = [:]
-        var previousFolders: [String: Int64] = [:]
+        var previousOutputs = PathTable<OutputManifest.Entry>()
+        var previousFolders = PathTable<Int64>()
         /// True when the cache shows no input changed and the output is intact.
         var nothingChanged = false
         var staging: OutputStaging?
@@ -452,8 +452,8 @@ public enum SiteBuilder {
             warm = WarmBuild(tree: tree, positions: positions, modelContext: modelContext, theme: theme, leaflet: leaflet, assets: assets.paths, index: index,
                              hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
         }
-        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? [:],
-                        previousFolders: previous?.folders ?? [:], staging: staging, warm: warm,
+        return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? PathTable(),
+                        previousFolders: previous?.folders ?? PathTable(), staging: staging, warm: warm,
                         storingModels: storingModels)
     }
 

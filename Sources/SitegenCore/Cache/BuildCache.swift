@@ -58,7 +58,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-15"
+    static let format = "sitegen-build-cache-16"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -191,11 +191,11 @@ struct BuildCache: Sendable {
     var diagnostics: [Diagnostic] = []
     var content = ContentTable()
     var pages: [String: PageEntry] = [:]
-    var outputs: [String: OutputManifest.Entry] = [:]
+    var outputs = PathTable<OutputManifest.Entry>()
     /// The modification time of every folder of the output (relative, "" for the output
     /// itself) as the last build left it: a folder whose time changed may hold files the
     /// site never wrote, which a build removes as it would without the cache.
-    var folders: [String: Int64] = [:]
+    var folders = PathTable<Int64>()
     var pageCount = 0
     var fileCount = 0
     /// The model store this cache was read with: which one, how much of it, and the
@@ -406,8 +406,8 @@ struct BuildCache: Sendable {
         racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         pages.merge(changed.pages) { _, new in new }
-        outputs.merge(changed.outputs) { _, new in new }
-        folders.merge(changed.folders) { _, new in new }
+        outputs.merge(changed.outputs)
+        folders.merge(changed.folders)
         changes = Changes(content: Set(changed.content.paths), pages: Set(changed.pages.keys),
                           outputs: Set(changed.outputs.keys), folders: Set(changed.folders.keys))
     }
@@ -440,7 +440,7 @@ struct BuildCache: Sendable {
     /// only costs speed.
     /// `pendingFolders`: the output's folder times, still being looked at, when the cache
     /// has none yet; written last, after everything else.
-    func save(to path: String, stored: ModelStore.Saved? = nil, folders pendingFolders: Concurrently<[String: Int64]>? = nil) {
+    func save(to path: String, stored: ModelStore.Saved? = nil, folders pendingFolders: Concurrently<PathTable<Int64>>? = nil) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if stored == nil, pendingFolders == nil, let base, changes.count <= BuildCache.changesLimit {
@@ -477,12 +477,12 @@ struct BuildCache: Sendable {
             return (path, entry.stamp, entry.hash, place.range, place.checksum)
         }, &writer)
         writePages(changes.pages.lazy.map { (key: $0, value: pages[$0]!) }, &writer)
-        writeOutputs(changes.outputs.lazy.map { (key: $0, value: outputs[$0]!) }, &writer)
-        writeFolders(changes.folders.lazy.map { (key: $0, value: folders[$0]!) }, &writer)
+        writeOutputs(PathTable(Dictionary(uniqueKeysWithValues: changes.outputs.map { ($0, outputs[$0]!) })), &writer)
+        writeFolders(PathTable(Dictionary(uniqueKeysWithValues: changes.folders.map { ($0, folders[$0]!) })), &writer)
         BuildCache.writeChecked(&writer, to: BuildCache.changesPath(besides: path))
     }
 
-    private func writeIndex(to path: String, saved: ModelStore.Saved, folders: () -> [String: Int64]) {
+    private func writeIndex(to path: String, saved: ModelStore.Saved, folders: () -> PathTable<Int64>) {
         var writer = BinaryWriter(reservingCapacity: (inputs.count + content.count + pages.count + outputs.count) * 96 + 4096)
         writer.string(BuildCache.format)
         writer.string(signature)
@@ -635,39 +635,43 @@ struct BuildCache: Sendable {
         }
     }
 
-    private func writeOutputs(_ entries: some Collection<(key: String, value: OutputManifest.Entry)>, _ writer: inout BinaryWriter) {
-        writer.unsigned(UInt64(entries.count))
-        for (path, entry) in entries {
-            writer.string(path)
-            writer.integer(entry.size)
-            writer.word(UInt64(bitPattern: entry.modified))
-            writer.word(entry.hash)
+    private func writeOutputs(_ table: PathTable<OutputManifest.Entry>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(table.count))
+        table.paths.withView { paths in
+            for (index, entry) in table.values.enumerated() {
+                writer.slice(paths[index])
+                writer.integer(entry.size)
+                writer.word(UInt64(bitPattern: entry.modified))
+                writer.word(entry.hash)
+            }
         }
     }
 
+    /// Read into an empty table, in the order they were written.
     private mutating func readOutputs(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let count = try reader.count()
-        outputs.reserveCapacity(outputs.count + count)
         for _ in 0..<count {
-            let path = try reader.string()
-            outputs[path] = OutputManifest.Entry(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()), hash: try reader.word())
+            let path = try reader.bytes()
+            let entry = OutputManifest.Entry(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()), hash: try reader.word())
+            guard outputs.append(path, entry) else { throw BinaryReader.Corrupt() }
         }
     }
 
-    private func writeFolders(_ entries: some Collection<(key: String, value: Int64)>, _ writer: inout BinaryWriter) {
-        writer.unsigned(UInt64(entries.count))
-        for (path, time) in entries {
-            writer.string(path)
-            writer.word(UInt64(bitPattern: time))
+    private func writeFolders(_ table: PathTable<Int64>, _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(table.count))
+        table.paths.withView { paths in
+            for (index, time) in table.values.enumerated() {
+                writer.slice(paths[index])
+                writer.word(UInt64(bitPattern: time))
+            }
         }
     }
 
     private mutating func readFolders(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let count = try reader.count()
-        folders.reserveCapacity(folders.count + count)
         for _ in 0..<count {
-            let path = try reader.string()
-            folders[path] = Int64(bitPattern: try reader.word())
+            let path = try reader.bytes()
+            guard folders.append(path, Int64(bitPattern: try reader.word())) else { throw BinaryReader.Corrupt() }
         }
     }
 

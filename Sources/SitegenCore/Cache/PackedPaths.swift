@@ -11,6 +11,7 @@ import Glibc
 /// twice has the same bytes both times), and where both are ASCII the bytes' order is
 /// `String`'s; otherwise the path is made into a string and compared as one.
 struct PackedPaths: RandomAccessCollection, Sendable {
+    /// Each path followed by a NUL, so that it is also a C string for the system's calls.
     private var bytes: [UInt8] = []
     /// Where each path's bytes are in `bytes`; a path inserted or removed in the middle
     /// moves only these (its bytes go at the end, or stay there unused).
@@ -51,11 +52,18 @@ struct PackedPaths: RandomAccessCollection, Sendable {
                 : self[spans.count - 1] < String(decoding: path, as: UTF8.self)
             guard inOrder else { return false }
         }
+        append(unchecked: path)
+        allASCII = ascii
+        return true
+    }
+
+    /// Appends a path given as bytes wherever it sorts (a table that keeps its own order).
+    mutating func append(unchecked path: UnsafeBufferPointer<UInt8>) {
         let start = bytes.count
         bytes.append(contentsOf: path)
         spans.append(start..<bytes.count)
-        allASCII = ascii
-        return true
+        bytes.append(0)
+        if allASCII { allASCII = path.isASCII }
     }
 
     mutating func insert(_ path: String, at index: Int) {
@@ -71,8 +79,9 @@ struct PackedPaths: RandomAccessCollection, Sendable {
         return path.withUTF8 { utf8 in
             let start = bytes.count
             bytes.append(contentsOf: utf8)
+            bytes.append(0)
             if allASCII { allASCII = utf8.isASCII }
-            return start..<bytes.count
+            return start..<(bytes.count - 1)
         }
     }
 
@@ -107,6 +116,11 @@ struct PackedPaths: RandomAccessCollection, Sendable {
             UnsafeBufferPointer(rebasing: bytes[spans[index]])
         }
 
+        /// The path at `index` as a C string.
+        func cString(at index: Int) -> UnsafePointer<UInt8> {
+            bytes.baseAddress! + spans[index].lowerBound
+        }
+
         func isSame(at index: Int, as path: String) -> Bool {
             let mine = self[index]
             return path.utf8.withContiguousStorageIfAvailable { PackedPaths.order(mine, $0) == 0 }
@@ -123,7 +137,7 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     }
 
     /// The order of two runs of bytes: -1, 0 or 1.
-    private static func order(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Int {
+    static func order(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Int {
         let common = Swift.min(first.count, second.count)
         let order = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
         if order != 0 { return order < 0 ? -1 : 1 }
