@@ -441,7 +441,7 @@ public enum SiteBuilder {
         cache.store = storeMark
         cache.inputs = tree.stamps
         cache.content = entries
-        cache.pages = rendered.pages
+        cache.pages = PathTable(rendered.pages)
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
         cache.homeworkFingerprint = fingerprinter.homework

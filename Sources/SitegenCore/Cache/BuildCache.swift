@@ -190,7 +190,7 @@ struct BuildCache: Sendable {
     var inputs: [String: FileStamp] = [:]
     var diagnostics: [Diagnostic] = []
     var content = ContentTable()
-    var pages: [String: PageEntry] = [:]
+    var pages = PathTable<PageEntry>()
     var outputs = PathTable<OutputManifest.Entry>()
     /// The modification time of every folder of the output (relative, "" for the output
     /// itself) as the last build left it: a folder whose time changed may hold files the
@@ -226,7 +226,7 @@ struct BuildCache: Sendable {
             content[path] = entry
             racyInputs["Content/" + path] = entry.stamp.modified >= edits.settledBefore ? entry.hash : nil
         }
-        pages.merge(edits.pages) { _, new in new }
+        pages.merge(edits.pages)
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
@@ -405,7 +405,7 @@ struct BuildCache: Sendable {
         homeworkFingerprint = changed.homeworkFingerprint
         racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
-        pages.merge(changed.pages) { _, new in new }
+        pages.merge(changed.pages)
         outputs.merge(changed.outputs)
         folders.merge(changed.folders)
         changes = Changes(content: Set(changed.content.paths), pages: Set(changed.pages.keys),
@@ -476,7 +476,7 @@ struct BuildCache: Sendable {
             let place = placed[path] ?? (entry.stored!, entry.storedChecksum)
             return (path, entry.stamp, entry.hash, place.range, place.checksum)
         }, &writer)
-        writePages(changes.pages.lazy.map { (key: $0, value: pages[$0]!) }, &writer)
+        writePages(PathTable(Dictionary(uniqueKeysWithValues: changes.pages.map { ($0, pages[$0]!) })), &writer)
         writeOutputs(PathTable(Dictionary(uniqueKeysWithValues: changes.outputs.map { ($0, outputs[$0]!) })), &writer)
         writeFolders(PathTable(Dictionary(uniqueKeysWithValues: changes.folders.map { ($0, folders[$0]!) })), &writer)
         BuildCache.writeChecked(&writer, to: BuildCache.changesPath(besides: path))
@@ -598,12 +598,12 @@ struct BuildCache: Sendable {
     /// The lists of templates pages were made with are few: each is written once. They are
     /// told apart by their hash, then by their names: hashing each page's dozen names, twice,
     /// was most of the time of writing the cache.
-    private func writePages(_ entries: some Collection<(key: String, value: PageEntry)>, _ writer: inout BinaryWriter) {
+    private func writePages(_ table: PathTable<PageEntry>, _ writer: inout BinaryWriter) {
         var lists: [UInt64: [(templates: [String], place: Int)]] = [:]
         var order: [[String]] = []
         var places: [Int] = []
-        places.reserveCapacity(entries.count)
-        for (_, entry) in entries {
+        places.reserveCapacity(table.count)
+        for entry in table.values {
             if let known = lists[entry.templatesHash]?.first(where: { $0.templates == entry.templates }) {
                 places.append(known.place)
                 continue
@@ -613,25 +613,26 @@ struct BuildCache: Sendable {
             order.append(entry.templates)
         }
         writer.array(order) { writer, list in writer.array(list) { $0.string($1) } }
-        writer.unsigned(UInt64(entries.count))
-        for ((path, entry), place) in zip(entries, places) {
-            writer.string(path)
-            writer.word(entry.fingerprint)
-            writer.integer(place)
-            writer.word(entry.templatesHash)
+        writer.unsigned(UInt64(table.count))
+        table.paths.withView { paths in
+            for (index, (entry, place)) in zip(table.values, places).enumerated() {
+                writer.slice(paths[index])
+                writer.word(entry.fingerprint)
+                writer.integer(place)
+                writer.word(entry.templatesHash)
+            }
         }
     }
 
     private mutating func readPages(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let lists = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() } }
         let count = try reader.count()
-        pages.reserveCapacity(pages.count + count)
         for _ in 0..<count {
-            let path = try reader.string()
+            let path = try reader.bytes()
             let fingerprint = try reader.word()
             let list = try reader.integer()
-            guard lists.indices.contains(list) else { throw BinaryReader.Corrupt() }
-            pages[path] = PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.word())
+            guard lists.indices.contains(list),
+                  pages.append(path, PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.word())) else { throw BinaryReader.Corrupt() }
         }
     }
 

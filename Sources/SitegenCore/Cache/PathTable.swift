@@ -11,13 +11,22 @@ struct PathTable<Value: Sendable>: Sendable {
     init() {}
 
     init(_ dictionary: [String: Value]) {
-        let sorted = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let sorted = dictionary.sorted { Self.precedes($0.key, $1.key) }
         paths.reserveCapacity(sorted.count)
         values.reserveCapacity(sorted.count)
         for (path, value) in sorted {
             paths.append(path)
             values.append(value)
         }
+    }
+
+    /// Whether `first`'s bytes come before `second`'s, compared in place rather than
+    /// through their UTF-8 views byte by byte.
+    private static func precedes(_ first: String, _ second: String) -> Bool {
+        let fast = first.utf8.withContiguousStorageIfAvailable { mine -> Bool? in
+            second.utf8.withContiguousStorageIfAvailable { PackedPaths.order(mine, $0) < 0 }
+        }
+        return (fast ?? nil) ?? first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 
     var count: Int { values.count }
