@@ -118,9 +118,14 @@ struct BinaryReader {
     var isAtEnd: Bool { offset == end }
 
     mutating func unsigned() throws(Corrupt) -> UInt64 {
-        // Up to eight bytes at once: the first byte below 0x80 ends the number, and the
-        // seven low bits of each byte before it are packed together in three steps. The
-        // byte at a time, the cache's store offsets (four bytes each) took 50 instructions.
+        // A number of one byte (most lengths) alone; longer ones up to eight bytes at once:
+        // the first byte below 0x80 ends the number, and the seven low bits of each byte
+        // up to it are packed together in three steps. The byte at a time, the cache's
+        // store offsets (four bytes each) took 50 instructions.
+        if offset < end, base![offset] < 0x80 {
+            offset += 1
+            return UInt64(base![offset - 1])
+        }
         if end - offset >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(base! + offset).loadUnaligned(as: UInt64.self))
             let stops = ~word & 0x8080_8080_8080_8080

@@ -627,6 +627,7 @@ struct BuildCache: Sendable {
     private mutating func readPages(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let lists = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() } }
         let count = try reader.count()
+        pages.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.bytes()
             let fingerprint = try reader.word()
@@ -651,6 +652,7 @@ struct BuildCache: Sendable {
     /// Read into an empty table, in the order they were written.
     private mutating func readOutputs(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let count = try reader.count()
+        outputs.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.bytes()
             let entry = OutputManifest.Entry(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()), hash: try reader.word())
@@ -670,6 +672,7 @@ struct BuildCache: Sendable {
 
     private mutating func readFolders(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         let count = try reader.count()
+        folders.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.bytes()
             guard folders.append(path, Int64(bitPattern: try reader.word())) else { throw BinaryReader.Corrupt() }

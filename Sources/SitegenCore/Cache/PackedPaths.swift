@@ -16,7 +16,8 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     /// Where each path's bytes are in `bytes`; a path inserted or removed in the middle
     /// moves only these (its bytes go at the end, or stay there unused).
     private var spans: [Range<Int>] = []
-    /// Whether no path has a byte past ASCII.
+    /// Whether no path is known to have a byte past ASCII: paths appended unchecked (to
+    /// tables that keep the order of bytes) are not looked at, and count as if they had.
     private var allASCII = true
 
     init() {}
@@ -52,18 +53,23 @@ struct PackedPaths: RandomAccessCollection, Sendable {
                 : self[spans.count - 1] < String(decoding: path, as: UTF8.self)
             guard inOrder else { return false }
         }
-        append(unchecked: path)
+        appendBytes(path)
         allASCII = ascii
         return true
     }
 
-    /// Appends a path given as bytes wherever it sorts (a table that keeps its own order).
+    /// Appends a path given as bytes wherever it sorts, for a table that keeps the order
+    /// of bytes itself (`PathTable`).
     mutating func append(unchecked path: UnsafeBufferPointer<UInt8>) {
+        appendBytes(path)
+        allASCII = false
+    }
+
+    private mutating func appendBytes(_ path: UnsafeBufferPointer<UInt8>) {
         let start = bytes.count
         bytes.append(contentsOf: path)
         spans.append(start..<bytes.count)
         bytes.append(0)
-        if allASCII { allASCII = path.isASCII }
     }
 
     mutating func insert(_ path: String, at index: Int) {

@@ -12,8 +12,7 @@ struct PathTable<Value: Sendable>: Sendable {
 
     init(_ dictionary: [String: Value]) {
         let sorted = dictionary.sorted { Self.precedes($0.key, $1.key) }
-        paths.reserveCapacity(sorted.count)
-        values.reserveCapacity(sorted.count)
+        reserveCapacity(sorted.count)
         for (path, value) in sorted {
             paths.append(path)
             values.append(value)
@@ -27,6 +26,11 @@ struct PathTable<Value: Sendable>: Sendable {
             second.utf8.withContiguousStorageIfAvailable { PackedPaths.order(mine, $0) < 0 }
         }
         return (fast ?? nil) ?? first.utf8.lexicographicallyPrecedes(second.utf8)
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        paths.reserveCapacity(count)
+        values.reserveCapacity(count)
     }
 
     var count: Int { values.count }
