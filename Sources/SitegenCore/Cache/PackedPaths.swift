@@ -53,7 +53,7 @@ struct PackedPaths: RandomAccessCollection, Sendable {
                 : self[spans.count - 1] < String(decoding: path, as: UTF8.self)
             guard inOrder else { return false }
         }
-        appendBytes(path)
+        spans.append(copy(path))
         allASCII = ascii
         return true
     }
@@ -61,15 +61,18 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     /// Appends a path given as bytes wherever it sorts, for a table that keeps the order
     /// of bytes itself (`PathTable`).
     mutating func append(unchecked path: UnsafeBufferPointer<UInt8>) {
-        appendBytes(path)
+        spans.append(copy(path))
         allASCII = false
     }
 
-    private mutating func appendBytes(_ path: UnsafeBufferPointer<UInt8>) {
+    /// Copies the path and a NUL after it to the end of `bytes`; where the path now is.
+    private mutating func copy(_ path: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let start = bytes.count
-        bytes.append(contentsOf: path)
-        spans.append(start..<bytes.count)
-        bytes.append(0)
+        bytes.append(contentsOf: repeatElement(0, count: path.count + 1))
+        if let source = path.baseAddress {
+            bytes.withUnsafeMutableBufferPointer { UnsafeMutableRawPointer($0.baseAddress! + start).copyMemory(from: source, byteCount: path.count) }
+        }
+        return start..<(start + path.count)
     }
 
     mutating func insert(_ path: String, at index: Int) {
@@ -83,11 +86,8 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     private mutating func store(_ path: String) -> Range<Int> {
         var path = path
         return path.withUTF8 { utf8 in
-            let start = bytes.count
-            bytes.append(contentsOf: utf8)
-            bytes.append(0)
             if allASCII { allASCII = utf8.isASCII }
-            return start..<(bytes.count - 1)
+            return copy(utf8)
         }
     }
 
