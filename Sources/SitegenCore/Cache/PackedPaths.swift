@@ -68,10 +68,8 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     /// Copies the path and a NUL after it to the end of `bytes`; where the path now is.
     private mutating func copy(_ path: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: path.count + 1))
-        if let source = path.baseAddress {
-            bytes.withUnsafeMutableBufferPointer { UnsafeMutableRawPointer($0.baseAddress! + start).copyMemory(from: source, byteCount: path.count) }
-        }
+        bytes.append(contentsOf: path)
+        bytes.append(0)
         return start..<(start + path.count)
     }
 
