@@ -742,17 +742,7 @@ struct ContentTable: Sendable {
         }
         set {
             let place = place(of: path)
-            let found = place < paths.count && paths.order(at: place, path) == 0
-            switch (newValue, found) {
-            case (let entry?, true): entries[place] = entry
-            case (let entry?, false):
-                paths.insert(path, at: place)
-                entries.insert(entry, at: place)
-            case (nil, true):
-                paths.remove(at: place)
-                entries.remove(at: place)
-            case (nil, false): break
-            }
+            paths.set(newValue, of: path, at: (place, place < paths.count && paths.order(at: place, path) == 0), in: &entries)
         }
     }
 

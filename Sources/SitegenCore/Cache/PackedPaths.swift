@@ -81,6 +81,22 @@ struct PackedPaths: RandomAccessCollection, Sendable {
         spans.remove(at: index)
     }
 
+    /// Sets the value of `path` in `values`, kept beside these paths index for index, at
+    /// its `place` (found there, or to go there): replaced, inserted with its path, or
+    /// removed with it when `value` is nil.
+    mutating func set<Value>(_ value: Value?, of path: String, at place: (index: Int, found: Bool), in values: inout [Value]) {
+        switch (value, place.found) {
+        case (let value?, true): values[place.index] = value
+        case (let value?, false):
+            insert(path, at: place.index)
+            values.insert(value, at: place.index)
+        case (nil, true):
+            remove(at: place.index)
+            values.remove(at: place.index)
+        case (nil, false): break
+        }
+    }
+
     private mutating func store(_ path: String) -> Range<Int> {
         var path = path
         return path.withUTF8 { utf8 in

@@ -70,17 +70,7 @@ struct PathTable<Value: Sendable>: Sendable {
             return found ? values[index] : nil
         }
         set {
-            let (index, found) = place(of: path)
-            switch (newValue, found) {
-            case (let value?, true): values[index] = value
-            case (let value?, false):
-                paths.insert(path, at: index)
-                values.insert(value, at: index)
-            case (nil, true):
-                paths.remove(at: index)
-                values.remove(at: index)
-            case (nil, false): break
-            }
+            paths.set(newValue, of: path, at: place(of: path), in: &values)
         }
     }
 
