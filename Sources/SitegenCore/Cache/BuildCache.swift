@@ -351,9 +351,7 @@ struct BuildCache: Sendable {
     /// unread: a rebuild reads them all (`readModels`) or only the few it needs
     /// (`readModel`).
     static func load(from path: String) -> BuildCache? {
-        guard let (file, body, checksum) = checkedFile(path) else { return nil }
-        defer { withExtendedLifetime(file) {} }
-        let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> BuildCache? in
+        let read = readChecked(path) { reader, checksum throws(BinaryReader.Corrupt) -> BuildCache? in
             guard try reader.string() == format else { return nil }
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
             try cache.readSummary(&reader)
@@ -362,30 +360,36 @@ struct BuildCache: Sendable {
             try cache.readPages(&reader)
             try cache.readOutputs(&reader)
             try cache.readFolders(&reader)
-            return reader.isAtEnd ? cache : nil
+            cache.base = checksum
+            return cache
         }
-        guard var cache = read ?? nil else { return nil }
-        cache.base = checksum
+        guard var cache = read else { return nil }
         cache.applyChanges(besides: path)
         return cache
     }
 
-    /// The file's bytes but its checksum, and the checksum, when the file is as written:
-    /// a cache that is not exactly as written (a bit flipped on disk, a write cut short)
-    /// is not trusted at all.
-    static func checkedFile(_ path: String) -> (file: MappedFile, body: UnsafeBufferPointer<UInt8>, checksum: UInt64)? {
+    /// What `read` makes of the file written by `writeChecked` at `path` (given its bytes
+    /// but the checksum, and the checksum), read in place while the file is mapped; nil
+    /// when there is no such file, when it is not exactly as written (a bit flipped on
+    /// disk, a write cut short: not trusted at all), when it does not read back, or when
+    /// `read` stops short of its end or returns nil.
+    static func readChecked<Result>(_ path: String, _ read: (inout BinaryReader, UInt64) throws(BinaryReader.Corrupt) -> Result?) -> Result? {
         guard let file = MappedFile(path), file.bytes.count > 8 else { return nil }
-        let body = UnsafeBufferPointer(rebasing: file.bytes[..<(file.bytes.count - 8)])
-        let stored = UInt64(littleEndian: UnsafeRawPointer(file.bytes.baseAddress! + body.count).loadUnaligned(as: UInt64.self))
-        guard Checksum.value(UnsafeRawBufferPointer(body)) == stored else { return nil }
-        return (file, body, stored)
+        return withExtendedLifetime(file) {
+            let body = UnsafeBufferPointer(rebasing: file.bytes[..<(file.bytes.count - 8)])
+            let stored = UInt64(littleEndian: UnsafeRawPointer(file.bytes.baseAddress! + body.count).loadUnaligned(as: UInt64.self))
+            guard Checksum.value(UnsafeRawBufferPointer(body)) == stored else { return nil }
+            let result = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> Result? in
+                let result = try read(&reader, stored)
+                return reader.isAtEnd ? result : nil
+            }
+            return result ?? nil
+        }
     }
 
     /// The changes beside the cache file at `path`, when they were made to this very file.
     private mutating func applyChanges(besides path: String) {
-        guard let (file, body, _) = BuildCache.checkedFile(BuildCache.changesPath(besides: path)) else { return }
-        defer { withExtendedLifetime(file) {} }
-        let read = try? BinaryReader.reading(body) { [signature, contextHash, base] reader throws(BinaryReader.Corrupt) -> BuildCache? in
+        let read = BuildCache.readChecked(BuildCache.changesPath(besides: path)) { [signature, contextHash, base] reader, _ throws(BinaryReader.Corrupt) -> BuildCache? in
             var changed = BuildCache(signature: signature, contextHash: contextHash)
             guard try reader.string() == BuildCache.changesFormat, try reader.unsigned() == base else { return nil }
             try changed.readSummary(&reader)
@@ -393,9 +397,9 @@ struct BuildCache: Sendable {
             try changed.readPages(&reader)
             try changed.readOutputs(&reader)
             try changed.readFolders(&reader)
-            return reader.isAtEnd ? changed : nil
+            return changed
         }
-        guard let changed = read ?? nil else { return }
+        guard let changed = read else { return }
         pageCount = changed.pageCount
         fileCount = changed.fileCount
         store = changed.store
@@ -476,9 +480,9 @@ struct BuildCache: Sendable {
             let place = placed[path] ?? (entry.stored!, entry.storedChecksum)
             return (path, entry.stamp, entry.hash, place.range, place.checksum)
         }, &writer)
-        writePages(PathTable(Dictionary(uniqueKeysWithValues: changes.pages.map { ($0, pages[$0]!) })), &writer)
-        writeOutputs(PathTable(Dictionary(uniqueKeysWithValues: changes.outputs.map { ($0, outputs[$0]!) })), &writer)
-        writeFolders(PathTable(Dictionary(uniqueKeysWithValues: changes.folders.map { ($0, folders[$0]!) })), &writer)
+        writePages(pages.only(changes.pages), &writer)
+        writeOutputs(outputs.only(changes.outputs), &writer)
+        writeFolders(folders.only(changes.folders), &writer)
         BuildCache.writeChecked(&writer, to: BuildCache.changesPath(besides: path))
     }
 
@@ -781,28 +785,26 @@ enum Checksum {
     }
 
     static func value(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        do {
-            let count = raw.count
-            var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(count), 0x6A09_E667_F3BC_C908 as UInt64, 0xBB67_AE85_84CA_A73B as UInt64, 0x3C6E_F372_FE94_F82B as UInt64)
-            var offset = 0
-            while offset + 32 <= count {
-                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
-                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
-                offset += 32
-            }
-            var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
-            while offset + 8 <= count {
-                hash = mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-            while offset < count {
-                hash = (hash ^ UInt64(raw[offset])) &* 0xC4CE_B9FE_1A85_EC53
-                offset += 1
-            }
-            return hash ^ (hash >> 32)
+        let count = raw.count
+        var lanes = (0x9E37_79B9_7F4A_7C15 ^ UInt64(count), 0x6A09_E667_F3BC_C908 as UInt64, 0xBB67_AE85_84CA_A73B as UInt64, 0x3C6E_F372_FE94_F82B as UInt64)
+        var offset = 0
+        while offset + 32 <= count {
+            lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+            lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+            offset += 32
         }
+        var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
+        while offset + 8 <= count {
+            hash = mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        while offset < count {
+            hash = (hash ^ UInt64(raw[offset])) &* 0xC4CE_B9FE_1A85_EC53
+            offset += 1
+        }
+        return hash ^ (hash >> 32)
     }
 
     /// A bijection of `hash` for any `word`, and of `word` for any `hash`: one word that

@@ -70,9 +70,7 @@ struct FolderListings: Sendable, Equatable {
     /// The listings in `path`; none when there is no such file or it is not exactly as
     /// written (a listing read wrong would hide or invent files).
     static func load(from path: String) -> FolderListings {
-        guard let (file, body, _) = BuildCache.checkedFile(path) else { return FolderListings() }
-        defer { withExtendedLifetime(file) {} }
-        let read = try? BinaryReader.reading(body) { reader throws(BinaryReader.Corrupt) -> FolderListings? in
+        let read = BuildCache.readChecked(path) { reader, _ throws(BinaryReader.Corrupt) -> FolderListings? in
             var listings = FolderListings()
             guard try reader.string() == format else { return nil }
             let count = try reader.count()
@@ -85,9 +83,9 @@ struct FolderListings: Sendable, Equatable {
                 // them, once, and a listing that is not is not used.
                 listings.folders[path] = Folder(stamp: stamp, names: BinaryReader.copy(try reader.bytes()), isFolder: try reader.bytes().map { $0 != 0 })
             }
-            return reader.isAtEnd ? listings : nil
+            return listings
         }
-        return (read ?? nil) ?? FolderListings()
+        return read ?? FolderListings()
     }
 
     func save(to path: String) {

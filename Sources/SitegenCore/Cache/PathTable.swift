@@ -87,6 +87,11 @@ struct PathTable<Value: Sendable>: Sendable {
         self = PathTable(all)
     }
 
+    /// The entries of `paths`, every one of which the table holds.
+    func only(_ paths: Set<String>) -> PathTable {
+        PathTable(Dictionary(uniqueKeysWithValues: paths.map { ($0, self[$0]!) }))
+    }
+
     mutating func merge(_ other: PathTable<Value>) {
         merge(Dictionary(uniqueKeysWithValues: zip(other.keys, other.values)))
     }
