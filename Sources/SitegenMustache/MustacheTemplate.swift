@@ -167,7 +167,7 @@ public struct MustacheLibrary: Sendable {
         } else {
             use.missing.insert(template.name)
         }
-        return (renderer.output, MustacheTemplateUse(use: use))
+        return (renderer.output.array(), MustacheTemplateUse(use: use))
     }
 }
 

@@ -1,9 +1,9 @@
 import SitegenBytes
 
 /// Runs compiled templates against a context stack and appends UTF-8 to one buffer.
-struct Renderer {
+struct Renderer: ~Copyable {
     private let library: MustacheLibrary
-    private(set) var output: [UInt8] = []
+    private(set) var output: OutputBytes
     private var stack: [MustacheValue]
     /// Block overrides in force: the outermost template's override of a name wins. A page
     /// has a handful: a list searched by name costs less than hashing the name.
@@ -30,7 +30,7 @@ struct Renderer {
         self.library = library
         self.memo = memo
         self.stack = [root]
-        output.reserveCapacity(sizeHint)
+        output = OutputBytes(capacity: sizeHint)
     }
 
     /// Renders the operations `range` of `program`.
@@ -39,7 +39,7 @@ struct Renderer {
         var place = range.lowerBound
         while place < range.upperBound {
             let operation = operations[place]
-            if operation.startsLine, !indent.isEmpty { output.append(contentsOf: indent) }
+            if operation.startsLine, !indent.isEmpty { output.append(indent) }
             switch operation.kind {
             case .text:
                 append(program, operation, indent: indent)
@@ -133,7 +133,7 @@ struct Renderer {
         let hash = identity.map { MustachePartialMemo.hash(template, $0, indent) }
         if let entry = memo.entry(hash: staticHash, template, nil, indent) ?? hash.flatMap({ memo.entry(hash: $0, template, identity, indent) }),
            depth + entry.depth <= library.nestingLimit {
-            output.append(contentsOf: entry.bytes)
+            output.append(entry.bytes)
             usedTemplates.formUnion(entry.usedTemplates)
             return
         }
@@ -148,7 +148,7 @@ struct Renderer {
         try include(template, indent: indent, at: position, in: program)
         let readNothing = lookups == lookupsBefore
         if !readBlocks, let keptHash = readNothing ? staticHash : lowestFrameRead >= floor ? hash : nil {
-            let kept = MustachePartialMemo.Entry(template: template, identity: readNothing ? nil : identity, indent: indent, bytes: Array(output[start...]),
+            let kept = MustachePartialMemo.Entry(template: template, identity: readNothing ? nil : identity, indent: indent, bytes: output.array(from: start),
                                                  usedTemplates: usedTemplates, depth: deepest - depth)
             memo.keep(kept, hash: keptHash)
         }
@@ -231,34 +231,34 @@ struct Renderer {
     private mutating func append(_ program: Program, _ operation: Program.Operation, indent: [UInt8]) {
         let text = UnsafeBufferPointer(rebasing: program.bytes[Int(operation.a)..<Int(operation.b)])
         guard !indent.isEmpty, operation.c < operation.d else {
-            output.append(contentsOf: text)
+            output.append(text)
             return
         }
         var written = 0
         for line in Int(operation.c)..<Int(operation.d) {
             let start = Int(program.lineStarts[line])
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[written..<start]))
-            output.append(contentsOf: indent)
+            output.append(UnsafeBufferPointer(rebasing: text[written..<start]))
+            output.append(indent)
             written = start
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[written...]))
+        output.append(UnsafeBufferPointer(rebasing: text[written...]))
     }
 
     private mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .string(let string):
-            if escaped { HTMLEscaping.append(string, to: &output) } else { output.append(contentsOf: string.utf8) }
+            if escaped { HTMLEscaping.append(string, to: &output) } else { output.append(string) }
         case .bytes(let text):
-            if escaped { HTMLEscaping.append(text.bytes, to: &output) } else { output.append(contentsOf: text.bytes) }
+            if escaped { HTMLEscaping.append(text.bytes, to: &output) } else { output.append(text.bytes) }
         case .int(let number):
-            output.append(contentsOf: String(number).utf8)
+            output.append(String(number))
         case .double(let number):
-            output.append(contentsOf: Self.format(number).utf8)
+            output.append(Self.format(number))
         case .bool(let flag):
-            output.append(contentsOf: (flag ? "true" : "false").utf8)
+            output.append(flag ? "true" : "false")
         case .boxed(let box):
             guard let text = box.object.mustacheText else { return }
-            if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(contentsOf: text.utf8) }
+            if escaped { HTMLEscaping.append(text, to: &output) } else { output.append(text) }
         case .null, .array, .dictionary, .fields:
             return
         }
@@ -275,25 +275,25 @@ struct Renderer {
 public enum HTMLEscaping {
     /// `string` with `& < > " '` escaped, safe in element content and in quoted attributes.
     public static func escape(_ string: String) -> String {
-        var output: [UInt8] = []
+        var output = OutputBytes(capacity: string.utf8.count + 16)
         append(string, to: &output)
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: output.array(), as: UTF8.self)
     }
 
     /// Escapes `& < > " '` so a value is safe in element content and in quoted attributes.
-    static func append(_ string: String, to output: inout [UInt8]) {
+    static func append(_ string: String, to output: inout OutputBytes) {
         var string = string
         string.withUTF8 { append($0, to: &output) }
     }
 
-    static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
+    static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout OutputBytes) where Bytes.Element == UInt8, Bytes.Index == Int {
         if bytes.withContiguousStorageIfAvailable({ append($0, to: &output) }) != nil { return }
         append(Array(bytes), to: &output)
     }
 
     /// Eight bytes at a time: a word with none of the five characters is passed whole
     /// (nearly every word of titles, summaries and URLs), a word with one byte by byte.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout OutputBytes) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         var run = 0
@@ -315,14 +315,14 @@ public enum HTMLEscaping {
                 default: replacement = nil
                 }
                 if let replacement {
-                    output.append(contentsOf: UnsafeBufferPointer(start: base + run, count: index - run))
-                    replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                    output.append(UnsafeBufferPointer(start: base + run, count: index - run))
+                    replacement.withUTF8Buffer { output.append($0) }
                     run = index + 1
                 }
                 index += 1
             }
         }
-        output.append(contentsOf: UnsafeBufferPointer(start: base + run, count: count - run))
+        output.append(UnsafeBufferPointer(start: base + run, count: count - run))
     }
 
     /// Whether any byte of `word` is `& < > " '`.
