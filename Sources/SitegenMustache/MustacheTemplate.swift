@@ -159,6 +159,13 @@ public struct MustacheLibrary: Sendable {
     /// each such value into names once, not each page's dozen names into a set.
     public func renderBytesAndUse(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096,
                                   memo: MustachePartialMemo? = nil) throws(MustacheError) -> (bytes: [UInt8], use: MustacheTemplateUse) {
+        try withRenderedBytes(template, with: value, sizeHint: sizeHint, memo: memo) { (Array($0), $1) }
+    }
+
+    /// `renderBytesAndUse` handing `body` the bytes where they were rendered, valid only
+    /// while it runs: a caller that writes them to a file copies them nowhere else.
+    public func withRenderedBytes<Result>(_ template: MustacheTemplate, with value: MustacheValue, sizeHint: Int = 4096, memo: MustachePartialMemo? = nil,
+                                          _ body: (UnsafeBufferPointer<UInt8>, MustacheTemplateUse) -> Result) throws(MustacheError) -> Result {
         var renderer = Renderer(library: self, root: value, sizeHint: sizeHint, memo: memo)
         try renderer.render(template.program, 0..<template.program.count, indent: [])
         var use = renderer.usedTemplates
@@ -167,7 +174,7 @@ public struct MustacheLibrary: Sendable {
         } else {
             use.missing.insert(template.name)
         }
-        return (renderer.output.array(), MustacheTemplateUse(use: use))
+        return renderer.output.withBytes { body($0, MustacheTemplateUse(use: use)) }
     }
 }
 

@@ -41,6 +41,11 @@ struct OutputBytes: ~Copyable {
         Array(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
+    /// Calls `body` with the bytes, in place.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     @inline(never)
     private mutating func grow(toHold needed: Int) {
         let grown = Swift.max(needed, capacity * 2)

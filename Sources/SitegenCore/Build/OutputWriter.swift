@@ -245,19 +245,23 @@ enum OutputWriter {
     }
 
     /// Writes `bytes` at `path`, relative to the open folder `folder` when one is given.
-    static func writeStaged(_ bytes: [UInt8], to path: String, in folder: OpenFolder? = nil) throws -> Int64 {
+    static func writeStaged(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: OpenFolder? = nil) throws -> Int64 {
         try writeFile(bytes, to: path, in: folder?.descriptor ?? AT_FDCWD, exclusive: false)
+    }
+
+    private static func writeFile(_ bytes: [UInt8], to path: String, exclusive: Bool) throws -> Int64 {
+        try bytes.withUnsafeBufferPointer { try writeFile($0, to: path, exclusive: exclusive) }
     }
 
     /// Writes the bytes straight from the rendered buffer, without a Data copy, and
     /// returns the file's modification time.
-    private static func writeFile(_ bytes: [UInt8], to path: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> Int64 {
+    private static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> Int64 {
         let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -329,7 +333,13 @@ struct OutputStaging: Sendable {
     }
 
     func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
-        let hash = ContentHash.value(bytes)
+        bytes.withUnsafeBufferPointer { stage(path, $0, previous: previous) }
+    }
+
+    /// `stage` of bytes where they were rendered: a page is copied into an array only when
+    /// it cannot be written at once.
+    func stage(_ path: String, _ bytes: UnsafeBufferPointer<UInt8>, previous: OutputManifest.Entry?) -> OutputFile {
+        let hash = ContentHash.value(UnsafeRawBufferPointer(bytes))
         if mirrorsOutput, OutputWriter.safeRelativePath(path) != nil, let modified = place(bytes, at: path) {
             return OutputFile(path: path, contents: .staged(folder + "/" + path, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
         }
@@ -339,12 +349,12 @@ struct OutputStaging: Sendable {
             let modified = OutputManifest.time(of: info)
             if let previous, previous.modified == modified, previous.size == bytes.count {
                 if previous.hash == hash { return OutputFile(path: path, contents: .unchanged(previous)) }
-            } else if FileReader.read(target) == bytes {
+            } else if FileReader.read(target)?.elementsEqual(bytes) == true {
                 return OutputFile(path: path, contents: .unchanged(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
             }
         }
         let name = folder + "/" + String(counter.next())
-        guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes(bytes)) }
+        guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes(Array(bytes))) }
         return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
     }
 
@@ -360,6 +370,10 @@ struct OutputStaging: Sendable {
 
     /// Writes `bytes` at `path` inside the staging folder, making its folders as needed.
     private func place(_ bytes: [UInt8], at path: String) -> Int64? {
+        bytes.withUnsafeBufferPointer { place($0, at: path) }
+    }
+
+    private func place(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) -> Int64? {
         folders?.waitForFolder(of: path)
         let target = folder + "/" + path
         if let modified = try? OutputWriter.writeStaged(bytes, to: opened == nil ? target : path, in: opened) { return modified }

@@ -110,6 +110,10 @@ enum Render {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
+        @Sendable func made(_ path: String, rendered bytes: UnsafeBufferPointer<UInt8>) -> OutputFile {
+            guard let staging else { return OutputFile(path: path, contents: .bytes(Array(bytes))) }
+            return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
+        }
         let order = PlannedPage.workOrder(planned)
         // Each outcome says whether the page was rendered or is the last build's.
         let outcomes = parallelMap(Array(jobs.enumerated()), workingIn: order) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
@@ -125,12 +129,14 @@ enum Render {
                     // Room for a list page of 24 cards or a long article: with 16 KB, a third of
                     // the pages of 10,000 articles outgrew their buffer and were copied into one
                     // twice its size.
-                    let (bytes, use) = try library.renderBytesAndUse(library[name]!, with: context(), sizeHint: 24 * 1024, memo: memo)
+                    let (file, use) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: 24 * 1024, memo: memo) { bytes, use in
+                        (made(job.path, rendered: bytes), use)
+                    }
                     let entry = fingerprint.map { fingerprint in
                         let templates = templateNames(use)
                         return BuildCache.PageEntry(fingerprint: fingerprint, templates: templates.names, templatesHash: templates.hash)
                     }
-                    return .success((made(job.path, bytes), entry, true))
+                    return .success((file, entry, true))
                 } catch {
                     return .failure(error)
                 }
