@@ -339,10 +339,12 @@ struct ArticleFields: Sendable {
         var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self))
         let latitude = fields.optional("lat", Number.self)
         let longitude = fields.optional("lon", Number.self)
-        if let latitude, !(-90...90).contains(latitude.doubleValue) {
+        // Each converted once: a conversion goes through an NSDecimalNumber.
+        let degrees = (latitude: latitude?.doubleValue, longitude: longitude?.doubleValue)
+        if let latitude, let value = degrees.latitude, !(-90...90).contains(value) {
             fields.log.error(at: fields.node("lat")!.location, "'restaurant.lat' must be a latitude from -90 to 90, found '\(latitude.text)'")
         }
-        if let longitude, !(-180...180).contains(longitude.doubleValue) {
+        if let longitude, let value = degrees.longitude, !(-180...180).contains(value) {
             fields.log.error(at: fields.node("lon")!.location, "'restaurant.lon' must be a longitude from -180 to 180, found '\(longitude.text)'")
         }
         switch (fields.node("lat") != nil, fields.node("lon") != nil) {
@@ -351,8 +353,8 @@ struct ArticleFields: Sendable {
         case (false, true):
             fields.log.error(at: fields.keyLocation("lon"), "'restaurant.lon' is given without 'restaurant.lat': give both or neither")
         default:
-            restaurant.latitude = latitude?.doubleValue
-            restaurant.longitude = longitude?.doubleValue
+            restaurant.latitude = degrees.latitude
+            restaurant.longitude = degrees.longitude
         }
         return restaurant
     }
