@@ -194,15 +194,16 @@ for size in "${sizes[@]}"; do
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi
 done
-for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
-rm -rf "$bench_dir/trash"
-touch "$settled"
-
-# The dev server: reload latency after an edit on the large corpus, and a load of 100
-# connections for 10 s on the sample site with wrk (Debian's wrk) when it is installed.
+# The dev server: reload latency after an edit on the large corpus, before the clean-up
+# below (the server writes each edit's pages to disk, and files made within minutes of
+# thousands deleted are slow to make); then a load of 100 connections for 10 s on the
+# sample site with wrk (Debian's wrk) when it is installed.
 if [[ " ${sizes[*]} " == *" large "* ]]; then
     python3 Scripts/measure-reload.py "$sitegen" "$bench_dir/work-large" 20
 fi
+for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
+rm -rf "$bench_dir/trash"
+touch "$settled"
 if command -v wrk >/dev/null; then
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "$sitegen" serve --port "$port" --today 2026-11-25T15:00 >/dev/null 2>&1 &
