@@ -45,7 +45,7 @@ struct RenderingTests {
     }
 
     /// Pages are written from the buffer they were rendered in, which starts small and
-    /// grows: the bytes are those of `renderBytes`, however often it grew and whatever went
+    /// grows: the bytes handed over are the page, however often it grew and whatever went
     /// into it (template text, escaped and raw values, indented partials, numbers).
     @Test func handsOverTheRenderedBytesInPlaceAfterGrowing() throws {
         let library = try MustacheLibrary(sources: [
@@ -54,13 +54,11 @@ struct RenderingTests {
         ])
         let items: [MustacheValue] = (0..<200).map { .fields(["name": .string("Tom & Jerry's <\($0)>"), "price": .int($0)]) }
         let data: MustacheValue = ["items": .array(items), "raw": "<b>é</b>"]
-        let expected = try library.renderBytes(library["page"]!, with: data, sizeHint: 1)
+        let rows = (0..<200).map { "  <li>Tom &amp; Jerry&#39;s &lt;\($0)&gt; & \($0)</li>\n  <li>Tom &amp; Jerry&#39;s &lt;\($0)&gt;</li>\n" }
+        let expected = Array(("<ul>\n" + rows.joined() + "</ul><b>é</b>").utf8)
         let inPlace = try library.withRenderedBytes(library["page"]!, with: data, sizeHint: 1) { bytes, _ in Array(bytes) }
         #expect(inPlace == expected)
-        #expect(expected.count > 15_000)
-        let text = String(decoding: expected, as: UTF8.self)
-        #expect(text.hasPrefix("<ul>\n  <li>Tom &amp; Jerry&#39;s &lt;0&gt; & 0</li>\n  <li>Tom &amp; Jerry&#39;s &lt;0&gt;</li>\n"))
-        #expect(text.hasSuffix("  <li>Tom &amp; Jerry&#39;s &lt;199&gt;</li>\n</ul><b>é</b>"))
+        #expect(try library.renderBytes(library["page"]!, with: data, sizeHint: 1) == expected)
     }
 
     @Test func leavesTripleMustachesAndAmpersandsUnescaped() throws {

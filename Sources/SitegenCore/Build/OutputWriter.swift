@@ -354,7 +354,7 @@ struct OutputStaging: Sendable {
             }
         }
         let name = folder + "/" + String(counter.next())
-        guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes(Array(bytes))) }
+        guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes([UInt8](copying: bytes))) }
         return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
     }
 

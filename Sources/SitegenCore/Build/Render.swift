@@ -111,7 +111,7 @@ enum Render {
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
         @Sendable func made(_ path: String, rendered bytes: UnsafeBufferPointer<UInt8>) -> OutputFile {
-            guard let staging else { return OutputFile(path: path, contents: .bytes(Array(bytes))) }
+            guard let staging else { return OutputFile(path: path, contents: .bytes([UInt8](copying: bytes))) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
         }
         let order = PlannedPage.workOrder(planned)

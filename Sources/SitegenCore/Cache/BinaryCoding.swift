@@ -198,19 +198,8 @@ struct BinaryReader {
     mutating func slice() throws(Corrupt) -> ArraySlice<UInt8> {
         let length = try count()
         defer { offset += length }
-        guard let owner else { return Self.copy(UnsafeBufferPointer(start: base.map { $0 + offset }, count: length))[...] }
+        guard let owner else { return [UInt8](copying: UnsafeBufferPointer(start: base.map { $0 + offset }, count: length))[...] }
         return owner[(owner.startIndex + offset)..<(owner.startIndex + offset + length)]
-    }
-
-    /// `bytes` in an array of their own, copied in one step: with `Array(bytes)` here the
-    /// compiler stopped inlining the copy into this module's `append(contentsOf:)`, the one
-    /// version the linker kept for every module's appends (0.4 % of a full build's
-    /// instructions, most of them the templates' output).
-    static func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
-            if let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: bytes.count) }
-            initialized = bytes.count
-        }
     }
 
     mutating func optional<T>(_ read: (inout BinaryReader) throws(Corrupt) -> T) throws(Corrupt) -> T? {
@@ -223,5 +212,19 @@ struct BinaryReader {
         values.reserveCapacity(count)
         for _ in 0..<count { values.append(try read(&self)) }
         return values
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `bytes` in an array of their own, copied in one step. This module copies buffers
+    /// into arrays only through here: with `Array(bytes)` in the cache's reader the compiler
+    /// stopped inlining the copy into this module's `append(contentsOf:)`, the one version
+    /// the linker kept for every module's appends (0.4 % of a full build's instructions,
+    /// most of them the templates' output).
+    init(copying bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+            if let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: bytes.count) }
+            initialized = bytes.count
+        }
     }
 }

@@ -81,7 +81,7 @@ struct FolderListings: Sendable, Equatable {
                                   modified: Int64(bitPattern: try reader.word()), changed: Int64(bitPattern: try reader.word()))
                 // Whether the names are as many as the kinds is seen when the walk splits
                 // them, once, and a listing that is not is not used.
-                listings.folders[path] = Folder(stamp: stamp, names: BinaryReader.copy(try reader.bytes()), isFolder: try reader.bytes().map { $0 != 0 })
+                listings.folders[path] = Folder(stamp: stamp, names: [UInt8](copying: try reader.bytes()), isFolder: try reader.bytes().map { $0 != 0 })
             }
             return listings
         }
