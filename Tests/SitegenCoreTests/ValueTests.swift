@@ -783,6 +783,35 @@ struct FolderListingTests {
     }
 }
 
+@Suite("Reading a source file")
+struct FileReaderTests {
+    /// A folder with a file of `count` bytes (a repeating pattern), open; closed by the caller.
+    private func folder(withFileOf count: Int) throws -> (url: URL, descriptor: Int32, bytes: [UInt8]) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        try Data(bytes).write(to: url.appendingPathComponent("a.md"))
+        return (url, open(url.path, O_RDONLY | O_DIRECTORY), bytes)
+    }
+
+    @Test(arguments: [0, 1, 4_096, 200_000])
+    func readsTheWholeFileWhateverSizeTheWalkFound(count: Int) throws {
+        let (url, descriptor, bytes) = try folder(withFileOf: count)
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(at: url)
+        }
+        // The size found, none, sizes of a file that has since grown (by a byte, by more
+        // than the reader's chunk), and of one that has since shrunk.
+        for size in [count, nil, 0, max(count - 1, 0), max(count - 70_000, 0), count + 1, count + 70_000] as [Int?] {
+            let read = FileReader.read("a.md", in: descriptor, size: size)
+            #expect(read.map { $0 == bytes } == true, "size \(size.map(String.init) ?? "nil"): read \(read?.count ?? -1) of \(count) bytes")
+        }
+        #expect(FileReader.read("missing.md", in: descriptor, size: 10) == nil)
+        #expect(FileReader.read(url.appendingPathComponent("a.md").path).map { $0 == bytes } == true)
+    }
+}
+
 @Suite("Text memo")
 struct TextMemoTests {
     @Test func makesEachTextOnceWhileItHasRoom() {
