@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["CFileSystem", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer"]),
     ]
 )

@@ -1,3 +1,12 @@
 // statfs, which Swift's Glibc module leaves out: the type of the file system a site is on
 // tells how fine its time stamps are.
 #include <sys/vfs.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+// preadv2 with RWF_NOWAIT (Linux 4.14; glibc declares both only for _GNU_SOURCE, which
+// Swift's Glibc module is not built with): a read that fails at once with EAGAIN instead of
+// waiting for the disk when the file's pages are not in memory. The flag's value is the
+// kernel's (include/uapi/linux/fs.h).
+ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags);
+#define SITEGEN_RWF_NOWAIT 0x00000008

@@ -1,7 +1,9 @@
+import CFileSystem
 import Foundation
 @testable import SitegenCore
 import SitegenSupport
 import SitegenYAML
+import Synchronization
 import Testing
 
 private func scalar(_ text: String, quoted: Bool = false) -> YAMLNode {
@@ -809,6 +811,69 @@ struct FileReaderTests {
         }
         #expect(FileReader.read("missing.md", in: descriptor, size: 10) == nil)
         #expect(FileReader.read(url.appendingPathComponent("a.md").path).map { $0 == bytes } == true)
+    }
+
+    @Test func aFileInMemoryIsReadWithoutAskingForTheOnesAfterIt() throws {
+        let (url, descriptor, bytes) = try folder(withFileOf: 9_000)
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(at: url)
+        }
+        _ = FileReader.read("a.md", in: descriptor)
+        let asked = Mutex(0)
+        // As the walk found it, and grown since (a file that shrank since reads short of the
+        // size found, which is also what a file partly in memory does: it is asked for).
+        for size in [9_000, 8_999] {
+            let read = FileReader.read("a.md", in: descriptor, size: size, notInMemory: { asked.withLock { $0 += 1 } })
+            #expect(read.map { $0 == bytes } == true, "size \(size)")
+        }
+        #expect(asked.withLock { $0 } == 0)
+    }
+
+    /// Sources the kernel dropped from memory (written to disk, then dropped by
+    /// `POSIX_FADV_DONTNEED`, as this kind of machine's DAMON drops pages unused for a
+    /// minute) read whole, with the ones after them asked for. Where the file system
+    /// keeps files only in memory (tmpfs) nothing is dropped and nothing asked for.
+    @Test func sourcesOutOfMemoryAreReadWholeAndTheOnesAfterThemAskedFor() throws {
+        let names = (0..<300).map { String(format: "%03d-article.md", $0) }
+        let root = try siteOfArticles(names)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tree = SourceTree.load(siteRoot: root, settledBefore: FolderListings.currentTime() + 3_600_000_000_000)
+        #expect(tree.markdown.count == names.count)
+        for file in tree.markdown {
+            let descriptor = open(root.path + "/Content/" + file.contentPath, O_RDONLY)
+            fsync(descriptor)
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+            close(descriptor)
+        }
+        // On disk file systems a dropped file is told from one in memory (ext4, xfs, btrfs).
+        var system = statfs()
+        if statfs(root.path, &system) == 0, [0xEF53, 0x5846_5342, 0x9123_683E].contains(Int(system.f_type)) {
+            let folder = open(root.path + "/Content/articles", O_RDONLY | O_DIRECTORY)
+            defer { close(folder) }
+            let asked = Mutex(0)
+            #expect(FileReader.read(names[0], in: folder, size: names[0].utf8.count, notInMemory: { asked.withLock { $0 += 1 } }) == Array(names[0].utf8))
+            #expect(asked.withLock { $0 } == 1)
+        }
+        let read = tree.reading(tree.markdown) { file, bytes in (file.contentPath, bytes) }
+        #expect(read.map(\.0) == names.map { "articles/" + $0 })
+        #expect(read.allSatisfy { path, bytes in bytes.map { String(decoding: $0, as: UTF8.self) } == String(path.dropFirst("articles/".count)) })
+    }
+
+    @Test func eachSourceIsAskedForOnceAWindowAtATime() throws {
+        let count = ReadAhead.window * 3
+        let ahead = ReadAhead(Array(repeating: (folder: -1, name: "missing.md"), count: count))
+        #expect(ahead.askedBefore == 0)
+        ahead.ask(after: 0)
+        #expect(ahead.askedBefore == ReadAhead.window + 1)
+        ahead.ask(after: 0)
+        #expect(ahead.askedBefore == ReadAhead.window + 1)
+        ahead.ask(after: 5)
+        #expect(ahead.askedBefore == ReadAhead.window + 6)
+        ahead.ask(after: 2 * ReadAhead.window)
+        #expect(ahead.askedBefore == 3 * ReadAhead.window)
+        ahead.ask(after: count - 1)
+        #expect(ahead.askedBefore == count)
     }
 }
 
