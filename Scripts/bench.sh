@@ -16,6 +16,8 @@
 # time, once), which once tripled a build's time and grew with each run; a CI machine
 # building a fresh clone never pays it.
 set -euo pipefail
+# Decimal points, whatever the user's locale.
+export LC_NUMERIC=C
 cd "$(dirname "$0")/.."
 source Scripts/corpora.sh
 bench_dir=${BENCH_DIR:-/tmp/sitegen-bench}
@@ -49,13 +51,26 @@ command -v /usr/bin/time >/dev/null || { echo "Scripts/bench.sh needs /usr/bin/t
 hugo=$(command -v hugo || true)
 sitegen=$PWD/.build/release/sitegen
 
-# One measured command: prints "wall cpu peak_kib".
+# One measured command: prints "wall cpu peak_kib". CPU time and peak memory are
+# /usr/bin/time's; the wall time is taken around it in milliseconds (it prints hundredths of
+# a second, a sixth of a small site's build), so it includes /usr/bin/time's own start, some
+# 2 ms, for both tools alike (started with posix_spawn, which copies nothing of Python).
 measure() {
-    local report
-    report=$(mktemp)
-    /usr/bin/time -f '%e %U %S %M' -o "$report" "$@" >/dev/null 2>&1 || { cat "$report" >&2; rm -f "$report"; return 1; }
-    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$report"
-    rm -f "$report"
+    python3 - "$@" <<'PY'
+import os, sys, tempfile, time
+with tempfile.NamedTemporaryFile(mode="r") as report:
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    start = time.perf_counter()
+    pid = os.posix_spawn("/usr/bin/time", ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name] + sys.argv[1:], os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, quiet, 1), (os.POSIX_SPAWN_DUP2, quiet, 2)])
+    _, status = os.waitpid(pid, 0)
+    wall = time.perf_counter() - start
+    fields = report.read().split()
+    if status != 0:
+        sys.exit(f"failed: {' '.join(sys.argv[1:])}: {' '.join(fields)}")
+    user, system, peak = fields[-3:]
+    print(f"{wall:.3f} {float(user) + float(system):.2f} {peak}")
+PY
 }
 
 # The middle one of $runs measurements ("wall cpu peak_kib"), by wall time.
@@ -81,7 +96,7 @@ printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_
 row() { # corpus tool build "wall cpu peak" files bytes pages
     read -r wall cpu peak <<< "$4"
     awk -v c="$1" -v t="$2" -v b="$3" -v w="$wall" -v u="$cpu" -v m="$peak" -v f="$5" -v y="$6" -v p="$7" \
-        'BEGIN { printf "%-9s %-8s %-16s %8.2f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
+        'BEGIN { printf "%-9s %-8s %-16s %8.3f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
 }
 
 # Every corpus's full builds come before any rebuild: a rebuild replaces files (a template
@@ -190,6 +205,9 @@ for size in "${sizes[@]}"; do
     if [[ -n $hugo ]]; then
         current_out=${hugo_outs[$size]}
         row "$size" hugo full "${hugo_full_rows[$size]}" "$(find "$current_out" -type f | wc -l)" "$(file_bytes "$current_out")" "$(find "$current_out" -name '*.html' | wc -l)"
+        read -r ours _ <<< "${full_rows[$size]}"
+        read -r theirs _ <<< "${hugo_full_rows[$size]}"
+        awk -v c="$size" -v o="$ours" -v t="$theirs" 'BEGIN { printf "%-9s ratio    full, sitegen/Hugo %8.3f\n", c, (t > 0 ? o / t : 0) }'
         noop=$(median nothing "${hugo_build[@]}")
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi
