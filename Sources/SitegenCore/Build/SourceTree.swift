@@ -170,8 +170,8 @@ struct SourceTree: Sendable {
 /// their reads wait for the disk together instead of one after another. Sources read
 /// moments ago can be out of memory: this kind of machine hands memory not used for a
 /// minute back to its host, files' pages too (DAMON), and each source it dropped cost a
-/// core 1–2 ms of waiting for the disk — 10,000 articles, a tenth of them dropped, took
-/// twice as long to build. A site whose sources are all in memory never gets here.
+/// core 1–2 ms of waiting for the disk: 10,000 articles built 12 s after the build before
+/// took 1.92 s, 1.65 s with this. A site whose sources are all in memory never gets here.
 final class ReadAhead: Sendable {
     /// How many sources after one not in memory the kernel is asked for.
     static let window = 128
