@@ -805,9 +805,12 @@ struct FileReaderTests {
         }
         // The size found, none, sizes of a file that has since grown (by a byte, by more
         // than the reader's chunk), and of one that has since shrunk.
+        // Each also read first without waiting for the disk, as the build reads sources.
         for size in [count, nil, 0, max(count - 1, 0), max(count - 70_000, 0), count + 1, count + 70_000] as [Int?] {
-            let read = FileReader.read("a.md", in: descriptor, size: size)
-            #expect(read.map { $0 == bytes } == true, "size \(size.map(String.init) ?? "nil"): read \(read?.count ?? -1) of \(count) bytes")
+            for notInMemory in [nil, {}] as [(() -> Void)?] {
+                let read = FileReader.read("a.md", in: descriptor, size: size, notInMemory: notInMemory)
+                #expect(read.map { $0 == bytes } == true, "size \(size.map(String.init) ?? "nil"), \(notInMemory == nil ? "waiting" : "not waiting") first: read \(read?.count ?? -1) of \(count) bytes")
+            }
         }
         #expect(FileReader.read("missing.md", in: descriptor, size: 10) == nil)
         #expect(FileReader.read(url.appendingPathComponent("a.md").path).map { $0 == bytes } == true)

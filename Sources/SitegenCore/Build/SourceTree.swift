@@ -593,7 +593,7 @@ extension UnsafeBufferPointer<UInt8> {
 /// Reads a whole file with one `read` call when it can.
 enum FileReader {
     static func read(_ path: String) -> [UInt8]? {
-        read(opening: open(path, O_RDONLY | O_CLOEXEC), size: nil)
+        read(opening: open(path, O_RDONLY | O_CLOEXEC), size: nil, notInMemory: nil)
     }
 
     /// The file `name` of the open folder `folder`; `size`, when given, is the size the
@@ -604,7 +604,7 @@ enum FileReader {
         read(opening: openat(folder, name, O_RDONLY | O_CLOEXEC), size: size, notInMemory: notInMemory)
     }
 
-    private static func read(opening descriptor: Int32, size: Int?, notInMemory: (() -> Void)? = nil) -> [UInt8]? {
+    private static func read(opening descriptor: Int32, size: Int?, notInMemory: (() -> Void)?) -> [UInt8]? {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         // The size the walk found spares asking for it again (60,000 sources of a large
