@@ -31,11 +31,6 @@ public enum CommandLineTool {
         case "help":
             return help(topic: arguments.dropFirst().first, console: console)
         case "build":
-            #if canImport(Glibc)
-            // Before anything else of the build: what the process did until the restart is
-            // done again after it.
-            if endsProcess { HugePages.restartAskingForThem() }
-            #endif
             return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console, endsProcess: endsProcess)
         case "check":
             return CheckCommand.run(arguments: Array(arguments.dropFirst()), console: console)

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Foundation
 @testable import SitegenCLI
 import Testing
 
@@ -27,6 +28,30 @@ struct HugePagesTests {
         #expect(HugePages.tunables(current: nil, kernelSetting: "[always] madvise never\n") == nil)
         #expect(HugePages.tunables(current: nil, kernelSetting: "always madvise [never]\n") == nil)
         #expect(HugePages.tunables(current: nil, kernelSetting: nil) == nil)
+    }
+
+    @Test func countsTheEntriesOfASiteThroughItsFoldersUntilThereAreEnough() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-huge-pages-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let content = root.appendingPathComponent("Content")
+        // 2 folders + 3 files at the top, 4 files a level down, 2 in a folder below that: 12.
+        for folder in ["articles", "homework", "homework/grade-8"] {
+            try FileManager.default.createDirectory(at: content.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["site.yaml", "teachers.yaml", "about.md", "articles/a.md", "articles/b.md", "articles/c.md", "homework/x.md", "homework/grade-8/y.md", "homework/grade-8/z.md"] {
+            try Data("x".utf8).write(to: content.appendingPathComponent(file))
+        }
+        #expect(HugePages.holds(atLeast: 12, entriesIn: content.path))
+        #expect(!HugePages.holds(atLeast: 13, entriesIn: content.path))
+        #expect(HugePages.holds(atLeast: 1, entriesIn: content.path))
+        #expect(!HugePages.holds(atLeast: 1, entriesIn: root.appendingPathComponent("Nothing").path))
+    }
+
+    @Test func aSmallSiteIsNotLarge() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Content")
+        #expect(HugePages.holds(atLeast: 10, entriesIn: sample.path))
+        #expect(!HugePages.holds(atLeast: HugePages.largeSite, entriesIn: sample.path))
     }
 }
 #endif
