@@ -56,10 +56,11 @@ enum HugePages {
                 if name == "." || name == ".." { continue }
                 count += 1
                 if count >= limit { return true }
+                let type = entry.pointee.d_type
+                guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
                 let path = next + "/" + name
                 var info = stat()
-                let type = entry.pointee.d_type
-                if type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
+                if type == UInt8(DT_DIR) || (lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
                     folders.append(path)
                 }
             }
