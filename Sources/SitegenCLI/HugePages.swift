@@ -41,10 +41,10 @@ enum HugePages {
         if let current { setenv("GLIBC_TUNABLES", current, 1) } else { unsetenv("GLIBC_TUNABLES") }
     }
 
-    /// Whether `folder` and the folders in it hold `limit` entries or more, counted only
-    /// until there are that many: a few thousand names read of a site of any size, which the
-    /// walk of the build then finds in the kernel's memory. A folder that cannot be read
-    /// counts as empty.
+    /// Whether `folder` and the folders in it hold `limit` entries or more, hidden ones aside
+    /// (as the build's walk leaves them), counted only until there are that many: a few
+    /// thousand names read of a site of any size, which the walk then finds in the kernel's
+    /// memory. A folder that cannot be read counts as empty.
     static func holds(atLeast limit: Int, entriesIn folder: String) -> Bool {
         var count = 0
         var folders = [folder]
@@ -52,12 +52,13 @@ enum HugePages {
             guard let stream = opendir(next) else { continue }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
+                // ".", ".." and hidden entries.
+                if UInt8(bitPattern: entry.pointee.d_name.0) == UInt8(ascii: ".") { continue }
                 count += 1
                 if count >= limit { return true }
                 let type = entry.pointee.d_type
                 guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 let path = next + "/" + name
                 var info = stat()
                 if type == UInt8(DT_DIR) || (lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {

@@ -34,11 +34,13 @@ struct HugePagesTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-huge-pages-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let content = root.appendingPathComponent("Content")
-        // 2 folders + 3 files at the top, 4 files a level down, 2 in a folder below that: 12.
-        for folder in ["articles", "homework", "homework/grade-8"] {
+        // 2 folders + 3 files at the top, 4 files a level down, 2 in a folder below that: 12;
+        // hidden files and folders are not counted, nor what is in them.
+        for folder in ["articles", "homework", "homework/grade-8", ".git", "articles/.drafts"] {
             try FileManager.default.createDirectory(at: content.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        for file in ["site.yaml", "teachers.yaml", "about.md", "articles/a.md", "articles/b.md", "articles/c.md", "homework/x.md", "homework/grade-8/y.md", "homework/grade-8/z.md"] {
+        for file in ["site.yaml", "teachers.yaml", "about.md", "articles/a.md", "articles/b.md", "articles/c.md", "homework/x.md", "homework/grade-8/y.md", "homework/grade-8/z.md",
+                     ".DS_Store", ".git/HEAD", "articles/.drafts/d.md"] {
             try Data("x".utf8).write(to: content.appendingPathComponent(file))
         }
         #expect(HugePages.holds(atLeast: 12, entriesIn: content.path))
