@@ -10,3 +10,7 @@
 // kernel's (include/uapi/linux/fs.h).
 ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags);
 #define SITEGEN_RWF_NOWAIT 0x00000008
+
+// memmem, declared by glibc only for _GNU_SOURCE too: where an article's HTML is in the
+// page rendered from it (`PageHTML`).
+void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);

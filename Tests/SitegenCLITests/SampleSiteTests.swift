@@ -486,6 +486,52 @@ struct BuildCacheTests {
         #expect(FolderSnapshot(output) == before)
     }
 
+    /// The model store leaves out the HTML of an article whose page holds it; a build that
+    /// renders the article again reads the HTML back from the page, and makes the article
+    /// again from its source when the page is not as written or no longer holds it.
+    @Test func readsAnArticlesHTMLFromItsPageAndNeverTrustsAChangedPage() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        let phrase = Data("Two people and four baskets".utf8)
+        func stored() throws -> Data {
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+            return try Data(contentsOf: cache.appendingPathComponent(name))
+        }
+        // Every article page is rendered again from the cached models.
+        func editArticleTemplate(_ text: String, _ replacement: String) throws {
+            for site in [cached, plain] {
+                let template = site.appendingPathComponent("Themes/default/article.mustache")
+                let original = try String(contentsOf: template, encoding: .utf8)
+                #expect(original.contains(text))
+                try original.replacingOccurrences(of: text, with: replacement).write(to: template, atomically: true, encoding: .utf8)
+            }
+            _ = build(cached, cache: cache)
+            _ = build(plain, cache: nil)
+        }
+
+        _ = build(cached, cache: cache)
+        #expect(try stored().range(of: phrase) == nil)
+        try editArticleTemplate("<div class=\"prose\">\n      {{{body}}}", "<div class=\"prose main\">\n      {{{body}}}")
+        #expect(sameOutputs(cached, plain))
+        #expect(try stored().range(of: phrase) == nil)
+
+        // Changed by hand, same size: the build must not show what the page says now.
+        let page = cached.appendingPathComponent("Output/articles/dim-sum-in-sham-shui-po/index.html")
+        let original = try String(contentsOf: page, encoding: .utf8)
+        #expect(original.contains("Two people and four baskets"))
+        try original.replacingOccurrences(of: "Two people", with: "Two PEOPLE").write(to: page, atomically: false, encoding: .utf8)
+        try editArticleTemplate("prose main", "prose first")
+        #expect(sameOutputs(cached, plain))
+
+        // A theme that escapes the HTML: the pages no longer hold it, and the models that
+        // were stored without it are made again, then stored with it.
+        try editArticleTemplate("{{{body}}}", "{{body}}")
+        #expect(sameOutputs(cached, plain))
+        try editArticleTemplate("prose first", "prose")
+        #expect(sameOutputs(cached, plain))
+        #expect(try stored().range(of: phrase) != nil)
+    }
+
     @Test func rendersAgainOnlyThePagesAnEditedTemplateIsPartOf() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

@@ -69,7 +69,7 @@ struct EditedArticles {
             // to, is the full build's to report.
             guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
-                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models),
+                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, outputRoot: outputURL.path),
                   SiteIndex.keepsPlace(new, of: old), new.title == old.title,
                   ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
                       .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads)
@@ -88,7 +88,7 @@ struct EditedArticles {
         if feedChanges {
             for source in previous.feedSources where !editedSources.contains(source) {
                 let contentPath = String(source.dropFirst("Content/".count))
-                guard case (.article(let article), _)? = previous.model(contentPath, from: models),
+                guard case (.article(let article), _)? = previous.model(contentPath, from: models, outputRoot: outputURL.path),
                       let hash = previous.content[contentPath]?.hash else { return nil }
                 articles.append(article)
                 hashes[source] = hash
@@ -97,7 +97,7 @@ struct EditedArticles {
         // Every page is in every page's menu.
         var pages: [Page] = []
         for file in pageFiles {
-            switch previous.model(file.contentPath, from: models)?.0 {
+            switch previous.model(file.contentPath, from: models, outputRoot: outputURL.path)?.0 {
             case .page(let page)?: pages.append(page)
             case BuildCache.Model.none?: continue
             default: return nil

@@ -129,12 +129,15 @@ enum Render {
                     // Room for a list page of 24 cards or a long article: with 16 KB, a third of
                     // the pages of 10,000 articles outgrew their buffer and were copied into one
                     // twice its size.
-                    let (file, use) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: 24 * 1024, memo: memo) { bytes, use in
-                        (made(job.path, rendered: bytes), use)
+                    // An article's page is where the next build finds the article's HTML,
+                    // which the model store then leaves out (`PageHTML`).
+                    let article: Article? = if fingerprint != nil, case .article(let article) = planned[position] { article } else { nil }
+                    let (file, use, html) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: 24 * 1024, memo: memo) { bytes, use in
+                        (made(job.path, rendered: bytes), use, article.flatMap { PageHTML(finding: [$0.mainHTML] + $0.subContents.map(\.html), in: bytes) })
                     }
                     let entry = fingerprint.map { fingerprint in
                         let templates = templateNames(use)
-                        return BuildCache.PageEntry(fingerprint: fingerprint, templates: templates.names, templatesHash: templates.hash)
+                        return BuildCache.PageEntry(fingerprint: fingerprint, templates: templates.names, templatesHash: templates.hash, html: html)
                     }
                     return .success((file, entry, true))
                 } catch {

@@ -329,7 +329,8 @@ public enum SiteBuilder {
             if case .encoded = cached[index]?.payload { true } else { false }
         }
         let knownTeachers = KnownTeachers(teachers)
-        let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers) }
+        let pageTexts = previous.map { PageTexts(root: outputURL.path, pages: $0.pages) }
+        let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers, pages: pageTexts) }
         var models: [BuildCache.Model] = []
         models.reserveCapacity(tree.markdown.count)
         var unreadable: [Int] = []
@@ -366,17 +367,6 @@ public enum SiteBuilder {
         for (source, slot) in zip(tree.markdown, slots) {
             if let slot { entries.append(source.contentPath, slot) }
         }
-        // A command saves its cache every time: the models go to the store on a thread of
-        // their own from here on, while the index is made (on one core, most of it) and the
-        // pages are rendered. Models kept from the last cache are where that cache's store
-        // has them. A build that has failed already stores nothing; one that fails later
-        // leaves the last cache's store as that cache needs it (`ModelStore.Saved`).
-        let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
-        let failing = fails(log, strict: options.strict)
-        let storingModels = memory == nil && !failing ? cacheFile.map { file in
-            let content = entries
-            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark) }
-        } : nil
         // The hash of every file by its path, for the pages' fingerprints: made on another
         // thread while the index is built (60,000 paths on a large site).
         let hashing = Concurrently { [slots, markdown = tree.markdown] in
@@ -399,10 +389,7 @@ public enum SiteBuilder {
         }
 
         report.diagnostics = finish(log, strict: options.strict)
-        guard report.succeeded, let theme else {
-            storingModels?.wait()?.discard()
-            return Prepared(report: report)
-        }
+        guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
         // Folders of a first build are made on a thread of their own from here on, while the
@@ -419,10 +406,21 @@ public enum SiteBuilder {
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
         } catch {
             staging?.remove()
-            storingModels?.wait()?.discard()
             report.diagnostics.append(Diagnostic(error))
             return Prepared(report: report)
         }
+        // A command saves its cache every time: the models go to the store on a thread of
+        // their own from here on, while the files are put in place. Models kept from the
+        // last cache are where that cache's store has them; an article whose page holds its
+        // HTML is stored without it, so the store waits for the pages. A build that fails
+        // from here on leaves the last cache's store as that cache needs it
+        // (`ModelStore.Saved`).
+        let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
+        let pages = PathTable(rendered.pages)
+        let storingModels = memory == nil ? cacheFile.map { file in
+            let content = entries
+            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pages) }
+        } : nil
 
         if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
         report.pageCount = rendered.files.count
@@ -441,7 +439,7 @@ public enum SiteBuilder {
         cache.store = storeMark
         cache.inputs = tree.stamps
         cache.content = entries
-        cache.pages = PathTable(rendered.pages)
+        cache.pages = pages
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
         cache.homeworkFingerprint = fingerprinter.homework

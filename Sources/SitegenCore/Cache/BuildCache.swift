@@ -58,7 +58,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-16"
+    static let format = "sitegen-build-cache-17"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -106,23 +106,24 @@ struct BuildCache: Sendable {
 
         /// The model and its problems; nil when the cached bytes do not read back.
         /// `teachers`: the site's, which an assignment's teacher most likely is.
-        func decoded(teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
+        /// `pages`: where an article's HTML is when the store left it out.
+        func decoded(teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (Model, [Diagnostic])? {
             switch payload {
             case .unread:
                 return nil
             case .decoded(let model, let diagnostics):
                 return (model, diagnostics)
             case .encoded(let bytes):
-                return ContentEntry.decode(bytes, teachers: teachers)
+                return ContentEntry.decode(bytes, teachers: teachers, pages: pages)
             }
         }
 
-        static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil) -> (Model, [Diagnostic])? {
+        static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (Model, [Diagnostic])? {
             try? BinaryReader.reading(bytes) { reader throws(BinaryReader.Corrupt) in
                 let model: Model
                 switch try reader.integer() {
                 case 0: model = .none
-                case 1: model = .article(try reader.article())
+                case 1: model = .article(try reader.article(pages: pages))
                 case 2: model = .assignment(try reader.assignment(teachers: teachers))
                 case 3: model = .page(try reader.page())
                 default: throw BinaryReader.Corrupt()
@@ -133,19 +134,22 @@ struct BuildCache: Sendable {
         }
 
         /// The model's bytes; nil when they are in the store, unread.
-        func encoded() -> ArraySlice<UInt8>? {
+        /// `pages`: the pages this build made; an article whose page holds its HTML is
+        /// stored without it.
+        func encoded(htmlIn pages: PathTable<PageEntry>? = nil) -> ArraySlice<UInt8>? {
             if case .encoded(let bytes) = payload { return bytes }
             // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
             // buffer of an article was made and copied a dozen times.
-            var writer = BinaryWriter(reservingCapacity: encodedSizeHint)
-            return encode(into: &writer) ? writer.bytes[...] : nil
+            var writer = BinaryWriter(reservingCapacity: encodedSizeHint(htmlIn: pages))
+            return encode(into: &writer, htmlIn: pages) ? writer.bytes[...] : nil
         }
 
         /// About how many bytes the model's encoding takes: its HTML and a kilobyte.
-        var encodedSizeHint: Int {
+        func encodedSizeHint(htmlIn pages: PathTable<PageEntry>?) -> Int {
             guard case .decoded(let model, _) = payload else { return 0 }
             let html = switch model {
             case .none: 0
+            case .article(let article) where ContentEntry.pageHoldsHTML(of: article, pages): 0
             case .article(let article): article.mainHTML.utf8Count + article.subContents.reduce(0) { $0 + $1.html.utf8Count }
             case .assignment(let assignment): assignment.detailsHTML.utf8Count + assignment.detailsText.utf8Count
             case .page(let page): page.html.utf8.count
@@ -153,8 +157,13 @@ struct BuildCache: Sendable {
             return html + 1024
         }
 
+        /// Whether the page made of `article`, among `pages`, holds its HTML.
+        static func pageHoldsHTML(of article: Article, _ pages: PathTable<PageEntry>?) -> Bool {
+            pages?[article.pagePath + "index.html"]?.html?.pieces.count == article.subContents.count + 1
+        }
+
         /// Appends the model's bytes to `writer`; false when they are in the store, unread.
-        func encode(into writer: inout BinaryWriter) -> Bool {
+        func encode(into writer: inout BinaryWriter, htmlIn pages: PathTable<PageEntry>? = nil) -> Bool {
             switch payload {
             case .unread:
                 return false
@@ -164,7 +173,9 @@ struct BuildCache: Sendable {
             case .decoded(let model, let diagnostics):
                 switch model {
                 case .none: writer.integer(0)
-                case .article(let article): writer.integer(1); writer.article(article)
+                case .article(let article):
+                    writer.integer(1)
+                    writer.article(article, htmlInPage: ContentEntry.pageHoldsHTML(of: article, pages))
                 case .assignment(let assignment): writer.integer(2); writer.assignment(assignment)
                 case .page(let page): writer.integer(3); writer.page(page)
                 }
@@ -180,6 +191,9 @@ struct BuildCache: Sendable {
         /// The templates the page was rendered with, and their hash then.
         var templates: [String]
         var templatesHash: UInt64
+        /// Where an article's page holds the article's HTML, which the model store then
+        /// leaves out (`PageTexts`).
+        var html: PageHTML?
     }
 
     /// The tool version, options and moment the cache was made for.
@@ -324,12 +338,14 @@ struct BuildCache: Sendable {
     }
 
     /// The model of the content file at `contentPath`, read alone from `models` when it
-    /// was not read yet; nil when there is none or its bytes are not as written.
-    func model(_ contentPath: String, from models: ModelStore.Models) -> (Model, [Diagnostic])? {
+    /// was not read yet; nil when there is none or its bytes are not as written (an
+    /// article's HTML included, read from its page in the output folder `outputRoot`).
+    func model(_ contentPath: String, from models: ModelStore.Models, outputRoot: String) -> (Model, [Diagnostic])? {
         guard let entry = content[contentPath] else { return nil }
-        guard case .unread = entry.payload else { return entry.decoded() }
+        let pages = PageTexts(root: outputRoot, pages: pages)
+        guard case .unread = entry.payload else { return entry.decoded(pages: pages) }
         guard let range = entry.stored, let bytes = models.model(at: range, checksum: entry.storedChecksum) else { return nil }
-        return ContentEntry.decode(bytes[...])
+        return ContentEntry.decode(bytes[...], pages: pages)
     }
 
     /// `<cache folder>/<hash of the site and output folders>.cache`; the models are in
@@ -461,10 +477,11 @@ struct BuildCache: Sendable {
     }
 
     /// Adds the models of `content` that the store read as `mark` lacks to the store
-    /// beside the cache file at `path`.
-    static func saveModels(_ content: ContentTable, besides path: String, readAs mark: ModelStore.Mark) -> ModelStore.Saved? {
+    /// beside the cache file at `path`; `pages` as `ModelStore.save` takes them.
+    static func saveModels(_ content: ContentTable, besides path: String, readAs mark: ModelStore.Mark,
+                           htmlIn pages: PathTable<PageEntry>? = nil) -> ModelStore.Saved? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark)
+        return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark, htmlIn: pages)
     }
 
     private func saveChanges(to path: String, base: UInt64) {
@@ -624,6 +641,7 @@ struct BuildCache: Sendable {
                 writer.word(entry.fingerprint)
                 writer.integer(place)
                 writer.word(entry.templatesHash)
+                writer.optional(entry.html) { $0.pageHTML($1) }
             }
         }
     }
@@ -636,8 +654,10 @@ struct BuildCache: Sendable {
             let path = try reader.bytes()
             let fingerprint = try reader.word()
             let list = try reader.integer()
-            guard lists.indices.contains(list),
-                  pages.append(path, PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: try reader.word())) else { throw BinaryReader.Corrupt() }
+            guard lists.indices.contains(list) else { throw BinaryReader.Corrupt() }
+            let templatesHash = try reader.word()
+            let html = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.pageHTML() }
+            guard pages.append(path, PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: templatesHash, html: html)) else { throw BinaryReader.Corrupt() }
         }
     }
 

@@ -131,8 +131,9 @@ enum ModelStore {
     /// Stores the models of `table` that are not in the store read as `mark`;
     /// nil when the store cannot be written. The store is locked meanwhile, so that two
     /// sitegens do not write it at once; a cache file naming a store that another build
-    /// changed since does not read back (checksum) and is ignored.
-    static func save(_ table: ContentTable, at path: String, readAs mark: Mark) -> Saved? {
+    /// changed since does not read back (checksum) and is ignored. `pages`: the pages the
+    /// build made, whose articles are stored without the HTML the pages hold.
+    static func save(_ table: ContentTable, at path: String, readAs mark: Mark, htmlIn pages: PathTable<BuildCache.PageEntry>? = nil) -> Saved? {
         let paths = table.paths
         let entries = table.entries
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -162,7 +163,7 @@ enum ModelStore {
         // models of 10,000 articles, encoded all at once, held 80 MB more.
         let fresh = appendable
             ? parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
-                guard kept == nil, let bytes = entries[index].encoded() else { return ([], entries[index].storedChecksum) }
+                guard kept == nil, let bytes = entries[index].encoded(htmlIn: pages) else { return ([], entries[index].storedChecksum) }
                 return (bytes, Checksum.value(bytes))
             }
             : []
@@ -186,7 +187,7 @@ enum ModelStore {
             for index in entries.indices {
                 if kept[index] == nil, !fresh.isEmpty {
                     locations.append(writer.appendPadded(fresh[index].bytes))
-                } else if let (location, checksum) = writer.appendPadded(entries[index]) {
+                } else if let (location, checksum) = writer.appendPadded(entries[index], htmlIn: pages) {
                     locations.append(location)
                     checksums[index] = checksum
                 } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: checksums[index]) {
@@ -256,9 +257,9 @@ enum ModelStore {
         /// Encodes `entry`'s model where it goes, padded to whole 8-byte words: where it went
         /// and its checksum; nil when it is in the store, unread. Encoded on its own first,
         /// each model of a new store was made in a buffer of its own and copied.
-        mutating func appendPadded(_ entry: BuildCache.ContentEntry) -> (location: Range<Int>, checksum: UInt64)? {
+        mutating func appendPadded(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?) -> (location: Range<Int>, checksum: UInt64)? {
             let start = buffer.bytes.count
-            guard entry.encode(into: &buffer) else { return nil }
+            guard entry.encode(into: &buffer, htmlIn: pages) else { return nil }
             let count = buffer.bytes.count - start
             let checksum = Checksum.value(buffer.bytes[start...])
             return (placed(count, padding: ModelStore.padded(count) - count), checksum)

@@ -72,7 +72,8 @@ extension BinaryWriter {
         optional(value.email) { $0.string($1) }
     }
 
-    mutating func article(_ value: Article) {
+    /// `htmlInPage`: leaves out the HTML, which the article's page has (`PageHTML`).
+    mutating func article(_ value: Article, htmlInPage: Bool = false) {
         string(value.sourcePath)
         string(value.slug.text)
         string(value.title)
@@ -98,10 +99,16 @@ extension BinaryWriter {
         optional(value.restaurantLocation) { $0.location($1) }
         array(value.tags) { $0.label($1) }
         bool(value.draft)
-        text(value.mainHTML)
-        array(value.subContents) { writer, sub in
-            writer.image(sub.image)
-            writer.text(sub.html)
+        // The HTML that the article's page holds is read from there (`PageTexts`).
+        bool(htmlInPage)
+        if htmlInPage {
+            array(value.subContents) { $0.image($1.image) }
+        } else {
+            text(value.mainHTML)
+            array(value.subContents) { writer, sub in
+                writer.image(sub.image)
+                writer.text(sub.html)
+            }
         }
         array(value.links) { $0.link($1) }
     }
@@ -188,8 +195,9 @@ extension BinaryReader {
                 email: try optional { reader throws(Corrupt) in try reader.string() })
     }
 
-    mutating func article() throws(Corrupt) -> Article {
-        Article(try ArticleFields(from: &self))
+    /// `pages`: where the HTML left out of the store is.
+    mutating func article(pages: PageTexts?) throws(Corrupt) -> Article {
+        Article(try ArticleFields(from: &self, pages: pages))
     }
 
     mutating func assignment(teachers: KnownTeachers?) throws(Corrupt) -> Assignment {
@@ -226,7 +234,7 @@ extension Teacher {
 }
 
 extension ArticleFields {
-    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+    init(from reader: inout BinaryReader, pages: PageTexts?) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
         title = try reader.string()
@@ -250,8 +258,15 @@ extension ArticleFields {
         restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
         draft = try reader.bool()
-        mainHTML = StoredText(utf8: try reader.slice())
-        subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
+        if try reader.bool() {
+            let images = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
+            guard let html = pages?.pieces(ofPage: ArticleFields.pagePath(of: slug) + "index.html", count: images.count + 1) else { throw BinaryReader.Corrupt() }
+            mainHTML = html[0]
+            subContents = zip(images, html.dropFirst()).map { SubContent(image: $0, html: $1) }
+        } else {
+            mainHTML = StoredText(utf8: try reader.slice())
+            subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
+        }
         links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
     }
 }

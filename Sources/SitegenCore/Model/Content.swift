@@ -204,7 +204,9 @@ struct ArticleFields: Sendable {
     var sourcePath: String
     var slug: Slug
     /// Where the article's page is, relative to the site: `articles/<slug>/`.
-    var pagePath: String { "articles/\(slug.text)/" }
+    var pagePath: String { ArticleFields.pagePath(of: slug) }
+
+    static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
     var title: String
     var date: DateTimeValue
     /// `date` as seconds since 1970 in UTC, for sorting.
