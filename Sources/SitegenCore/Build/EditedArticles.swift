@@ -59,7 +59,9 @@ struct EditedArticles {
     /// right).
     func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, outputURL: URL, outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
-        let entries = Validate.models(edited, tree: tree, context: Validate.context(site: site, teachers: teachers, tree: tree))
+        let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
+        let entries = Validate.models(edited, tree: tree, context: modelContext)
+        let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: modelContext)
         let viewContext = ViewContext(site: site, formats: Formats(language: site.language))
         var articles: [Article] = []
         var removedDiagnostics: [Diagnostic] = []
@@ -69,7 +71,7 @@ struct EditedArticles {
             // to, is the full build's to report.
             guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
-                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, outputRoot: outputURL.path),
+                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
                   SiteIndex.keepsPlace(new, of: old), new.title == old.title,
                   ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
                       .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads)
@@ -88,7 +90,7 @@ struct EditedArticles {
         if feedChanges {
             for source in previous.feedSources where !editedSources.contains(source) {
                 let contentPath = String(source.dropFirst("Content/".count))
-                guard case (.article(let article), _)? = previous.model(contentPath, from: models, outputRoot: outputURL.path),
+                guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
                       let hash = previous.content[contentPath]?.hash else { return nil }
                 articles.append(article)
                 hashes[source] = hash
@@ -97,7 +99,7 @@ struct EditedArticles {
         // Every page is in every page's menu.
         var pages: [Page] = []
         for file in pageFiles {
-            switch previous.model(file.contentPath, from: models, outputRoot: outputURL.path)?.0 {
+            switch previous.model(file.contentPath, from: models, pages: pageTexts)?.0 {
             case .page(let page)?: pages.append(page)
             case BuildCache.Model.none?: continue
             default: return nil
@@ -133,7 +135,7 @@ struct EditedArticles {
         } catch {
             return nil
         }
-        guard outputIsAsLeft() else { return nil }
+        guard pageTexts.changedSources.all.isEmpty, outputIsAsLeft() else { return nil }
         var report = BuildReport()
         var diagnostics = previous.diagnostics
         for problem in removedDiagnostics {

@@ -329,7 +329,7 @@ public enum SiteBuilder {
             if case .encoded = cached[index]?.payload { true } else { false }
         }
         let knownTeachers = KnownTeachers(teachers)
-        let pageTexts = previous.map { PageTexts(root: outputURL.path, pages: $0.pages) }
+        let pageTexts = previous.map { PageTexts(output: outputURL.path, cache: $0, tree: tree, context: modelContext) }
         let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers, pages: pageTexts) }
         var models: [BuildCache.Model] = []
         models.reserveCapacity(tree.markdown.count)
@@ -409,6 +409,11 @@ public enum SiteBuilder {
             report.diagnostics.append(Diagnostic(error))
             return Prepared(report: report)
         }
+        if let changed = pageTexts?.changedSources.all, !changed.isEmpty {
+            staging?.remove()
+            report.diagnostics += changed.map { SiteBuilder.changedWhileBuilding($0) }
+            return Prepared(report: report)
+        }
         // A command saves its cache every time: the models go to the store on a thread of
         // their own from here on, while the files are put in place. Models kept from the
         // last cache are where that cache's store has them; an article whose page holds its
@@ -453,6 +458,11 @@ public enum SiteBuilder {
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? PathTable(),
                         previousFolders: previous?.folders ?? PathTable(), staging: staging, warm: warm,
                         storingModels: storingModels)
+    }
+
+    /// The error of a source that changed while a build was reading it.
+    static func changedWhileBuilding(_ sourcePath: String) -> Diagnostic {
+        Diagnostic(.error, at: SourceLocation(path: sourcePath, line: 1, column: 1), "the file changed while sitegen was building; build again")
     }
 
     /// Whether every file of the output is as `cache` has it written and no folder of it

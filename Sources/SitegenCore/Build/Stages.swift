@@ -86,6 +86,19 @@ enum Validate {
         }
     }
 
+    /// The pieces of HTML of the article at `sourcePath` (as `Article.sourcePath` has it),
+    /// made again from its source: nil when the source's bytes no longer hash to `hash`.
+    static func articleHTML(_ sourcePath: String, hash: UInt64?, tree: SourceTree, context: ModelContext) -> [StoredText]? {
+        guard let hash, sourcePath.hasPrefix("Content/") else { return nil }
+        let contentPath = String(sourcePath.dropFirst("Content/".count))
+        let place = tree.markdown.partitioningIndex { $0.contentPath >= contentPath }
+        guard place < tree.markdown.count, tree.markdown[place].contentPath == contentPath,
+              let entry = models([tree.markdown[place]], tree: tree, context: context).first, entry.hash == hash,
+              case (.article(let article), _)? = entry.decoded()
+        else { return nil }
+        return [article.mainHTML] + article.subContents.map(\.html)
+    }
+
     static func content(_ models: [BuildCache.Model], teachers: [Teacher]) -> SiteContent {
         var content = SiteContent()
         content.teachers = teachers
@@ -98,5 +111,15 @@ enum Validate {
             }
         }
         return content
+    }
+}
+
+extension PageTexts {
+    /// The pages of the output of a build from `cache`, the articles made again from the
+    /// sources of `tree` when a page is not as written.
+    init(output root: String, cache: BuildCache, tree: SourceTree, context: ModelContext) {
+        self.init(root: root, pages: cache.pages) { [content = cache.content] source in
+            Validate.articleHTML(source, hash: content[String(source.dropFirst("Content/".count))]?.hash, tree: tree, context: context)
+        }
     }
 }

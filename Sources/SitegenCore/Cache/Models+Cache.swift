@@ -260,9 +260,11 @@ extension ArticleFields {
         draft = try reader.bool()
         if try reader.bool() {
             let images = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
-            guard let html = pages?.pieces(ofPage: ArticleFields.pagePath(of: slug) + "index.html", count: images.count + 1) else { throw BinaryReader.Corrupt() }
-            mainHTML = html[0]
-            subContents = zip(images, html.dropFirst()).map { SubContent(image: $0, html: $1) }
+            guard let html = pages?.deferred(ofPage: ArticleFields.pagePath(of: slug) + "index.html", count: images.count + 1, source: sourcePath) else {
+                throw BinaryReader.Corrupt()
+            }
+            mainHTML = StoredText(html, piece: 0)
+            subContents = images.enumerated().map { SubContent(image: $1, html: StoredText(html, piece: $0 + 1)) }
         } else {
             mainHTML = StoredText(utf8: try reader.slice())
             subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }

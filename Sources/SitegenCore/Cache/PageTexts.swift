@@ -1,5 +1,6 @@
 import CFileSystem
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ struct PageHTML: Sendable, Equatable {
     /// Where `pieces` are in `page`, each after the one before; nil when one is not there
     /// as it is (a theme that escapes it, or leaves it out).
     init?(finding pieces: [StoredText], in page: UnsafeBufferPointer<UInt8>) {
-        guard !pieces.isEmpty, let base = page.baseAddress else { return nil }
+        guard !pieces.isEmpty, page.baseAddress != nil else { return nil }
         var places: [Range<Int>] = []
         places.reserveCapacity(pieces.count)
         var from = 0
@@ -61,12 +62,42 @@ struct PageHTML: Sendable, Equatable {
 }
 
 /// The articles' HTML in the pages of the output a cache was written with, for the
-/// models the store keeps without it. A page that is not as written gives none, and
-/// the article is made again from its source.
+/// models the store keeps without it. Read when a page or feed is rendered with it
+/// (`DeferredHTML`); a page that is not as written gives none, and the article is made
+/// again from its source (`remake`). A source that no longer is what the cache says is
+/// noted in `changedSources`: the build must fail rather than show other HTML.
 struct PageTexts: Sendable {
     /// The output folder.
     let root: String
     let pages: PathTable<BuildCache.PageEntry>
+    /// The pieces of HTML of the article made from the source at this path (as
+    /// `Article.sourcePath` has it), when the source is as the cache has it.
+    var remake: (@Sendable (String) -> [StoredText]?)?
+    let changedSources = ChangedSources()
+
+    final class ChangedSources: Sendable {
+        private let paths = Mutex<[String]>([])
+        func add(_ path: String) { paths.withLock { $0.append(path) } }
+        var all: [String] { paths.withLock { $0.sorted() } }
+    }
+
+    init(root: String, pages: PathTable<BuildCache.PageEntry>, remake: (@Sendable (String) -> [StoredText]?)? = nil) {
+        self.root = root
+        self.pages = pages
+        self.remake = remake
+    }
+
+    /// The HTML of the article made from `source`, whose page is at `path`, as `count`
+    /// pieces read when needed; nil when the cache has no such page holding it.
+    func deferred(ofPage path: String, count: Int, source: String) -> DeferredHTML? {
+        guard let html = pages[path]?.html, html.pieces.count == count else { return nil }
+        return DeferredHTML(counts: html.pieces.map(\.count)) { [self] in
+            if let pieces = pieces(ofPage: path, count: count) { return pieces }
+            if let remade = remake?(source), remade.map(\.utf8Count) == html.pieces.map(\.count) { return remade }
+            changedSources.add(source)
+            return html.pieces.map { _ in StoredText("") }
+        }
+    }
 
     /// The `count` pieces of HTML of the page at `path` (relative to the output folder);
     /// nil when the page does not have them as the cache says.
