@@ -72,7 +72,7 @@ struct PageTexts: Sendable {
     let pages: PathTable<BuildCache.PageEntry>
     /// The pieces of HTML of the article made from the source at this path (as
     /// `Article.sourcePath` has it), when the source is as the cache has it.
-    var remake: (@Sendable (String) -> [StoredText]?)?
+    let remake: (@Sendable (String) -> [StoredText]?)?
     let changedSources = ChangedSources()
 
     final class ChangedSources: Sendable {
@@ -106,6 +106,8 @@ struct PageTexts: Sendable {
         let descriptor = open(root + "/" + path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, html.span.upperBound <= Int(info.st_size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: html.span.count)
         let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(html.span.lowerBound)) }
         guard read == html.span.count, Checksum.value(bytes[...]) == html.checksum else { return nil }
