@@ -1,0 +1,34 @@
+import Foundation
+@testable import SitegenCore
+import Testing
+
+@Suite("Path tables")
+struct PathTableTests {
+    /// Paths in and below several first folders, and at the top: each is looked up from the
+    /// first folder it shares with the path before it.
+    @Test func stampsEveryPathFromItsFirstFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-pathtable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ["a/x": 1, "a/b/y": 22, "ab/z": 333, "c/d/e/f": 4444, "top": 55555]
+        for (path, size) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: size).write(to: url)
+        }
+        let table = PathTable(files.merging(["": -1, "a/b": -1, "c": -1]) { $1 })
+        let root = try #require(OpenFolder(folder.path))
+        let sizesMatch: @Sendable (FileStamp?, Int) -> Bool = { stamp, size in stamp != nil && (size < 0 || stamp!.size == size) }
+        #expect(table.allMatch(in: root, sizesMatch))
+
+        try Data(repeating: 7, count: 2).write(to: folder.appendingPathComponent("c/d/e/f"))
+        #expect(!table.allMatch(in: root, sizesMatch))
+        try Data(repeating: 7, count: 4444).write(to: folder.appendingPathComponent("c/d/e/f"))
+        #expect(table.allMatch(in: root, sizesMatch))
+
+        // A first folder that became a file: nothing below it is there.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("ab"))
+        try Data().write(to: folder.appendingPathComponent("ab"))
+        #expect(!table.allMatch(in: root, sizesMatch))
+        #expect(PathTable(["a/x": 1, "ab/z": 333]).allMatch(in: root) { stamp, size in (stamp == nil) == (size == 333) })
+    }
+}
