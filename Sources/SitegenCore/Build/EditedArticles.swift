@@ -37,13 +37,8 @@ struct EditedArticles {
         guard !changed.isEmpty else { return nil }
         var edited: [SourceTree.MarkdownFile] = []
         for path in changed {
-            guard path.hasPrefix("Content/") else { return nil }
-            let contentPath = String(path.dropFirst("Content/".count))
-            // The tree lists its Markdown files in the order of their paths.
-            let place = tree.markdown.partitioningIndex { $0.contentPath >= contentPath }
-            guard place < tree.markdown.count, tree.markdown[place].contentPath == contentPath, tree.markdown[place].kind == .article,
-                  previous.content[contentPath] != nil else { return nil }
-            edited.append(tree.markdown[place])
+            guard let file = tree.markdownFile(at: path), file.kind == .article, previous.content[file.contentPath] != nil else { return nil }
+            edited.append(file)
         }
         self.previous = previous
         self.tree = tree

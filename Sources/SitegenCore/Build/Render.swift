@@ -133,7 +133,7 @@ enum Render {
                     // which the model store then leaves out (`PageHTML`).
                     let article: Article? = if fingerprint != nil, case .article(let article) = planned[position] { article } else { nil }
                     let (file, use, html) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: 24 * 1024, memo: memo) { bytes, use in
-                        (made(job.path, rendered: bytes), use, article.flatMap { PageHTML(finding: [$0.mainHTML] + $0.subContents.map(\.html), in: bytes) })
+                        (made(job.path, rendered: bytes), use, article.flatMap { PageHTML(finding: $0.htmlPieces, in: bytes) })
                     }
                     let entry = fingerprint.map { fingerprint in
                         let templates = templateNames(use)

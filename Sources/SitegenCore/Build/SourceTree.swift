@@ -104,12 +104,16 @@ struct SourceTree: Sendable {
 
     /// The stamp the walk found of the file at `path` (relative to the site).
     func stamp(of path: String) -> FileStamp? {
-        if let stamp = stamps[path] { return stamp }
+        stamps[path] ?? markdownFile(at: path)?.stamp
+    }
+
+    /// The Markdown file the walk found at `path` (relative to the site: `Content/…`).
+    func markdownFile(at path: String) -> MarkdownFile? {
         guard path.hasPrefix("Content/") else { return nil }
         let contentPath = String(path.dropFirst("Content/".count))
         // The tree lists its Markdown files in the order of their paths.
         let place = markdown.partitioningIndex { $0.contentPath >= contentPath }
-        return place < markdown.count && markdown[place].contentPath == contentPath ? markdown[place].stamp : nil
+        return place < markdown.count && markdown[place].contentPath == contentPath ? markdown[place] : nil
     }
 
     /// The bytes of the file at `path` (relative to the site): as the walk read them for

@@ -86,17 +86,13 @@ enum Validate {
         }
     }
 
-    /// The pieces of HTML of the article at `sourcePath` (as `Article.sourcePath` has it),
-    /// made again from its source: nil when the source's bytes no longer hash to `hash`.
-    static func articleHTML(_ sourcePath: String, hash: UInt64?, tree: SourceTree, context: ModelContext) -> [StoredText]? {
-        guard let hash, sourcePath.hasPrefix("Content/") else { return nil }
-        let contentPath = String(sourcePath.dropFirst("Content/".count))
-        let place = tree.markdown.partitioningIndex { $0.contentPath >= contentPath }
-        guard place < tree.markdown.count, tree.markdown[place].contentPath == contentPath,
-              let entry = models([tree.markdown[place]], tree: tree, context: context).first, entry.hash == hash,
+    /// The pieces of HTML of the article of `file`, made again from its source: nil when
+    /// the source's bytes no longer hash to `hash`.
+    static func articleHTML(of file: SourceTree.MarkdownFile, hash: UInt64?, tree: SourceTree, context: ModelContext) -> [StoredText]? {
+        guard let hash, let entry = models([file], tree: tree, context: context).first, entry.hash == hash,
               case (.article(let article), _)? = entry.decoded()
         else { return nil }
-        return [article.mainHTML] + article.subContents.map(\.html)
+        return article.htmlPieces
     }
 
     static func content(_ models: [BuildCache.Model], teachers: [Teacher]) -> SiteContent {
@@ -119,7 +115,7 @@ extension PageTexts {
     /// sources of `tree` when a page is not as written.
     init(output root: String, cache: BuildCache, tree: SourceTree, context: ModelContext) {
         self.init(root: root, pages: cache.pages) { [content = cache.content] source in
-            Validate.articleHTML(source, hash: content[String(source.dropFirst("Content/".count))]?.hash, tree: tree, context: context)
+            tree.markdownFile(at: source).flatMap { Validate.articleHTML(of: $0, hash: content[$0.contentPath]?.hash, tree: tree, context: context) }
         }
     }
 }

@@ -44,6 +44,12 @@ final class OpenFolder: Sendable {
         guard descriptor >= 0 else { return nil }
     }
 
+    /// The folder `name` (NUL-terminated) in the open folder `parent`.
+    init?(_ name: UnsafePointer<CChar>, in parent: Int32) {
+        descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+    }
+
     func stamp(of path: String) -> FileStamp? {
         FileStamp.of(path, in: descriptor)
     }

@@ -91,18 +91,24 @@ struct PageTexts: Sendable {
     /// pieces read when needed; nil when the cache has no such page holding it.
     func deferred(ofPage path: String, count: Int, source: String) -> DeferredHTML? {
         guard let html = pages[path]?.html, html.pieces.count == count else { return nil }
-        return DeferredHTML(counts: html.pieces.map(\.count)) { [self] in
-            if let pieces = pieces(ofPage: path, count: count) { return pieces }
-            if let remade = remake?(source), remade.map(\.utf8Count) == html.pieces.map(\.count) { return remade }
+        let counts = html.pieces.map(\.count)
+        return DeferredHTML(counts: counts) { [self] in
+            if let pieces = read(html, ofPage: path) { return pieces }
+            if let remade = remake?(source), remade.map(\.utf8Count) == counts { return remade }
             changedSources.add(source)
-            return html.pieces.map { _ in StoredText("") }
+            return counts.map { _ in StoredText("") }
         }
     }
 
     /// The `count` pieces of HTML of the page at `path` (relative to the output folder);
     /// nil when the page does not have them as the cache says.
     func pieces(ofPage path: String, count: Int) -> [StoredText]? {
-        guard let html = pages[path]?.html, html.pieces.count == count, html.span.lowerBound >= 0 else { return nil }
+        guard let html = pages[path]?.html, html.pieces.count == count else { return nil }
+        return read(html, ofPage: path)
+    }
+
+    /// The pieces `html` places in the page at `path`, when its bytes there are as written.
+    private func read(_ html: PageHTML, ofPage path: String) -> [StoredText]? {
         let descriptor = open(root + "/" + path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Values by path — the output's files, its folders and its pages, relative to it — with
 /// the paths in the order of their bytes in one buffer (`PackedPaths`): read back from the
 /// cache without a string or a hash for each (as dictionaries, the large corpus's 39,000
@@ -111,16 +107,14 @@ struct PathTable<Value: Sendable>: Sendable {
         let run = 256
         return !parallelMap(Array(stride(from: 0, to: count, by: run))) { start in
             table.paths.withView { view in
-                var first = FirstFolder(root: root.descriptor)
-                defer { first.close() }
+                var first = FirstFolder(root: root)
                 return (start..<Swift.min(start + run, table.count)).allSatisfy { index in
                     let path = view[index]
                     let stamp: FileStamp?
                     if path.isEmpty {
                         stamp = root.stamp(of: ".")
                     } else if let slash = path.firstIndex(of: UInt8(ascii: "/")) {
-                        let folder = first.descriptor(for: UnsafeBufferPointer(rebasing: path[..<slash]))
-                        stamp = folder < 0 ? nil : FileStamp.of(view.cString(at: index) + slash + 1, in: folder)
+                        stamp = first.named(UnsafeBufferPointer(rebasing: path[..<slash])).flatMap { FileStamp.of(view.cString(at: index) + slash + 1, in: $0.descriptor) }
                     } else {
                         stamp = FileStamp.of(view.cString(at: index), in: root.descriptor)
                     }
@@ -133,28 +127,22 @@ struct PathTable<Value: Sendable>: Sendable {
 
 /// The first folder of the last path looked at, held open (`PathTable.allMatch`).
 private struct FirstFolder {
-    let root: Int32
-    private var name: [UInt8] = []
-    private var opened: Int32 = -1
+    let root: OpenFolder
+    private var name: [UInt8]?
+    private var folder: OpenFolder?
 
-    init(root: Int32) {
+    init(root: OpenFolder) {
         self.root = root
     }
 
-    /// The folder `name` in `root`, opened unless it is the one open; negative when it
+    /// The folder `name` in `root`, opened unless it is the last one asked for; nil when it
     /// cannot be (then nothing below it can be looked at either).
-    mutating func descriptor(for name: UnsafeBufferPointer<UInt8>) -> Int32 {
-        if opened >= 0, self.name.elementsEqual(name) { return opened }
-        close()
+    mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> OpenFolder? {
+        if let known = self.name, known.elementsEqual(name) { return folder }
         self.name = Array(name)
-        opened = (self.name + [0]).withUnsafeBufferPointer { cName in
-            cName.withMemoryRebound(to: CChar.self) { openat(root, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        folder = (Array(name) + [0]).withUnsafeBufferPointer { cName in
+            cName.withMemoryRebound(to: CChar.self) { OpenFolder($0.baseAddress!, in: root.descriptor) }
         }
-        return opened
-    }
-
-    mutating func close() {
-        if opened >= 0 { Glibc.close(opened) }
-        opened = -1
+        return folder
     }
 }

@@ -241,6 +241,10 @@ struct ArticleFields: Sendable {
     var pagePath: String { ArticleFields.pagePath(of: slug) }
 
     static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
+
+    /// The main text's HTML, then each sub section's: what the article's page shows of it
+    /// as it is (`PageHTML`).
+    var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
     var title: String
     var date: DateTimeValue
     /// `date` as seconds since 1970 in UTC, for sorting.
