@@ -23,9 +23,6 @@ sitegen=$PWD/.build/release/sitegen
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"; mkdir -p "$bench_dir"; touch "$bench_dir/.cleaned-at"' EXIT
 
-# sitegen build starts itself again with huge pages for its heap (HugePages.swift), but
-# not under valgrind, which would not follow it: the tunable is set here instead.
-export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
         awk '/Collected :/ { gsub(",", "", $NF); printf "%.3f", $NF / 1e9 }'

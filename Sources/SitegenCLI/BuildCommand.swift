@@ -73,9 +73,6 @@ enum BuildCommand {
         guard var options = buildOptions(parsed, console: console) else { return 2 }
         options.leavesMemoryToExit = endsProcess
         #if canImport(Glibc)
-        // Before anything else of the build (what the process did until the restart, reading
-        // its arguments, is done again after it).
-        if endsProcess { HugePages.restartAskingForThem(forSiteAt: options.source) }
         // A build that ends its process grows the heap 64 MB at a time, in address space only
         // (pages are still taken as they are first written): in glibc's steps of a few pages,
         // the threads of a build of 10,000 articles asked the kernel for more 10,600 times
