@@ -340,9 +340,8 @@ struct BuildCacheTests {
         #expect(try editAndBuild(cached, plain, cache: cache))
     }
 
-    /// The models are stored while the index is made, and the index can still fail (a page
-    /// taking the slug of sitegen's map): such a build leaves the store as the last cache
-    /// uses it, and nothing half written.
+    /// A build that fails (here the index: a page taking the slug of sitegen's map) leaves
+    /// the store as the last cache uses it, and nothing half written.
     @Test func aBuildThatFailsLeavesTheStoreAsTheLastCacheUsesIt() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -144,18 +144,20 @@ struct BuildCache: Sendable {
         /// stored without it.
         func encoded(htmlIn pages: PathTable<PageEntry>? = nil) -> ArraySlice<UInt8>? {
             if case .encoded(let bytes) = payload { return bytes }
+            let leavingOut = leavesOutHTML(pages)
             // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
             // buffer of an article was made and copied a dozen times.
-            var writer = BinaryWriter(reservingCapacity: encodedSizeHint(htmlIn: pages))
-            return encode(into: &writer, htmlIn: pages) ? writer.bytes[...] : nil
+            var writer = BinaryWriter(reservingCapacity: encodedSizeHint(leavingOutHTML: leavingOut))
+            return encode(into: &writer, leavingOutHTML: leavingOut) ? writer.bytes[...] : nil
         }
 
-        /// About how many bytes the model's encoding takes: its HTML and a kilobyte.
-        func encodedSizeHint(htmlIn pages: PathTable<PageEntry>?) -> Int {
+        /// About how many bytes the model's encoding takes: its HTML (unless left out) and a
+        /// kilobyte.
+        private func encodedSizeHint(leavingOutHTML: Bool) -> Int {
             guard case .decoded(let model, _) = payload else { return 0 }
             let html = switch model {
             case .none: 0
-            case .article(let article) where ContentEntry.pageHoldsHTML(of: article, pages): 0
+            case .article where leavingOutHTML: 0
             case .article(let article): article.mainHTML.utf8Count + article.subContents.reduce(0) { $0 + $1.html.utf8Count }
             case .assignment(let assignment): assignment.detailsHTML.utf8Count + assignment.detailsText.utf8Count
             case .page(let page): page.html.utf8.count
@@ -163,13 +165,16 @@ struct BuildCache: Sendable {
             return html + 1024
         }
 
-        /// Whether the page made of `article`, among `pages`, holds its HTML.
-        static func pageHoldsHTML(of article: Article, _ pages: PathTable<PageEntry>?) -> Bool {
-            pages?[article.pagePath + "index.html"]?.html?.pieces.count == article.subContents.count + 1
+        /// Whether the model is an article whose page, among `pages` (the pages this build
+        /// made), holds its HTML: the store then leaves the HTML out.
+        func leavesOutHTML(_ pages: PathTable<PageEntry>?) -> Bool {
+            guard let pages, case .decoded(.article(let article), _) = payload else { return false }
+            return pages[article.pagePath + "index.html"]?.html?.pieces.count == article.subContents.count + 1
         }
 
         /// Appends the model's bytes to `writer`; false when they are in the store, unread.
-        func encode(into writer: inout BinaryWriter, htmlIn pages: PathTable<PageEntry>? = nil) -> Bool {
+        /// `leavingOutHTML`: what `leavesOutHTML` says of the pages this build made.
+        func encode(into writer: inout BinaryWriter, leavingOutHTML: Bool = false) -> Bool {
             switch payload {
             case .unread:
                 return false
@@ -181,7 +186,7 @@ struct BuildCache: Sendable {
                 case .none: writer.integer(0)
                 case .article(let article):
                     writer.integer(1)
-                    writer.article(article, htmlInPage: ContentEntry.pageHoldsHTML(of: article, pages))
+                    writer.article(article, htmlInPage: leavingOutHTML)
                 case .assignment(let assignment): writer.integer(2); writer.assignment(assignment)
                 case .page(let page): writer.integer(3); writer.page(page)
                 }

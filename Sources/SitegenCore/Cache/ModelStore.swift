@@ -259,7 +259,7 @@ enum ModelStore {
         /// each model of a new store was made in a buffer of its own and copied.
         mutating func appendPadded(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?) -> (location: Range<Int>, checksum: UInt64)? {
             let start = buffer.bytes.count
-            guard entry.encode(into: &buffer, htmlIn: pages) else { return nil }
+            guard entry.encode(into: &buffer, leavingOutHTML: entry.leavesOutHTML(pages)) else { return nil }
             let count = buffer.bytes.count - start
             let checksum = Checksum.value(buffer.bytes[start...])
             return (placed(count, padding: ModelStore.padded(count) - count), checksum)

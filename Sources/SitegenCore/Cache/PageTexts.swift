@@ -90,7 +90,7 @@ struct PageTexts: Sendable {
     /// The HTML of the article made from `source`, whose page is at `path`, as `count`
     /// pieces read when needed; nil when the cache has no such page holding it.
     func deferred(ofPage path: String, count: Int, source: String) -> DeferredHTML? {
-        guard let html = pages[path]?.html, html.pieces.count == count else { return nil }
+        guard let html = html(ofPage: path, count: count) else { return nil }
         let counts = html.pieces.map(\.count)
         return DeferredHTML(counts: counts) { [self] in
             if let pieces = read(html, ofPage: path) { return pieces }
@@ -103,8 +103,13 @@ struct PageTexts: Sendable {
     /// The `count` pieces of HTML of the page at `path` (relative to the output folder);
     /// nil when the page does not have them as the cache says.
     func pieces(ofPage path: String, count: Int) -> [StoredText]? {
+        html(ofPage: path, count: count).flatMap { read($0, ofPage: path) }
+    }
+
+    /// Where the cache says the page at `path` holds `count` pieces of HTML.
+    private func html(ofPage path: String, count: Int) -> PageHTML? {
         guard let html = pages[path]?.html, html.pieces.count == count else { return nil }
-        return read(html, ofPage: path)
+        return html
     }
 
     /// The pieces `html` places in the page at `path`, when its bytes there are as written.

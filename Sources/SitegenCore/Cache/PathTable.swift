@@ -139,8 +139,9 @@ private struct FirstFolder {
     /// cannot be (then nothing below it can be looked at either).
     mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> OpenFolder? {
         if let known = self.name, known.elementsEqual(name) { return folder }
-        self.name = Array(name)
-        folder = (Array(name) + [0]).withUnsafeBufferPointer { cName in
+        let bytes = Array(name)
+        self.name = bytes
+        folder = (bytes + [0]).withUnsafeBufferPointer { cName in
             cName.withMemoryRebound(to: CChar.self) { OpenFolder($0.baseAddress!, in: root.descriptor) }
         }
         return folder
