@@ -44,6 +44,24 @@ struct BrokenSiteTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("site").path).sorted() == (try FileManager.default.contentsOfDirectory(atPath: fixture.path) + ["Output"]).sorted())
     }
 
+    /// A first build makes its articles' folders before the index finds two articles with
+    /// one slug: nothing of them may stay, beside the output or in it.
+    @Test func aFirstBuildThatFailsAtTheIndexLeavesNoFolder() throws {
+        let scratch = TemporaryFolder()
+        let source = scratch.url.appendingPathComponent("site")
+        try copyFolder(Repository.brokenSites.appendingPathComponent("duplicate-slug"), to: source)
+        for output in ["published/site", "new/published/site"] {
+            try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("published"), withIntermediateDirectories: true)
+            let console = CapturedConsole()
+            let status = CommandLineTool.run(arguments: ["build", "--no-cache", "--source", source.path, "--output", scratch.url.appendingPathComponent(output).path,
+                                                         "--today", "2026-03-10"], console: console.console)
+            #expect(status == 1)
+            #expect(console.error.contains("is already written by"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("published").path).isEmpty, "\(output)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("new").path))
+        }
+    }
+
     @Test func thereAreBrokenSitesForEveryClassOfError() {
         #expect(BrokenSite.all.count >= 30)
     }

@@ -72,6 +72,10 @@ enum PlannedPage: Sendable {
     case sitemap
     case robots
 
+    var isArticle: Bool {
+        if case .article = self { true } else { false }
+    }
+
     /// Made from all the articles or all of a grade's assignments, not from one of them.
     var isWholeSite: Bool {
         switch self {
@@ -233,23 +237,53 @@ struct SiteIndex: Sendable {
         }
     }
 
+    /// Where the pages of the published `articles` will be, newest first as the index will
+    /// have them, worked out before the index is made: its plan has the same paths when it
+    /// is made without an error.
+    static func articlePagePaths(of articles: [Article], includeDrafts: Bool) -> [String] {
+        articles.filter { includeDrafts || !$0.draft }.sorted(byKey: { ($0.instant, $0.slug) }, by: { a, b in (a.0, b.1) > (b.0, a.1) }).map { PlannedPage.article($0).path }
+    }
+
     /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
     /// newest article writes it.
     private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> [ArticleGroup] {
-        var bySlug: [Slug: ArticleGroup] = [:]
-        for article in published {
-            for label in labels(article) where bySlug[label.slug]?.articles.last?.slug != article.slug {
-                bySlug[label.slug, default: ArticleGroup(kind: kind, label: label, articles: [], draftCount: 0)].articles.append(article)
+        // Each slug is hashed once per article, for its group's place; a label an article
+        // repeats is told by the article last added to the group, by its position. Looked up
+        // as values in a dictionary, each group and its last article were copied (retained)
+        // for every label of every article, on both cores at once while the index was made.
+        var places: [Slug: Int] = [:]
+        var groups: [ArticleGroup] = []
+        var lastAdded: [Int] = []
+        for position in published.indices {
+            for label in labels(published[position]) {
+                let place: Int
+                if let known = places[label.slug] {
+                    guard lastAdded[known] != position else { continue }
+                    place = known
+                } else {
+                    place = groups.count
+                    places[label.slug] = place
+                    groups.append(ArticleGroup(kind: kind, label: label, articles: [], draftCount: 0))
+                    lastAdded.append(-1)
+                }
+                groups[place].articles.append(published[position])
+                lastAdded[place] = position
             }
         }
-        let publishedSlugs = Set(published.map { $0.slug })
-        for article in all where !publishedSlugs.contains(article.slug) {
-            for label in Set(labels(article).map(\.slug)) {
-                let name = labels(article).first { $0.slug == label }!
-                bySlug[label, default: ArticleGroup(kind: kind, label: name, articles: [], draftCount: 0)].draftCount += 1
+        if all.count > published.count {
+            let publishedSlugs = Set(published.map { $0.slug })
+            for article in all where !publishedSlugs.contains(article.slug) {
+                for label in Set(labels(article).map(\.slug)) {
+                    if let place = places[label] {
+                        groups[place].draftCount += 1
+                    } else {
+                        places[label] = groups.count
+                        groups.append(ArticleGroup(kind: kind, label: labels(article).first { $0.slug == label }!, articles: [], draftCount: 1))
+                    }
+                }
             }
         }
-        return Array(bySlug.values).sorted(byKey: { ($0.label.name.lowercasedBytewise, $0.label.slug.text) }, by: <)
+        return groups.sorted(byKey: { ($0.label.name.lowercasedBytewise, $0.label.slug.text) }, by: <)
     }
 
     /// Restaurants by name; the newest article's address and coordinates win.
