@@ -44,8 +44,8 @@ struct BrokenSiteTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("site").path).sorted() == (try FileManager.default.contentsOfDirectory(atPath: fixture.path) + ["Output"]).sorted())
     }
 
-    /// A first build makes its articles' folders before the index finds two articles with
-    /// one slug: nothing of them may stay, beside the output or in it.
+    /// A first build that fails when the index finds two articles with one slug leaves no
+    /// folder behind: no output, no staging folder beside it, no parent made for it.
     @Test func aFirstBuildThatFailsAtTheIndexLeavesNoFolder() throws {
         let scratch = TemporaryFolder()
         let source = scratch.url.appendingPathComponent("site")

@@ -41,19 +41,6 @@ struct IndexStageTests {
         return SiteIndex(content: content, site: Self.site, moment: moment, includeDrafts: drafts, staticFiles: [], themeAssets: [], log: DiagnosticLog())
     }
 
-    /// A first build makes these folders before the index exists: they must be the plan's.
-    @Test(arguments: [false, true])
-    func articlePagesArePlannedWhereTheyWereWorkedOutBeforeTheIndex(drafts: Bool) throws {
-        let all = try articles()
-        let index = index(all, drafts: drafts)
-        let planned = zip(index.plan, index.planPaths).filter { $0.0.isArticle }.map(\.1)
-        #expect(SiteIndex.articlePagePaths(of: all, includeDrafts: drafts) == planned)
-        #expect(planned.first == "articles/noodles/index.html")
-        #expect(planned.contains("articles/congee/index.html") == drafts)
-        // Same time: by slug, as the index orders them.
-        #expect(planned.firstIndex(of: "articles/a-toast/index.html")! < planned.firstIndex(of: "articles/b-toast/index.html")!)
-    }
-
     @Test func groupsCountAnArticleOnceAndTheDraftsTheyLeaveOut() throws {
         let index = index(try articles(), drafts: false)
         // "toast" as a-toast writes it: the first of the newest articles, the same time
@@ -65,27 +52,5 @@ struct IndexStageTests {
         let withDrafts = self.index(try articles(), drafts: true)
         #expect(withDrafts.tags.map(\.articles.count) == [1, 1, 1, 2, 2])
         #expect(withDrafts.tags.allSatisfy { $0.draftCount == 0 })
-    }
-
-    @Test func foldersAskedForLaterAreMadeAfterTheFirstAndWaitedForByEitherList() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-folders-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let first = (0..<300).map { "articles/a\($0)/index.html" }
-        let later = ["index.html", "tags/toast/index.html", "tags/toast/page/2/index.html", "articles/a7/extra/x.txt"]
-        let early = StagingFolders(in: root, opened: OpenFolder(root), for: first)
-        let folders = StagingFolders(in: root, opened: OpenFolder(root), for: later, after: early)
-        var isFolder: ObjCBool = false
-        folders.waitForFolder(of: "articles/a299/index.html")
-        #expect(FileManager.default.fileExists(atPath: root + "/articles/a299", isDirectory: &isFolder) && isFolder.boolValue)
-        folders.waitForFolder(of: "tags/toast/page/2/index.html")
-        #expect(FileManager.default.fileExists(atPath: root + "/tags/toast/page/2", isDirectory: &isFolder) && isFolder.boolValue)
-        folders.finish()
-        for folder in ["articles/a0", "articles/a7/extra", "tags/toast/page"] {
-            #expect(FileManager.default.fileExists(atPath: root + "/" + folder, isDirectory: &isFolder) && isFolder.boolValue, "\(folder)")
-        }
-        // A path in neither list is its writer's to make.
-        folders.waitForFolder(of: "somewhere/else.html")
-        #expect(!FileManager.default.fileExists(atPath: root + "/somewhere"))
     }
 }

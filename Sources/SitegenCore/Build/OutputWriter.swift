@@ -361,11 +361,10 @@ struct OutputStaging: Sendable {
     /// This staging, with the folders of `paths` being made in a staging folder laid out as
     /// the output, in their order, on a thread of its own: pages rendered in that order find
     /// their folder made, and a page that comes early waits for it. One thread: two cores
-    /// making folders in one folder at once spin on its lock. Called again, the new paths'
-    /// folders are made after those asked for before.
+    /// making folders in one folder at once spin on its lock.
     func makingFolders(for paths: [String]) -> OutputStaging {
         var staging = self
-        staging.folders = StagingFolders(in: folder, opened: opened, for: paths.filter { OutputWriter.safeRelativePath($0) != nil }, after: folders)
+        staging.folders = StagingFolders(in: folder, opened: opened, for: paths.filter { OutputWriter.safeRelativePath($0) != nil })
         return staging
     }
 
@@ -451,29 +450,16 @@ final class StagingFolders: Sendable {
     /// How many paths have all their folders.
     private let made = Atomic(0)
     private let done = DispatchSemaphore(value: 0)
-    /// The folders asked for before these, made first.
-    private let earlier: StagingFolders?
-    /// Every folder made once the thread is done, for the folders asked for next.
-    private let madeFolders = Mutex<Set<String>>([])
 
-    /// Folders made in `root`, relative to it when it is `opened`, once those of `earlier`
-    /// are.
-    init(in root: String, opened: OpenFolder?, for paths: [String], after earlier: StagingFolders? = nil) {
+    /// Folders made in `root`, relative to it when it is `opened`.
+    init(in root: String, opened: OpenFolder?, for paths: [String]) {
         positions = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        self.earlier = earlier
         Thread.detachNewThread { [self] in
             // Over the paths' bytes, into one buffer for mkdir: found by characters, in a set
             // of substrings, the folders of 10,000 articles cost this thread a fifth of a
             // core's rendering time on two cores.
             let slash = UInt8(ascii: "/")
             var existing: Set<String> = []
-            if let earlier {
-                earlier.finish()
-                existing = earlier.madeFolders.withLock { made in
-                    defer { made = [] }
-                    return made
-                }
-            }
             var folderPath = opened == nil ? Array(root.utf8) + [slash] : []
             let rootLength = folderPath.count
             let base = opened?.descriptor ?? AT_FDCWD
@@ -491,7 +477,6 @@ final class StagingFolders: Sendable {
                 }
                 made.store(position + 1, ordering: .releasing)
             }
-            madeFolders.withLock { $0 = existing }
             done.signal()
         }
     }
@@ -499,15 +484,11 @@ final class StagingFolders: Sendable {
     /// Returns once the folders of `path` are made (at once for a path not in the list:
     /// its writer makes its folders).
     func waitForFolder(of path: String) {
-        guard let position = positions[path] else {
-            earlier?.waitForFolder(of: path)
-            return
-        }
+        guard let position = positions[path] else { return }
         while made.load(ordering: .acquiring) <= position { usleep(50) }
     }
 
-    /// Waits for the thread to end (and those of the folders asked for before), before the
-    /// staging folder is renamed or removed.
+    /// Waits for the thread to end, before the staging folder is renamed or removed.
     func finish() {
         done.wait()
         done.signal()

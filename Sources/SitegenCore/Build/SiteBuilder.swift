@@ -380,17 +380,6 @@ public enum SiteBuilder {
             log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
         }
 
-        // The folders of a first build's article pages are made from here on, on a thread of
-        // their own, while the theme is read and the index made on about one core (the
-        // folders of the other pages follow once the index has them). Not for a build
-        // already known to fail, nor where the output's folder would have to be made (a
-        // build that fails leaves no folder behind).
-        var earlyStaging: OutputStaging?
-        if stagesPages, !log.hasErrors, !(options.strict && !log.entries.isEmpty),
-           FileManager.default.fileExists(atPath: outputURL.deletingLastPathComponent().path), let staging = OutputStaging(output: outputURL) {
-            earlyStaging = staging.mirrorsOutput ? staging.makingFolders(for: SiteIndex.articlePagePaths(of: content.articles, includeDrafts: options.drafts)) : staging
-        }
-
         let (theme, assets) = loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
 
         let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
@@ -400,18 +389,14 @@ public enum SiteBuilder {
         }
 
         report.diagnostics = finish(log, strict: options.strict)
-        guard report.succeeded, let theme else {
-            earlyStaging?.remove()
-            return Prepared(report: report)
-        }
+        guard report.succeeded, let theme else { return Prepared(report: report) }
 
         progress("Rendering")
-        // The folders of the other pages are made after the articles', while the pages are
-        // fingerprinted and rendered in the same order.
-        let staging = (earlyStaging ?? (stagesPages ? OutputStaging(output: outputURL) : nil)).map { staging in
-            staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).filter { !index.plan[$0].isArticle }.map { index.planPaths[$0] }
-                + tree.staticFiles + Array(assets.files.keys)) : staging
-        }
+        // Folders of a first build are made on a thread of their own from here on, while the
+        // pages are fingerprinted and rendered in the same order.
+        let staging = stagesPages ? OutputStaging(output: outputURL).map { staging in
+            staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).map { index.planPaths[$0] } + tree.staticFiles + Array(assets.files.keys)) : staging
+        } : nil
         let hashes = hashing.wait()
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
         let fingerprints = fingerprinter.of(index.plan, paths: index.planPaths)

@@ -72,10 +72,6 @@ enum PlannedPage: Sendable {
     case sitemap
     case robots
 
-    var isArticle: Bool {
-        if case .article = self { true } else { false }
-    }
-
     /// Made from all the articles or all of a grade's assignments, not from one of them.
     var isWholeSite: Bool {
         switch self {
@@ -235,13 +231,6 @@ struct SiteIndex: Sendable {
         for path in staticFiles {
             _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
         }
-    }
-
-    /// Where the pages of the published `articles` will be, newest first as the index will
-    /// have them, worked out before the index is made: its plan has the same paths when it
-    /// is made without an error.
-    static func articlePagePaths(of articles: [Article], includeDrafts: Bool) -> [String] {
-        articles.filter { includeDrafts || !$0.draft }.sorted(byKey: { ($0.instant, $0.slug) }, by: { a, b in (a.0, b.1) > (b.0, a.1) }).map { PlannedPage.article($0).path }
     }
 
     /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
