@@ -31,7 +31,10 @@ struct OutputBytes: ~Copyable {
         if bytes.withContiguousStorageIfAvailable({ append($0) }) == nil { Array(bytes).withUnsafeBufferPointer { append($0) } }
     }
 
+    /// A native string's bytes where they are: copied into a `var` for `withUTF8`, each
+    /// string was retained and released once more.
     mutating func append(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
         var string = string
         string.withUTF8 { append($0) }
     }

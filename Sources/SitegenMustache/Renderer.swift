@@ -280,8 +280,10 @@ public enum HTMLEscaping {
         return String(decoding: output.array(), as: UTF8.self)
     }
 
-    /// Escapes `& < > " '` so a value is safe in element content and in quoted attributes.
+    /// Escapes `& < > " '` so a value is safe in element content and in quoted attributes;
+    /// a native string's bytes are read where they are (see `OutputBytes.append(_:)`).
     static func append(_ string: String, to output: inout OutputBytes) {
+        if string.utf8.withContiguousStorageIfAvailable({ append($0, to: &output) }) != nil { return }
         var string = string
         string.withUTF8 { append($0, to: &output) }
     }
