@@ -34,9 +34,7 @@ struct OutputBytes: ~Copyable {
     /// A native string's bytes where they are: copied into a `var` for `withUTF8`, each
     /// string was retained and released once more.
     mutating func append(_ string: String) {
-        if string.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
-        var string = string
-        string.withUTF8 { append($0) }
+        append(string.utf8)
     }
 
     /// The bytes from `start` on, as an array.

@@ -283,12 +283,10 @@ public enum HTMLEscaping {
     /// Escapes `& < > " '` so a value is safe in element content and in quoted attributes;
     /// a native string's bytes are read where they are (see `OutputBytes.append(_:)`).
     static func append(_ string: String, to output: inout OutputBytes) {
-        if string.utf8.withContiguousStorageIfAvailable({ append($0, to: &output) }) != nil { return }
-        var string = string
-        string.withUTF8 { append($0, to: &output) }
+        append(string.utf8, to: &output)
     }
 
-    static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout OutputBytes) where Bytes.Element == UInt8, Bytes.Index == Int {
+    static func append<Bytes: Collection>(_ bytes: Bytes, to output: inout OutputBytes) where Bytes.Element == UInt8 {
         if bytes.withContiguousStorageIfAvailable({ append($0, to: &output) }) != nil { return }
         append(Array(bytes), to: &output)
     }

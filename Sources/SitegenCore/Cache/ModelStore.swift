@@ -179,6 +179,11 @@ enum ModelStore {
             let temporary = path + ".\(getpid()).tmp"
             let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard output >= 0 else { return nil }
+            func abandon() -> Saved? {
+                close(output)
+                unlink(temporary)
+                return nil
+            }
             var writer = ChunkWriter(descriptor: output)
             writer.append(magic[...])
             withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
@@ -192,15 +197,12 @@ enum ModelStore {
                 // articles.
                 for batch in stride(from: 0, to: entries.count, by: newStoreBatch).map({ $0..<min($0 + newStoreBatch, entries.count) }) {
                     let middle = batch.lowerBound + batch.count / 2
-                    for half in parallelMap([batch.lowerBound..<middle, middle..<batch.upperBound], { encoded(entries[$0], htmlIn: pages) }) {
-                        guard let half else {
-                            close(output)
-                            unlink(temporary)
-                            return nil
-                        }
+                    let halves = [batch.lowerBound..<middle, middle..<batch.upperBound]
+                    for (indices, half) in zip(halves, parallelMap(halves, { encodedPadded(entries[$0], htmlIn: pages) })) {
+                        guard let half else { return abandon() }
                         let start = writer.length
                         writer.append(half.bytes[...])
-                        for (index, model) in zip(half.indices, half.models) {
+                        for (index, model) in zip(indices, half.models) {
                             locations.append((start + model.start)..<(start + model.start + model.count))
                             checksums[index] = model.checksum
                         }
@@ -216,9 +218,7 @@ enum ModelStore {
                     } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: checksums[index]) {
                         locations.append(writer.appendPadded(bytes[...]))
                     } else {
-                        close(output)
-                        unlink(temporary)
-                        return nil
+                        return abandon()
                     }
                 }
             }
@@ -259,19 +259,28 @@ enum ModelStore {
     /// `entries` encoded one after the other, each padded to whole 8-byte words: where each
     /// starts in the bytes, its length and checksum; nil when one of them is in a store,
     /// unread (which a new store cannot take).
-    private static func encoded(_ entries: ArraySlice<BuildCache.ContentEntry>, htmlIn pages: PathTable<BuildCache.PageEntry>?)
-        -> (bytes: [UInt8], indices: Range<Int>, models: [(start: Int, count: Int, checksum: UInt64)])? {
+    private static func encodedPadded(_ entries: ArraySlice<BuildCache.ContentEntry>, htmlIn pages: PathTable<BuildCache.PageEntry>?)
+        -> (bytes: [UInt8], models: [(start: Int, count: Int, checksum: UInt64)])? {
         var writer = BinaryWriter(reservingCapacity: entries.count * 2_048)
         var models: [(start: Int, count: Int, checksum: UInt64)] = []
         models.reserveCapacity(entries.count)
         for entry in entries {
             let start = writer.bytes.count
-            guard entry.encode(into: &writer, leavingOutHTML: entry.leavesOutHTML(pages)) else { return nil }
-            let count = writer.bytes.count - start
-            models.append((start, count, Checksum.value(writer.bytes[start...])))
+            guard let (count, checksum) = append(entry, htmlIn: pages, to: &writer) else { return nil }
+            models.append((start, count, checksum))
             writer.zeros(padded(count) - count)
         }
-        return (writer.bytes, entries.indices, models)
+        return (writer.bytes, models)
+    }
+
+    /// Encodes `entry`'s model at the end of `writer`, its HTML left out where its page
+    /// among `pages` holds it: how many bytes, and their checksum; nil when it is in the
+    /// store, unread.
+    private static func append(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?, to writer: inout BinaryWriter)
+        -> (count: Int, checksum: UInt64)? {
+        let start = writer.bytes.count
+        guard entry.encode(into: &writer, leavingOutHTML: entry.leavesOutHTML(pages)) else { return nil }
+        return (writer.bytes.count - start, Checksum.value(writer.bytes[start...]))
     }
 
     /// Writes a new store through a buffer, keeping its length and running checksum.
@@ -300,13 +309,11 @@ enum ModelStore {
         }
 
         /// Encodes `entry`'s model where it goes, padded to whole 8-byte words: where it went
-        /// and its checksum; nil when it is in the store, unread. Encoded on its own first,
-        /// each model of a new store was made in a buffer of its own and copied.
+        /// and its checksum; nil when it is in the store, unread. For a store written anew
+        /// from an old one, one model after the other (a new store's are encoded by the
+        /// batch, on both cores).
         mutating func appendPadded(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?) -> (location: Range<Int>, checksum: UInt64)? {
-            let start = buffer.bytes.count
-            guard entry.encode(into: &buffer, leavingOutHTML: entry.leavesOutHTML(pages)) else { return nil }
-            let count = buffer.bytes.count - start
-            let checksum = Checksum.value(buffer.bytes[start...])
+            guard let (count, checksum) = ModelStore.append(entry, htmlIn: pages, to: &buffer) else { return nil }
             return (placed(count, padding: ModelStore.padded(count) - count), checksum)
         }
 
