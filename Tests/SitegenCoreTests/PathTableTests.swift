@@ -4,6 +4,23 @@ import Testing
 
 @Suite("Path tables")
 struct PathTableTests {
+    /// A file in a folder is found as its whole path is, whatever the folder's length
+    /// (small strings and heap ones), and not found when the table has only its neighbours.
+    @Test func findsAFileByItsFolderAndName() {
+        let long = "articles/" + String(repeating: "crispy-pork-", count: 12) + "/"
+        let table = PathTable(["articles/a/index.html": 1, "articles/a/index.htm": 2, "articles/ab/index.html": 3, long + "index.html": 4, "index.html": 5])
+        #expect(table[folder: "articles/a/", name: "index.html"] == 1)
+        #expect(table[folder: "articles/ab/", name: "index.html"] == 3)
+        #expect(table[folder: long, name: "index.html"] == 4)
+        #expect(table[folder: "", name: "index.html"] == 5)
+        #expect(table[folder: "articles/", name: "index.html"] == nil)
+        #expect(table[folder: "articles/a/", name: "feed.xml"] == nil)
+        for path in table.keys {
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            if path[slash...] == "index.html" { #expect(table[folder: String(path[..<slash]), name: "index.html"] == table[path]) }
+        }
+    }
+
     /// Paths in and below several first folders, and at the top: each is looked up from the
     /// first folder it shares with the path before it.
     @Test func stampsEveryPathFromItsFirstFolder() throws {

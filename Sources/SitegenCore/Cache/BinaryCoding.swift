@@ -44,12 +44,13 @@ struct BinaryWriter {
     /// Forgets the first `count` bytes, once they are written out.
     mutating func removeFirst(_ count: Int) { bytes.removeFirst(count) }
 
+    /// A native string's bytes are read where they are: `withUTF8` on a `var` copy retained
+    /// each string, the first touch of many a model's strings when a first build's store
+    /// is written.
     mutating func string(_ value: String) {
+        if value.utf8.withContiguousStorageIfAvailable({ slice($0) }) != nil { return }
         var value = value
-        value.withUTF8 { buffer in
-            unsigned(UInt64(buffer.count))
-            bytes.append(contentsOf: buffer)
-        }
+        value.withUTF8 { slice($0) }
     }
 
     /// Length-prefixed bytes, read back by `BinaryReader.slice` (or `string`, for UTF-8).
@@ -63,9 +64,14 @@ struct BinaryWriter {
         if let value { write(&self, value) }
     }
 
+    /// Each value is handed over where the array holds it: `for value in values` copied
+    /// each, retaining all it holds (an article's sub sections their HTML, which the store
+    /// leaves out when the page has it).
     mutating func array<T>(_ values: [T], _ write: (inout BinaryWriter, T) -> Void) {
         unsigned(UInt64(values.count))
-        for value in values { write(&self, value) }
+        values.withUnsafeBufferPointer { values in
+            for index in values.indices { write(&self, values[index]) }
+        }
     }
 }
 

@@ -169,7 +169,7 @@ struct BuildCache: Sendable {
         /// made), holds its HTML: the store then leaves the HTML out.
         func leavesOutHTML(_ pages: PathTable<PageEntry>?) -> Bool {
             guard let pages, case .decoded(.article(let article), _) = payload else { return false }
-            return pages[article.pagePath + "index.html"]?.html?.pieces.count == article.subContents.count + 1
+            return pages[folder: article.pagePath, name: "index.html"]?.html?.pieces.count == article.subContents.count + 1
         }
 
         /// Appends the model's bytes to `writer`; false when they are in the store, unread.

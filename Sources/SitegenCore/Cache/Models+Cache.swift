@@ -102,7 +102,13 @@ extension BinaryWriter {
         // The HTML that the article's page holds is read from there (`PageTexts`).
         bool(htmlInPage)
         if htmlInPage {
-            array(value.subContents) { $0.image($1.image) }
+            // Each image read where the array holds it: a sub section copied retained its
+            // HTML too, which is not written here.
+            let subContents = value.subContents
+            unsigned(UInt64(subContents.count))
+            subContents.withUnsafeBufferPointer { subContents in
+                for index in subContents.indices { image(subContents[index].image) }
+            }
         } else {
             text(value.mainHTML)
             array(value.subContents) { writer, sub in
@@ -237,6 +243,7 @@ extension ArticleFields {
     init(from reader: inout BinaryReader, pages: PageTexts?) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
+        pagePath = ArticleFields.pagePath(of: slug)
         title = try reader.string()
         date = try reader.dateTime()
         instant = try reader.integer()
@@ -260,7 +267,7 @@ extension ArticleFields {
         draft = try reader.bool()
         if try reader.bool() {
             let images = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
-            guard let html = pages?.deferred(ofPage: ArticleFields.pagePath(of: slug) + "index.html", count: images.count + 1, source: sourcePath) else {
+            guard let html = pages?.deferred(ofPage: pagePath + "index.html", count: images.count + 1, source: sourcePath) else {
                 throw BinaryReader.Corrupt()
             }
             mainHTML = StoredText(html, piece: 0)

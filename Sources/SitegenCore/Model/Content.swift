@@ -236,9 +236,11 @@ extension Boxed where Fields == ArticleFields {
 /// What an article is made of, checked when its file is read.
 struct ArticleFields: Sendable {
     var sourcePath: String
-    var slug: Slug
-    /// Where the article's page is, relative to the site: `articles/<slug>/`.
-    var pagePath: String { ArticleFields.pagePath(of: slug) }
+    let slug: Slug
+    /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
+    /// made when asked: the index, the restaurants page, the map, the sitemap and the
+    /// model store each asked for it of every article, a string made each time.
+    let pagePath: String
 
     static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
 
@@ -320,6 +322,7 @@ struct ArticleFields: Sendable {
         self.date = date
         self.instant = date.instant(in: context.site.timeZone)
         self.slug = slug
+        pagePath = ArticleFields.pagePath(of: slug)
     }
 
     private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
