@@ -612,8 +612,6 @@ struct ZeroPaddingTests {
     }
 }
 
-/// A site in a new temporary folder whose Content/articles/ holds `names` (folders where a
-/// name has a "/"), each file holding its name.
 /// Whether the first page of the file at `path` is in memory.
 private func isInMemory(_ path: String) -> Bool {
     let descriptor = open(path, O_RDONLY)
@@ -625,6 +623,8 @@ private func isInMemory(_ path: String) -> Bool {
     return mincore(mapped, 1, &page) == 0 && page & 1 != 0
 }
 
+/// A site in a new temporary folder whose Content/articles/ holds `names` (folders where a
+/// name has a "/"), each file holding its name.
 private func siteOfArticles(_ names: [String]) throws -> URL {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-listing-\(UUID().uuidString)")
     for name in names {

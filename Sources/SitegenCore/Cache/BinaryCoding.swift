@@ -64,14 +64,9 @@ struct BinaryWriter {
         if let value { write(&self, value) }
     }
 
-    /// Each value is handed over where the array holds it: `for value in values` copied
-    /// each, retaining all it holds (an article's sub sections their HTML, which the store
-    /// leaves out when the page has it).
     mutating func array<T>(_ values: [T], _ write: (inout BinaryWriter, T) -> Void) {
         unsigned(UInt64(values.count))
-        values.withUnsafeBufferPointer { values in
-            for index in values.indices { write(&self, values[index]) }
-        }
+        for value in values { write(&self, value) }
     }
 }
 
