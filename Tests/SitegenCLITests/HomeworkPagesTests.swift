@@ -54,7 +54,7 @@ struct HomeworkPagesTests {
         #expect(grade.contains("href=\"webcal://example.org/school/homework/grade-7/calendar.ics\""))
         #expect(grade.contains("<a href=\"https://example.org/lee/\">Ms. Lee</a>"))
         #expect(grade.contains("role=\"img\" aria-label=\"Quiz\""))
-        #expect(grade.contains("Updated Wednesday, Nov 25, 3:00\u{202F}PM"))
+        #expect(grade.contains("Updated Wednesday, Nov 25, 2:00\u{202F}PM"))
         let calendar = page(folder, "homework/grade-7/calendar.ics")
         #expect(calendar.contains("DTSTART;TZID=Asia/Hong_Kong:20261127T081500\r\n"))
         #expect(calendar.contains("UID:a@example.org\r\n"))

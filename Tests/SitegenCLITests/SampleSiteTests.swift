@@ -531,6 +531,38 @@ struct BuildCacheTests {
         #expect(try stored().range(of: phrase) != nil)
     }
 
+    @Test func buildsBetweenTwoChangesOfTheHomeworkAreOneBuild() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        // The sample site releases the day's homework at 14:00.
+        func build(_ site: URL, at time: String, cache: URL?) -> String {
+            let console = CapturedConsole()
+            let arguments = ["build", "--source", site.path, "--today", "2026-11-25T" + time] + (cache.map { ["--cache-dir", $0.path] } ?? ["--no-cache"])
+            #expect(CommandLineTool.run(arguments: arguments, console: console.console) == 0, "\(console.error)")
+            return console.output
+        }
+        func output(_ site: URL) -> FolderSnapshot { FolderSnapshot(site.appendingPathComponent("Output")) }
+        _ = build(cached, at: "09:00", cache: cache)
+        let morning = output(cached)
+        for time in ["09:01", "13:59"] {
+            #expect(build(cached, at: time, cache: cache).hasPrefix("Nothing changed: "))
+        }
+        #expect(output(cached) == morning)
+        #expect(String(decoding: try #require(morning.files["homework/index.html"]), as: UTF8.self).contains("Updated Wednesday, Nov 25, 12:00\u{202F}AM"))
+
+        _ = build(cached, at: "14:00", cache: cache)
+        let afternoon = output(cached)
+        let changed = afternoon.files.keys.filter { morning.dates[$0] != afternoon.dates[$0] }
+        #expect(!changed.isEmpty)
+        for path in changed {
+            #expect(path.hasPrefix("homework/") || path == "index.html" || path.hasPrefix("page/") || path == "sitemap.xml", "\(path) changed at the release time")
+        }
+        #expect(build(cached, at: "23:59", cache: cache).hasPrefix("Nothing changed: "))
+        _ = build(plain, at: "17:45", cache: nil)
+        #expect(output(plain).files == afternoon.files)
+        #expect(String(decoding: try #require(afternoon.files["homework/index.html"]), as: UTF8.self).contains("Updated Wednesday, Nov 25, 2:00\u{202F}PM"))
+    }
+
     @Test func rendersAgainOnlyThePagesAnEditedTemplateIsPartOf() throws {
         let folder = TemporaryFolder()
         let site = try copySampleSite(into: folder, as: "site")

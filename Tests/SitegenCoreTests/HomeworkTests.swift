@@ -75,6 +75,30 @@ struct HomeworkScheduleTests {
         #expect(schedule.schoolDays.last == HomeworkFixtures.wednesday)
     }
 
+    @Test func aMomentSettlesToTheLastChangeOfWhatThePagesShow() {
+        let day = HomeworkFixtures.wednesday
+        let release = TimeOfDay(hour: 14, minute: 0)
+        let midnight = BuildMoment(date: day, time: TimeOfDay(hour: 0, minute: 0))
+        for time in [TimeOfDay(hour: 0, minute: 0), TimeOfDay(hour: 9, minute: 30), TimeOfDay(hour: 13, minute: 59, second: 59)] {
+            #expect(BuildMoment(date: day, time: time).settled(releaseTime: release) == midnight)
+        }
+        for time in [TimeOfDay(hour: 14, minute: 0), TimeOfDay(hour: 15, minute: 1), TimeOfDay(hour: 23, minute: 59)] {
+            #expect(BuildMoment(date: day, time: time).settled(releaseTime: release) == BuildMoment(date: day, time: nil))
+        }
+        #expect(BuildMoment(date: day, time: nil).settled(releaseTime: release) == BuildMoment(date: day, time: nil))
+        #expect(BuildMoment(date: day, time: TimeOfDay(hour: 0, minute: 0)).settled(releaseTime: TimeOfDay(hour: 0, minute: 0)) == BuildMoment(date: day, time: nil))
+        // What the pages show of a settled moment is what they showed of the moment itself.
+        for time in [TimeOfDay(hour: 9, minute: 30), TimeOfDay(hour: 15, minute: 1)] {
+            let exact = HomeworkFixtures.schedule(day, time)
+            let settled = BuildMoment(date: day, time: time).settled(releaseTime: release)
+            let fromSettled = HomeworkFixtures.schedule(settled.date, settled.time)
+            #expect(exact.isTonight == fromSettled.isTonight)
+            #expect(exact.digestDay == fromSettled.digestDay)
+            #expect(exact.assignments.map(\.id) == fromSettled.assignments.map(\.id))
+            #expect(exact.upcoming(of: GradeID("8")).flatMap { $0.assignments.map(\.id) } == fromSettled.upcoming(of: GradeID("8")).flatMap { $0.assignments.map(\.id) })
+        }
+    }
+
     @Test func aWeekendNightHasNoHomeworkAndTheArchiveSkipsIt() {
         let schedule = HomeworkFixtures.schedule(HomeworkFixtures.saturday, TimeOfDay(hour: 18, minute: 0))
         #expect(schedule.digestDay == HomeworkFixtures.saturday)

@@ -52,7 +52,7 @@ enum QuickRebuild {
         } else {
             moment = BuildMoment.now(in: warm.index.site.timeZone)
         }
-        guard moment == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
+        guard moment.settled(releaseTime: warm.index.site.homework.releaseTime) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
         warm.report.writtenCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0

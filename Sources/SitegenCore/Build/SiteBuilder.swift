@@ -258,7 +258,7 @@ public enum SiteBuilder {
         }
         let teachers = Teacher.all(from: settings.teachers, site: site, log: log)
         report.basePath = site.basePath
-        let moment = requestedMoment ?? BuildMoment.now(in: site.timeZone)
+        let moment = (requestedMoment ?? BuildMoment.now(in: site.timeZone)).settled(releaseTime: site.homework.releaseTime)
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)
 
@@ -570,6 +570,18 @@ struct BuildMoment: Sendable, Hashable {
             time = parsed
         }
         self.init(date: date, time: time)
+    }
+
+    /// The moment as the pages see it. What the homework pages show changes only at
+    /// midnight (the day's relative dates, what is upcoming) and at the release time (the
+    /// day's work becomes tonight's): any moment after the release time is the day alone,
+    /// which reads as the release time, and any moment before it is the day at midnight.
+    /// So builds between two of those changes make the same bytes and find the same cache
+    /// — with the minute of the clock in it, every build in a new minute rendered the whole
+    /// site again and rewrote every page that shows the homework.
+    func settled(releaseTime: TimeOfDay) -> BuildMoment {
+        guard let time, time < releaseTime else { return BuildMoment(date: date, time: nil) }
+        return BuildMoment(date: date, time: TimeOfDay(hour: 0, minute: 0))
     }
 
     static func now(in zone: TimeZone) -> BuildMoment {
