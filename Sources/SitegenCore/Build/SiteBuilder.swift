@@ -262,21 +262,23 @@ public enum SiteBuilder {
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)
 
-        // The cache answers only for the same sitegen, options, moment and Leaflet (a
-        // handful of files that change with a system upgrade, if ever).
+        // The cache answers only for the same sitegen, options and Leaflet (a handful of
+        // files that change with a system upgrade, if ever). A cache made at another moment
+        // keeps its models; the pages that show the moment have it in their fingerprints.
         let leafletStamps = (leaflet ?? [:]).keys.sorted().map { name in
             let stamp = FileStamp.of(leafletFolder + "/" + name)
             return "\(name):\(stamp?.size ?? -1):\(stamp?.modified ?? -1)"
         }
         let signature = ([BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
-                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)", "moment=\(moment.date)T\(moment.time?.description ?? "-")"] + leafletStamps).joined(separator: "|")
+                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)"] + leafletStamps).joined(separator: "|")
         var previous = candidate?.signature == signature ? candidate : nil
         // Files whose stamps were too recent to trust are told by their bytes.
         let racyChanged = previous?.racyChanges(in: tree) ?? []
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit, racy: racyChanged)
         let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft?.wait() ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
-        // Nothing to do when no input changed and the output is as left.
-        if var previous, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
+        // Nothing to do when no input changed, the output is as left and the moment is the
+        // one its pages show.
+        if var previous, previous.moment == moment.key, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             // Inputs found unchanged by their bytes whose stamps are settled now are not
             // read again by the next build.
             if memory == nil, let cacheFile, previous.settleRacyInputs(in: tree) { previous.save(to: cacheFile) }
@@ -298,7 +300,7 @@ public enum SiteBuilder {
             }
         }
         if previous?.contextHash != context.value { previous?.content = ContentTable() }
-        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, let changedInputs,
+        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, last.moment == moment.key, let changedInputs,
            let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
             if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, outputURL: outputURL,
@@ -441,6 +443,7 @@ public enum SiteBuilder {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
         }
         var cache = BuildCache(signature: signature, contextHash: context.value)
+        cache.moment = moment.key
         cache.store = storeMark
         cache.inputs = tree.stamps
         cache.content = entries
@@ -583,6 +586,9 @@ struct BuildMoment: Sendable, Hashable {
         guard let time, time < releaseTime else { return BuildMoment(date: date, time: nil) }
         return BuildMoment(date: date, time: TimeOfDay(hour: 0, minute: 0))
     }
+
+    /// The moment as the cache notes it.
+    var key: String { "\(date)T\(time?.description ?? "-")" }
 
     static func now(in zone: TimeZone) -> BuildMoment {
         let seconds = Int(Date().timeIntervalSince1970) + zone.secondsFromGMT()

@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-17"
+    static let format = "sitegen-build-cache-18"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -207,8 +207,12 @@ struct BuildCache: Sendable {
         var html: PageHTML?
     }
 
-    /// The tool version, options and moment the cache was made for.
+    /// The tool version and options the cache was made for.
     var signature: String
+    /// The settled moment the pages were made at (`BuildMoment.settled`, as `momentKey`
+    /// gives it): a build at another one finds the models in the cache but renders again
+    /// the pages the moment shows on, which their fingerprints tell.
+    var moment = ""
     /// site.yaml, teachers.yaml and the list of static files: what every model depends on.
     var contextHash: UInt64
     /// The stamps of the site's files but its Markdown files (whose are in `content`).
@@ -433,6 +437,7 @@ struct BuildCache: Sendable {
         cardReads = changed.cardReads
         feedSources = changed.feedSources
         homeworkFingerprint = changed.homeworkFingerprint
+        moment = changed.moment
         racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         pages.merge(changed.pages)
@@ -556,6 +561,7 @@ struct BuildCache: Sendable {
         writer.unsigned(cardReads)
         writer.array(feedSources) { $0.string($1) }
         writer.unsigned(homeworkFingerprint)
+        writer.string(moment)
         writer.unsigned(UInt64(racyInputs.count))
         for (path, hash) in racyInputs.sorted(by: { $0.key < $1.key }) {
             writer.string(path)
@@ -571,6 +577,7 @@ struct BuildCache: Sendable {
         cardReads = try reader.unsigned()
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
         homeworkFingerprint = try reader.unsigned()
+        moment = try reader.string()
         let racy = try reader.count()
         racyInputs = [:]
         for _ in 0..<racy { racyInputs[try reader.string()] = try reader.word() }

@@ -5,8 +5,8 @@ struct PageFingerprints: Sendable {
     let index: SiteIndex
     /// The hash of each content file's bytes, by path relative to the site.
     let hashes: [String: UInt64]
-    /// site.yaml, teachers.yaml, static files, options, page titles and asset names,
-    /// which every page depends on.
+    /// site.yaml, teachers.yaml, static files, options, page titles, asset names and the
+    /// build's day, which every page depends on.
     let global: UInt64
     /// Every assignment and the build's moment, which the homework pages depend on.
     let homework: UInt64
@@ -26,6 +26,8 @@ struct PageFingerprints: Sendable {
         self.articlePrints = articlePrints
         var global = Fingerprint()
         global.add(context)
+        // Any page's template may show `today`.
+        global.add(index.moment.date.description)
         for page in index.pages {
             global.add(page.slug.text)
             global.add(page.title)
@@ -40,7 +42,7 @@ struct PageFingerprints: Sendable {
             homework = known
         } else {
             var homework = Fingerprint()
-            homework.add("\(index.moment.date)T\(index.moment.time?.description ?? "-")")
+            homework.add(index.moment.key)
             for assignment in index.homework.assignments {
                 homework.add(assignment.sourcePath)
                 homework.add(hashes[assignment.sourcePath] ?? 0)
@@ -150,6 +152,8 @@ struct PageFingerprints: Sendable {
             print.add(homework)
         case .siteFeed:
             print.add(articles(index.articles.prefix(Publishing.feedLength)))
+            // A feed with no entries was updated at the moment.
+            if index.articles.isEmpty { print.add(index.moment.key) }
         case .sitemap:
             print.add(index.plan.count)
             print.add(lists.everyArticle())
