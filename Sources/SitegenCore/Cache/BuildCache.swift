@@ -209,9 +209,9 @@ struct BuildCache: Sendable {
 
     /// The tool version and options the cache was made for.
     var signature: String
-    /// The settled moment the pages were made at (`BuildMoment.settled`, as `momentKey`
-    /// gives it): a build at another one finds the models in the cache but renders again
-    /// the pages the moment shows on, which their fingerprints tell.
+    /// The settled moment the pages were made at (`BuildMoment.settled`, its `key`): a
+    /// build at another one takes the models from the cache but renders again the pages
+    /// that show the moment, which their fingerprints tell.
     var moment = ""
     /// site.yaml, teachers.yaml and the list of static files: what every model depends on.
     var contextHash: UInt64
