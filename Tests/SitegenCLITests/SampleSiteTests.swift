@@ -547,6 +547,10 @@ struct BuildCacheTests {
         func output(_ site: URL) -> FolderSnapshot { FolderSnapshot(site.appendingPathComponent("Output")) }
         _ = build(cached, at: "09:00", cache: cache)
         let morning = output(cached)
+        // The model store: a build that takes every model from the cache adds none to it.
+        let storeName = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        func store() -> Data? { FileManager.default.contents(atPath: cache.appendingPathComponent(storeName).path) }
+        let models = try #require(store())
         #expect(nothingChanged(build(cached, at: "09:01", cache: cache)))
         #expect(nothingChanged(build(cached, at: "13:59", cache: cache)))
         #expect(output(cached) == morning)
@@ -562,6 +566,7 @@ struct BuildCacheTests {
             #expect(path.hasPrefix("homework/") || path == "index.html" || path.hasPrefix("page/") || path == "sitemap.xml", "\(path) changed at the release time")
         }
         #expect(release.renderedCount < release.pageCount / 2, "\(release.renderedCount) of \(release.pageCount) pages rendered at the release time")
+        #expect(store() == models)
         #expect(nothingChanged(build(cached, at: "23:59", cache: cache)))
         _ = build(plain, at: "17:45", cache: nil)
         #expect(output(plain).files == afternoon.files)
@@ -571,6 +576,7 @@ struct BuildCacheTests {
         // from the cache's models, as a build without the cache makes it.
         let nextDay = build(cached, at: "08:00", on: "2026-11-26", cache: cache)
         #expect(nextDay.renderedCount == nextDay.pageCount)
+        #expect(store() == models)
         _ = build(plain, at: "08:00", on: "2026-11-26", cache: nil)
         #expect(output(plain).files == output(cached).files)
     }

@@ -45,14 +45,12 @@ enum QuickRebuild {
     /// pages that change. `warm` is changed in place, so that its large tables are not
     /// copied.
     static func attempt(_ warm: inout WarmBuild, options: BuildOptions, changed: [String]) -> Outcome {
-        let moment: BuildMoment
+        var requested: BuildMoment?
         if let text = options.today {
             guard let parsed = BuildMoment(parsing: text) else { return .needsFullBuild }
-            moment = parsed
-        } else {
-            moment = BuildMoment.now(in: warm.index.site.timeZone)
+            requested = parsed
         }
-        guard moment.settled(releaseTime: warm.index.site.homework.releaseTime) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
+        guard BuildMoment.seen(requested: requested, by: warm.index.site) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
         warm.report.writtenCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0

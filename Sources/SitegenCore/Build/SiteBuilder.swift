@@ -258,7 +258,7 @@ public enum SiteBuilder {
         }
         let teachers = Teacher.all(from: settings.teachers, site: site, log: log)
         report.basePath = site.basePath
-        let moment = (requestedMoment ?? BuildMoment.now(in: site.timeZone)).settled(releaseTime: site.homework.releaseTime)
+        let moment = BuildMoment.seen(requested: requestedMoment, by: site)
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)
 
@@ -276,9 +276,11 @@ public enum SiteBuilder {
         let racyChanged = previous?.racyChanges(in: tree) ?? []
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditedArticles.limit, racy: racyChanged)
         let outputIsAsLeft = { (cache: BuildCache) in loaded?.outputIsAsLeft?.wait() ?? SiteBuilder.outputIsAsLeft(cache, in: outputURL.path) }
-        // Nothing to do when no input changed, the output is as left and the moment is the
-        // one its pages show.
-        if var previous, previous.moment == moment.key, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
+        // The last build's pages show this moment: only then can they all be as they are,
+        // or only the edited articles' pages change.
+        let sameMoment = previous?.moment == moment.key
+        // Nothing to do when no input changed and the output is as left.
+        if var previous, sameMoment, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             // Inputs found unchanged by their bytes whose stamps are settled now are not
             // read again by the next build.
             if memory == nil, let cacheFile, previous.settleRacyInputs(in: tree) { previous.save(to: cacheFile) }
@@ -300,7 +302,7 @@ public enum SiteBuilder {
             }
         }
         if previous?.contextHash != context.value { previous?.content = ContentTable() }
-        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, last.moment == moment.key, let changedInputs,
+        if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, sameMoment, let changedInputs,
            let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
             if var rebuilt = edit.rebuild(moment: moment, options: options, leaflet: leaflet, outputURL: outputURL,
@@ -575,13 +577,18 @@ struct BuildMoment: Sendable, Hashable {
         self.init(date: date, time: time)
     }
 
+    /// The moment a build of `site` renders at: `requested` (`--today`) or the clock's,
+    /// settled. Every build, and the dev server's quick rebuilds, take it from here.
+    static func seen(requested: BuildMoment?, by site: Site) -> BuildMoment {
+        (requested ?? now(in: site.timeZone)).settled(releaseTime: site.homework.releaseTime)
+    }
+
     /// The moment as the pages see it. What the homework pages show changes only at
     /// midnight (the day's relative dates, what is upcoming) and at the release time (the
     /// day's work becomes tonight's): any moment after the release time is the day alone,
     /// which reads as the release time, and any moment before it is the day at midnight.
-    /// So builds between two of those changes make the same bytes and find the same cache
-    /// — with the minute of the clock in it, every build in a new minute rendered the whole
-    /// site again and rewrote every page that shows the homework.
+    /// So builds between two of those changes make the same bytes and find the same cache,
+    /// where the minute of the clock would make every build a new one.
     func settled(releaseTime: TimeOfDay) -> BuildMoment {
         guard let time, time < releaseTime else { return BuildMoment(date: date, time: nil) }
         return BuildMoment(date: date, time: TimeOfDay(hour: 0, minute: 0))
