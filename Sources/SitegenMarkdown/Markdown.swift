@@ -271,7 +271,10 @@ public enum Markdown {
     /// and the buffer they were gathered in grew by doubling (on 10,000 articles, 70 MB of
     /// spare capacity).
     private static func exactCopy(of bytes: [UInt8]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+        // Not through the initializer when empty: it writes the count into the one empty
+        // array all threads share (a race, if only of zeros).
+        guard !bytes.isEmpty else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
             count = bytes.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
         }
     }

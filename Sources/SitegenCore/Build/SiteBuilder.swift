@@ -648,8 +648,10 @@ func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], workingIn or
 
 private func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], order: [Int]?, run: Int, _ transform: @Sendable (Item) -> Result) -> [Result] {
     // Each result is put straight into its place: an array of optionals unwrapped at the end
-    // copied every model of the site once more.
-    Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
+    // copied every model of the site once more. Not through that initializer when empty: it
+    // writes the count into the one empty array all threads share (a race, if only of zeros).
+    guard !items.isEmpty else { return [] }
+    return Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
         DispatchQueue.concurrentPerform(iterations: (items.count + run - 1) / run) { step in
             for position in step * run..<min(items.count, (step + 1) * run) {

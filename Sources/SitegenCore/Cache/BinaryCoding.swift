@@ -223,6 +223,12 @@ extension Array where Element == UInt8 {
     /// the linker kept for every module's appends (0.4 % of a full build's instructions,
     /// most of them the templates' output).
     init(copying bytes: UnsafeBufferPointer<UInt8>) {
+        // Not through the initializer when empty: it writes the count into the one empty
+        // array all threads share (a race, if only of zeros).
+        guard !bytes.isEmpty else {
+            self = []
+            return
+        }
         self.init(unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
             if let source = bytes.baseAddress { buffer.baseAddress!.initialize(from: source, count: bytes.count) }
             initialized = bytes.count
