@@ -14,6 +14,8 @@ final class DevServer: Sendable {
     private let options: BuildOptions
     private let console: Console
     private let lastBuild = Box<(succeeded: Bool, basePath: String)>((false, "/"))
+    /// When the pages' moment moves on, as the last build said: nil with `--today`.
+    private let momentChanges = Box<Date?>(nil)
     private let stopped = Box(false)
     private let memory = BuildMemory()
 
@@ -58,6 +60,10 @@ final class DevServer: Sendable {
         let start = clock.now
         let stages = StageClock(clock: clock, start: start)
         let report = SiteBuilder.build(options, memory: memory, changed: changed) { stages.enter($0) }
+        // A change already past (a midnight the time zone skips) is looked at again a
+        // minute later, not every half second.
+        let now = options.clock()
+        momentChanges.withLock { $0 = report.momentChanges.map { $0 > now ? $0 : now.addingTimeInterval(60) } }
         stages.enter("Done")
         if ProcessInfo.processInfo.environment["SITEGEN_TIMINGS"] != nil { console.printError(stages.summary) }
         let elapsed = clock.now - start
@@ -75,14 +81,30 @@ final class DevServer: Sendable {
         }
     }
 
-    /// Watches Content/ and Themes/ until the process ends.
+    /// Rebuilds when midnight or the homework's release time passed since the last build,
+    /// in the site's time zone: the pages show the day and whether the day's homework is
+    /// out, and no file changes then. True when it rebuilt.
+    @discardableResult
+    func rebuildIfTheMomentMovedOn() -> Bool {
+        let now = options.clock()
+        guard momentChanges.withLock({ $0.map { now >= $0 } ?? false }) else { return false }
+        console.printError("Midnight or the homework's release time has passed: rebuilding")
+        rebuild(changed: [])
+        return true
+    }
+
+    /// Watches Content/ and Themes/ until the process ends; rebuilds also when the moment
+    /// the pages show moves on.
     func watch() {
         let folders = [site.appendingPathComponent("Content").path, site.appendingPathComponent("Themes").path].filter { FileManager.default.fileExists(atPath: $0) }
         guard let watcher = FolderWatcher(folders: folders) else {
             console.printError("sitegen serve: error: cannot watch the site's folders (inotify)")
             return
         }
-        watcher.run(keepGoing: { !stopped.withLock { $0 } }) { changed in
+        watcher.run(keepGoing: {
+            rebuildIfTheMomentMovedOn()
+            return !stopped.withLock { $0 }
+        }) { changed in
             rebuild(changed: changed)
             return !stopped.withLock { $0 }
         }
@@ -134,9 +156,10 @@ enum ServeCommand {
         Builds the site and serves it over HTTP while you write: every page reloads by
         itself after a change (only the stylesheet is swapped when only CSS changed), and a
         content or template error is shown over the page, with its source line, until it
-        is fixed; the last good build keeps being served. The build goes to a folder of
-        the build cache, not to Output/, and the reload script is never part of
-        'sitegen build' output.
+        is fixed; the last good build keeps being served. Without --today it also
+        rebuilds when the homework's release time or midnight passes in the site's time
+        zone. The build goes to a folder of the build cache, not to Output/, and the
+        reload script is never part of 'sitegen build' output.
 
         Options:
           --source DIR      the site folder (default: .)

@@ -37,7 +37,8 @@ public final class FolderWatcher: @unchecked Sendable {
     }
 
     /// Blocks, calling `changed` with the paths of each burst of changes, until `changed`
-    /// returns false or, between bursts, `keepGoing` does.
+    /// returns false or `keepGoing` does, which is called about every half second while
+    /// the folders are quiet.
     public func run(keepGoing: () -> Bool = { true }, _ changed: ([String]) -> Bool) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var burst: Set<String> = []

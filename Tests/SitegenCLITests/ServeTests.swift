@@ -1,7 +1,8 @@
 import Foundation
 @testable import SitegenCLI
-import SitegenCore
+@testable import SitegenCore
 import SitegenServer
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -122,6 +123,40 @@ struct ServeTests {
         }
         #expect(client.send("GET /x HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")?.status == 431)
         #expect(client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n\r\n")?.status == 414)
+    }
+
+    /// Left running across the homework's release time and midnight (no `--today`), the
+    /// server rebuilds then by itself: no file changes, but the pages show the day and
+    /// whether its homework is out.
+    @Test func rebuildsWhenTheHomeworkIsReleasedAndAtMidnight() throws {
+        let folder = TemporaryFolder()
+        let zone = try #require(TimeZone(identifier: "Asia/Hong_Kong"))
+        func instant(_ text: String) throws -> Date {
+            let moment = try #require(BuildMoment(parsing: text))
+            return Date(timeIntervalSince1970: TimeInterval(DateTimeValue(date: moment.date, time: moment.time).instant(in: zone)))
+        }
+        let now = Mutex(try instant("2026-11-25T13:58"))
+        var options = BuildOptions(source: Repository.root.path, output: folder.url.appendingPathComponent("served").path)
+        options.clock = { now.withLock { $0 } }
+        options.useCache = true
+        options.cacheFolder = folder.url.appendingPathComponent("cache").path
+        let server = try DevServer(options: options, host: "127.0.0.1", port: 0, console: CapturedConsole().console)
+        defer { server.stop() }
+        func page() -> String { RawClient(port: server.server.port).get("/homework/grade-8/")?.body ?? "" }
+        #expect(page().contains("8th grade had homework in Math and English last night."))
+
+        now.withLock { $0 = $0.addingTimeInterval(90) }
+        #expect(!server.rebuildIfTheMomentMovedOn(), "13:59:30: the pages show what they showed at 13:58")
+        now.withLock { $0 = $0.addingTimeInterval(31) }
+        #expect(server.rebuildIfTheMomentMovedOn(), "14:00:01")
+        #expect(page().contains("8th grade has homework in History and English tonight."))
+        #expect(!server.rebuildIfTheMomentMovedOn())
+
+        now.withLock { $0 = try! instant("2026-11-25T23:59") }
+        #expect(!server.rebuildIfTheMomentMovedOn())
+        now.withLock { $0 = try! instant("2026-11-26T00:00") }
+        #expect(server.rebuildIfTheMomentMovedOn(), "midnight")
+        #expect(page().contains("Last night, Wednesday, Nov 25"))
     }
 
     @Test func tellsOpenPagesToReloadAndShowsErrorsUntilFixed() throws {

@@ -99,6 +99,29 @@ struct HomeworkScheduleTests {
         }
     }
 
+    /// The instant a settled moment names as its next change is the first at which the
+    /// clock settles to another moment: a minute before it, still the same one. Through a
+    /// day of each kind in zones east and west of UTC, on days the clocks change.
+    @Test(arguments: ["Asia/Hong_Kong", "America/New_York", "Europe/Berlin", "UTC", "Pacific/Auckland"])
+    func aSettledMomentNamesTheInstantItMovesOn(zone name: String) throws {
+        let zone = try #require(TimeZone(identifier: name))
+        for release in [TimeOfDay(hour: 14, minute: 0), TimeOfDay(hour: 0, minute: 0), TimeOfDay(hour: 7, minute: 30)] {
+            // 2026-03-08 and 2026-11-01: New York's changes; 2026-03-29 Berlin's; 2026-04-05 Auckland's.
+            for day in ["2026-03-07", "2026-03-08", "2026-03-29", "2026-04-05", "2026-11-01", "2026-12-31"] {
+                for time in [TimeOfDay(hour: 0, minute: 0), TimeOfDay(hour: 6, minute: 59), TimeOfDay(hour: 13, minute: 59), TimeOfDay(hour: 20, minute: 15)] {
+                    let date = try #require(CalendarDate(parsing: day[...]))
+                    let instant = Date(timeIntervalSince1970: TimeInterval(DateTimeValue(date: date, time: time).instant(in: zone)))
+                    let settled = BuildMoment.now(in: zone, at: instant).settled(releaseTime: release)
+                    let next = settled.nextChange(releaseTime: release, in: zone)
+                    let context = "\(name), \(day) \(time), release \(release)"
+                    #expect(next > instant, "\(context)")
+                    #expect(BuildMoment.now(in: zone, at: next.addingTimeInterval(-60)).settled(releaseTime: release) == settled, "\(context)")
+                    #expect(BuildMoment.now(in: zone, at: next).settled(releaseTime: release) != settled, "\(context)")
+                }
+            }
+        }
+    }
+
     @Test func aWeekendNightHasNoHomeworkAndTheArchiveSkipsIt() {
         let schedule = HomeworkFixtures.schedule(HomeworkFixtures.saturday, TimeOfDay(hour: 18, minute: 0))
         #expect(schedule.digestDay == HomeworkFixtures.saturday)

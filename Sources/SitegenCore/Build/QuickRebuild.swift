@@ -50,7 +50,7 @@ enum QuickRebuild {
             guard let parsed = BuildMoment(parsing: text) else { return .needsFullBuild }
             requested = parsed
         }
-        guard BuildMoment.seen(requested: requested, by: warm.index.site) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
+        guard BuildMoment.seen(requested: requested, clock: options.clock, by: warm.index.site) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
         warm.report.writtenCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0

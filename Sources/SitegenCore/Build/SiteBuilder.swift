@@ -14,6 +14,8 @@ public struct BuildOptions: Sendable {
     public var baseURL: String?
     /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`; defaults to the current time in the site's zone.
     public var today: String?
+    /// The clock read when `today` is not given (a test's own, to build at any moment).
+    public var clock: @Sendable () -> Date = { Date() }
     public var drafts: Bool
     public var strict: Bool
     /// Where Leaflet is looked for when site.yaml names no `map.leaflet`.
@@ -58,6 +60,10 @@ public struct BuildReport: Sendable {
     public var outputPath = ""
     /// The path the site is served under: "/" or "/food/".
     public var basePath = "/"
+    /// When what the pages show of the clock next changes (the homework's release time or
+    /// midnight, in the site's time zone), for a build at the clock's moment (no `--today`):
+    /// a dev server left running rebuilds then. Nil when the site could not be read.
+    public var momentChanges: Date?
 
     public var succeeded: Bool {
         commandError == nil && !diagnostics.contains { $0.severity == .error }
@@ -258,7 +264,8 @@ public enum SiteBuilder {
         }
         let teachers = Teacher.all(from: settings.teachers, site: site, log: log)
         report.basePath = site.basePath
-        let moment = BuildMoment.seen(requested: requestedMoment, by: site)
+        let moment = BuildMoment.seen(requested: requestedMoment, clock: options.clock, by: site)
+        if requestedMoment == nil { report.momentChanges = moment.nextChange(releaseTime: site.homework.releaseTime, in: site.timeZone) }
         let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
         let leaflet = Leaflet.load(from: leafletFolder)
 
@@ -309,6 +316,7 @@ public enum SiteBuilder {
                                            outputIsAsLeft: { outputIsAsLeft(last) }) {
                 rebuilt.report.outputPath = report.outputPath
                 rebuilt.report.basePath = report.basePath
+                rebuilt.report.momentChanges = report.momentChanges
                 return rebuilt
             }
         }
@@ -579,8 +587,8 @@ struct BuildMoment: Sendable, Hashable {
 
     /// The moment a build of `site` renders at: `requested` (`--today`) or the clock's,
     /// settled. Every build, and the dev server's quick rebuilds, take it from here.
-    static func seen(requested: BuildMoment?, by site: Site) -> BuildMoment {
-        (requested ?? now(in: site.timeZone)).settled(releaseTime: site.homework.releaseTime)
+    static func seen(requested: BuildMoment?, clock: () -> Date, by site: Site) -> BuildMoment {
+        (requested ?? now(in: site.timeZone, at: clock())).settled(releaseTime: site.homework.releaseTime)
     }
 
     /// The moment as the pages see it. What the homework pages show changes only at
@@ -594,11 +602,20 @@ struct BuildMoment: Sendable, Hashable {
         return BuildMoment(date: date, time: TimeOfDay(hour: 0, minute: 0))
     }
 
+    /// When the clock next reaches a moment that settles to another than this settled
+    /// one: the day's release time when this is the day before it, else the next midnight.
+    func nextChange(releaseTime: TimeOfDay, in zone: TimeZone) -> Date {
+        let next = time == nil ? DateTimeValue(date: CalendarDate(dayNumber: date.dayNumber + 1), time: TimeOfDay(hour: 0, minute: 0))
+                               : DateTimeValue(date: date, time: releaseTime)
+        return Date(timeIntervalSince1970: TimeInterval(next.instant(in: zone)))
+    }
+
     /// The moment as the cache notes it.
     var key: String { "\(date)T\(time?.description ?? "-")" }
 
-    static func now(in zone: TimeZone) -> BuildMoment {
-        let seconds = Int(Date().timeIntervalSince1970) + zone.secondsFromGMT()
+    /// The clock's moment at `instant`, read in `zone`, to the minute.
+    static func now(in zone: TimeZone, at instant: Date) -> BuildMoment {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
         let day = seconds.floorDivided(by: 86_400)
         let secondOfDay = seconds - day * 86_400
         return BuildMoment(date: CalendarDate(dayNumber: day), time: TimeOfDay(hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60))
