@@ -279,7 +279,6 @@ public enum Markdown {
         }
     }
 
-    /// Appends the HTML of `node` to `html`.
     /// Appends the HTML of `node` to `html`; cmark made it with `memory`.
     private static func appendRendered(_ node: OpaquePointer, to html: inout [UInt8], options: Options, memory: UnsafeMutablePointer<cmark_mem>) {
         guard let rendered = cmark_render_html(node, options.cmarkValue) else { return }

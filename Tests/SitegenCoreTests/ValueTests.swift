@@ -612,7 +612,6 @@ struct ZeroPaddingTests {
     }
 }
 
-/// Whether the first page of the file at `path` is in memory.
 /// Writes the file's pages to disk and has the kernel drop them from memory.
 private func drop(_ path: String) {
     let descriptor = open(path, O_RDONLY)
@@ -621,6 +620,7 @@ private func drop(_ path: String) {
     close(descriptor)
 }
 
+/// Whether the first page of the file at `path` is in memory.
 private func isInMemory(_ path: String) -> Bool {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { return false }
