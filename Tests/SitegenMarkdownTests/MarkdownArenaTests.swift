@@ -3,7 +3,9 @@ import Foundation
 @testable import SitegenMarkdown
 import Testing
 
-@Suite("Markdown memory")
+/// One test at a time: two of them hold every arena for a while, and one checks that an
+/// arena is free afterwards (other suites hold one a document, and only while parsing it).
+@Suite("Markdown memory", .serialized)
 struct MarkdownArenaTests {
     @Test func growsTheLastBlockWhereItIsAndCopiesAnyOther() throws {
         var chunks = MarkdownArena.Chunks()
@@ -48,6 +50,43 @@ struct MarkdownArenaTests {
         #expect(allocators.count - arenas.count >= 2)
         // Taken again, the arenas are free: the first document gets one.
         MarkdownArena.withArena { memory in #expect(memory != cmark_get_default_mem_allocator()) }
+    }
+
+    /// An arena given back while a document nests past the arenas can be taken by the
+    /// next one, below a level with cmark's allocator: each level must give back only its
+    /// own memory (an arena's block handed to libc's `free` aborts the process, as this
+    /// file's test above did once, in session 35). Other tests may take that arena first.
+    @Test func anArenaGivenBackMidwayCanBeTakenByTheNextDocument() {
+        let taken = DispatchSemaphore(value: 0)
+        let giveBack = DispatchSemaphore(value: 0)
+        let givenBack = DispatchSemaphore(value: 0)
+        Thread {
+            MarkdownArena.withArena { _ in
+                taken.signal()
+                giveBack.wait()
+            }
+            givenBack.signal()
+        }.start()
+        taken.wait()
+        var allocators: [UnsafeMutablePointer<cmark_mem>] = []
+        func nest(_ depth: Int) {
+            guard depth > 0 else { return }
+            MarkdownArena.withArena { memory in
+                allocators.append(memory)
+                let block = memory.pointee.calloc(4, 8)
+                #expect(block != nil)
+                if memory == cmark_get_default_mem_allocator(), allocators.filter({ $0 == memory }).count == 1 {
+                    giveBack.signal()
+                    givenBack.wait()
+                }
+                nest(depth - 1)
+                if memory == cmark_get_default_mem_allocator() { memory.pointee.free(block) }
+            }
+        }
+        nest(MarkdownArena.arenaCount + 2)
+        let arenas = allocators.filter { $0 != cmark_get_default_mem_allocator() }
+        #expect(Set(arenas).count == arenas.count)
+        #expect(arenas.count <= MarkdownArena.arenaCount)
     }
 
     @Test func rendersAsCmarkWithItsOwnMemoryDoes() throws {
