@@ -101,7 +101,7 @@ final class DevServer: Sendable {
             console.printError("sitegen serve: error: cannot watch the site's folders (inotify)")
             return
         }
-        watcher.run(keepGoing: {
+        watcher.run(whileQuiet: {
             rebuildIfTheMomentMovedOn()
             return !stopped.withLock { $0 }
         }) { changed in

@@ -36,10 +36,9 @@ public final class FolderWatcher: @unchecked Sendable {
         }
     }
 
-    /// Blocks, calling `changed` with the paths of each burst of changes, until `changed`
-    /// returns false or `keepGoing` does, which is called about every half second while
-    /// the folders are quiet.
-    public func run(keepGoing: () -> Bool = { true }, _ changed: ([String]) -> Bool) {
+    /// Blocks, calling `changed` with the paths of each burst of changes and `whileQuiet`
+    /// about every half second while the folders are quiet, until either returns false.
+    public func run(whileQuiet: () -> Bool = { true }, _ changed: ([String]) -> Bool) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var burst: Set<String> = []
         while true {
@@ -50,7 +49,7 @@ public final class FolderWatcher: @unchecked Sendable {
                 return
             }
             if ready == 0, burst.isEmpty {
-                if !keepGoing() { return }
+                if !whileQuiet() { return }
                 continue
             }
             if ready == 0 {

@@ -132,8 +132,7 @@ struct ServeTests {
         let folder = TemporaryFolder()
         let zone = try #require(TimeZone(identifier: "Asia/Hong_Kong"))
         func instant(_ text: String) throws -> Date {
-            let moment = try #require(BuildMoment(parsing: text))
-            return Date(timeIntervalSince1970: TimeInterval(DateTimeValue(date: moment.date, time: moment.time).instant(in: zone)))
+            try #require(BuildMoment(parsing: text)).instant(in: zone)
         }
         let now = Mutex(try instant("2026-11-25T13:58"))
         var options = BuildOptions(source: Repository.root.path, output: folder.url.appendingPathComponent("served").path)

@@ -110,7 +110,7 @@ struct HomeworkScheduleTests {
             for day in ["2026-03-07", "2026-03-08", "2026-03-29", "2026-04-05", "2026-11-01", "2026-12-31"] {
                 for time in [TimeOfDay(hour: 0, minute: 0), TimeOfDay(hour: 6, minute: 59), TimeOfDay(hour: 13, minute: 59), TimeOfDay(hour: 20, minute: 15)] {
                     let date = try #require(CalendarDate(parsing: day[...]))
-                    let instant = Date(timeIntervalSince1970: TimeInterval(DateTimeValue(date: date, time: time).instant(in: zone)))
+                    let instant = BuildMoment(date: date, time: time).instant(in: zone)
                     let settled = BuildMoment.now(in: zone, at: instant).settled(releaseTime: release)
                     let next = settled.nextChange(releaseTime: release, in: zone)
                     let context = "\(name), \(day) \(time), release \(release)"

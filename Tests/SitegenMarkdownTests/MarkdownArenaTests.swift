@@ -7,6 +7,28 @@ import Testing
 /// arena is free afterwards (other suites hold one a document, and only while parsing it).
 @Suite("Markdown memory", .serialized)
 struct MarkdownArenaTests {
+    /// The allocators of documents nested two deeper than there are arenas, outermost first,
+    /// each taking a block; `reachingCmark` is called when a level first gets cmark's
+    /// allocator, before it nests further.
+    private func nestingPastTheArenas(reachingCmark: () -> Void = {}) -> [UnsafeMutablePointer<cmark_mem>] {
+        var allocators: [UnsafeMutablePointer<cmark_mem>] = []
+        func nest(_ depth: Int) {
+            guard depth > 0 else { return }
+            MarkdownArena.withArena { memory in
+                let isCmarks = memory == cmark_get_default_mem_allocator()
+                if isCmarks, !allocators.contains(memory) { reachingCmark() }
+                allocators.append(memory)
+                let block = memory.pointee.calloc(4, 8)
+                #expect(block != nil)
+                nest(depth - 1)
+                // cmark's memory is given back block by block, an arena's all at once.
+                if isCmarks { memory.pointee.free(block) }
+            }
+        }
+        nest(MarkdownArena.arenaCount + 2)
+        return allocators
+    }
+
     @Test func growsTheLastBlockWhereItIsAndCopiesAnyOther() throws {
         var chunks = MarkdownArena.Chunks()
         defer { chunks.reset() }
@@ -31,19 +53,7 @@ struct MarkdownArenaTests {
         // Other tests may take and give back arenas meanwhile: those this one holds at once
         // are distinct, and nesting past the count of arenas reaches cmark's allocator (not
         // necessarily at the innermost levels: an arena given back meanwhile is taken again).
-        var allocators: [UnsafeMutablePointer<cmark_mem>] = []
-        func nest(_ depth: Int) {
-            guard depth > 0 else { return }
-            MarkdownArena.withArena { memory in
-                allocators.append(memory)
-                let block = memory.pointee.calloc(4, 8)
-                #expect(block != nil)
-                nest(depth - 1)
-                // cmark's memory is given back block by block, an arena's all at once.
-                if memory == cmark_get_default_mem_allocator() { memory.pointee.free(block) }
-            }
-        }
-        nest(MarkdownArena.arenaCount + 2)
+        let allocators = nestingPastTheArenas()
         let arenas = allocators.filter { $0 != cmark_get_default_mem_allocator() }
         #expect(Set(arenas).count == arenas.count)
         #expect(arenas.count <= MarkdownArena.arenaCount)
@@ -68,22 +78,10 @@ struct MarkdownArenaTests {
             givenBack.signal()
         }.start()
         taken.wait()
-        var allocators: [UnsafeMutablePointer<cmark_mem>] = []
-        func nest(_ depth: Int) {
-            guard depth > 0 else { return }
-            MarkdownArena.withArena { memory in
-                allocators.append(memory)
-                let block = memory.pointee.calloc(4, 8)
-                #expect(block != nil)
-                if memory == cmark_get_default_mem_allocator(), allocators.filter({ $0 == memory }).count == 1 {
-                    giveBack.signal()
-                    givenBack.wait()
-                }
-                nest(depth - 1)
-                if memory == cmark_get_default_mem_allocator() { memory.pointee.free(block) }
-            }
+        let allocators = nestingPastTheArenas {
+            giveBack.signal()
+            givenBack.wait()
         }
-        nest(MarkdownArena.arenaCount + 2)
         let arenas = allocators.filter { $0 != cmark_get_default_mem_allocator() }
         #expect(Set(arenas).count == arenas.count)
         #expect(arenas.count <= MarkdownArena.arenaCount)

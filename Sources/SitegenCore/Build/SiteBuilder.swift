@@ -605,9 +605,14 @@ struct BuildMoment: Sendable, Hashable {
     /// When the clock next reaches a moment that settles to another than this settled
     /// one: the day's release time when this is the day before it, else the next midnight.
     func nextChange(releaseTime: TimeOfDay, in zone: TimeZone) -> Date {
-        let next = time == nil ? DateTimeValue(date: CalendarDate(dayNumber: date.dayNumber + 1), time: TimeOfDay(hour: 0, minute: 0))
-                               : DateTimeValue(date: date, time: releaseTime)
-        return Date(timeIntervalSince1970: TimeInterval(next.instant(in: zone)))
+        let next = time == nil ? BuildMoment(date: CalendarDate(dayNumber: date.dayNumber + 1), time: TimeOfDay(hour: 0, minute: 0))
+                               : BuildMoment(date: date, time: releaseTime)
+        return next.instant(in: zone)
+    }
+
+    /// The instant this moment names in `zone` (a date alone: its midnight).
+    func instant(in zone: TimeZone) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(DateTimeValue(date: date, time: time).instant(in: zone)))
     }
 
     /// The moment as the cache notes it.
