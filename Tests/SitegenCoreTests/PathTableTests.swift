@@ -48,4 +48,35 @@ struct PathTableTests {
         #expect(!table.allMatch(in: root, sizesMatch))
         #expect(PathTable(["a/x": 1, "ab/z": 333]).allMatch(in: root) { stamp, size in (stamp == nil) == (size == 333) })
     }
+
+    /// Two tables looked at together (the output's folders along its files), in the order
+    /// of all their paths: each path is matched by its own table's test, and a path that
+    /// is not as left in either table fails the whole.
+    @Test func looksAtTwoTablesTogetherEachPathByItsOwnTest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-pathtable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ["articles/a/index.html": 1, "articles/a-b/index.html": 22, "articles/b/index.html": 333, "index.html": 4444]
+        for (path, size) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: size).write(to: url)
+        }
+        let root = try #require(OpenFolder(folder.path))
+        let folders = PathTable(["": true, "articles": true, "articles/a": true, "articles/a-b": true, "articles/b": true])
+        let sizes = PathTable(files)
+        let isFolder: @Sendable (FileStamp?, Bool) -> Bool = { stamp, _ in stamp != nil }
+        let sizeMatches: @Sendable (FileStamp?, Int) -> Bool = { stamp, size in stamp?.size == size }
+        #expect(folders.allMatch(in: root, isFolder, along: sizes, sizeMatches))
+        #expect(sizes.allMatch(in: root, sizeMatches, along: folders, isFolder))
+        // Each table's paths are matched by their own test only: sizes taken for folders fail.
+        #expect(!folders.allMatch(in: root, isFolder, along: PathTable(["articles/b": 333]), sizeMatches))
+
+        try Data(repeating: 7, count: 2).write(to: folder.appendingPathComponent("articles/a-b/index.html"))
+        #expect(!folders.allMatch(in: root, isFolder, along: sizes, sizeMatches))
+        try Data(repeating: 7, count: 22).write(to: folder.appendingPathComponent("articles/a-b/index.html"))
+        #expect(folders.allMatch(in: root, isFolder, along: sizes, sizeMatches))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("articles/b"))
+        #expect(!folders.allMatch(in: root, isFolder, along: PathTable(["index.html": 4444]), sizeMatches))
+        #expect(!PathTable(["index.html": true]).allMatch(in: root, isFolder, along: sizes, sizeMatches))
+    }
 }

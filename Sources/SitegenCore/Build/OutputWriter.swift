@@ -116,24 +116,27 @@ enum OutputWriter {
         return times
     }
 
-    /// Whether every file of the last build's manifest is still there as it was written.
-    static func filesAreAsWritten(_ manifest: PathTable<OutputManifest.Entry>, in root: String) -> Bool {
-        areAsLeft(manifest, in: root) { stamp, entry in stamp == FileStamp(size: entry.size, modified: entry.modified) }
+    /// Whether every file of the last build's manifest is still there as it was written
+    /// and every folder of `times` still has the time it had (nothing was added to or
+    /// removed from any of them), looked at together; false when nothing was recorded.
+    static func isAsLeft(_ manifest: PathTable<OutputManifest.Entry>, folders times: PathTable<Int64>, in root: String) -> Bool {
+        guard !manifest.isEmpty, !times.isEmpty, let output = OpenFolder(root) else { return false }
+        return times.allMatch(in: output, folderIsAsLeft, along: manifest, fileIsAsWritten)
     }
 
-    /// Whether every folder of `times` still has the time it had: nothing was added to or
-    /// removed from any of them.
-    static func foldersAreAsLeft(_ times: PathTable<Int64>, in root: String) -> Bool {
-        areAsLeft(times, in: root) { stamp, time in stamp?.modified == time }
-    }
-
-    /// Whether every path of `recorded` (relative to `root`, "" for `root` itself) is on
-    /// disk as `matches` says it was left, stat'ed on both cores; false when nothing was
+    /// Whether every folder of `times` still has the time it had; false when nothing was
     /// recorded.
-    private static func areAsLeft<Recorded: Sendable>(_ recorded: PathTable<Recorded>, in root: String,
-                                                      _ matches: @Sendable (FileStamp?, Recorded) -> Bool) -> Bool {
-        guard !recorded.isEmpty, let output = OpenFolder(root) else { return false }
-        return recorded.allMatch(in: output, matches)
+    static func foldersAreAsLeft(_ times: PathTable<Int64>, in root: String) -> Bool {
+        guard !times.isEmpty, let output = OpenFolder(root) else { return false }
+        return times.allMatch(in: output, folderIsAsLeft)
+    }
+
+    @Sendable private static func folderIsAsLeft(_ stamp: FileStamp?, _ time: Int64) -> Bool {
+        stamp?.modified == time
+    }
+
+    @Sendable private static func fileIsAsWritten(_ stamp: FileStamp?, _ entry: OutputManifest.Entry) -> Bool {
+        stamp == FileStamp(size: entry.size, modified: entry.modified)
     }
 
     /// The folders the files go in, relative to the output, the output itself left out.

@@ -481,7 +481,7 @@ public enum SiteBuilder {
     /// Whether every file of the output is as `cache` has it written and no folder of it
     /// changed (a file put there by someone else is removed by a build).
     static func outputIsAsLeft(_ cache: BuildCache, in root: String) -> Bool {
-        OutputWriter.filesAreAsWritten(cache.outputs, in: root) && OutputWriter.foldersAreAsLeft(cache.folders, in: root)
+        OutputWriter.isAsLeft(cache.outputs, folders: cache.folders, in: root)
     }
 
     /// The site's theme, and the files it and Leaflet publish under `assets/`.
