@@ -190,7 +190,7 @@ enum Render {
 
         init(index: SiteIndex, assets: [String: [String: String]]) {
             self.index = index
-            context = ViewContext(site: index.site, formats: Formats(language: index.site.language))
+            context = ViewContext(site: index.site, formats: Formats.of(index.site.language))
             let context = context
             let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
             let assetURLs = MustacheValue.fields(MustacheFields(assets.sorted { $0.key < $1.key }.map { kind, byName in

@@ -189,7 +189,7 @@ private struct FirstFolder {
     /// The folder `name` in `root`, opened unless it is the last one asked for; nil when it
     /// cannot be (then nothing below it can be looked at either).
     private mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> OpenFolder? {
-        if let known = self.name, known.elementsEqual(name) { return folder }
+        if let known = self.name, known.withUnsafeBufferPointer({ PackedPaths.order($0, name) == 0 }) { return folder }
         let bytes = Array(name)
         self.name = bytes
         folder = (bytes + [0]).withUnsafeBufferPointer { cName in
