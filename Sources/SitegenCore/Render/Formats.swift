@@ -25,7 +25,8 @@ final class Formats: Sendable {
 
     /// The formats of `language`, made once in a process: what ICU writes does not change
     /// while it runs, and a rebuild after one edit made the month patterns and the currency
-    /// formatters twice (for the edited article's card, then for its page), 2 ms of it.
+    /// formatters twice (for the edited article's card, then for its page): 2 million
+    /// instructions of its 100.
     static func of(_ language: LanguageTag) -> Formats {
         made.withLock { made in
             if let known = made[language] { return known }
