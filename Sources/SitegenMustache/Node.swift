@@ -35,7 +35,15 @@ struct Name: Sendable {
 
     init(_ source: String) {
         self.source = source
-        self.components = source == "." ? [] : source.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // Most names have no dot: splitting them made a substring, an array and a string
+        // again, a fifth of a theme's parse.
+        if source == "." {
+            components = []
+        } else if !source.utf8.contains(UInt8(ascii: ".")) {
+            components = [source]
+        } else {
+            components = source.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        }
     }
 }
 

@@ -40,9 +40,11 @@ struct Parser {
             let middle = (low + high + 1) / 2
             if lineIndex[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        let lineStart = lineIndex[low]
-        let scalars = String(decoding: source[lineStart..<offset], as: UTF8.self).unicodeScalars.count
-        return TemplatePosition(line: origin.line + low, column: scalars + 1 + origin.columnShift)
+        let prefix = source[lineIndex[low]..<offset]
+        // Columns count characters as the editor shows them; an ASCII line has one a byte,
+        // and is not decoded for it (a string for each of a theme's tags).
+        let columns = prefix.allSatisfy { $0 < 0x80 } ? prefix.count : String(decoding: prefix, as: UTF8.self).unicodeScalars.count
+        return TemplatePosition(line: origin.line + low, column: columns + 1 + origin.columnShift)
     }
 
     private func error(at offset: Int, _ kind: MustacheError.Kind) -> MustacheError {

@@ -43,12 +43,12 @@ struct PageHTMLTests {
     private final class OutputFolder {
         static let page = "<html><p>one</p><hr><p>two</p></html>"
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-pagehtml-\(UUID().uuidString)")
-        let pages: PathTable<BuildCache.PageEntry>
+        let pages: PageTable
 
         init(finding pieces: [String]) throws {
             try FileManager.default.createDirectory(at: root.appendingPathComponent("articles/a"), withIntermediateDirectories: true)
             let html = try #require(PageHTMLTests.found(pieces, in: OutputFolder.page))
-            pages = PathTable(["articles/a/index.html": BuildCache.PageEntry(fingerprint: 1, templates: [], templatesHash: 0, html: html)])
+            pages = PageTable(["articles/a/index.html": BuildCache.PageEntry(fingerprint: 1, templates: [], templatesHash: 0, html: html)])
         }
 
         func writePage(_ text: String = OutputFolder.page) throws {

@@ -101,7 +101,7 @@ enum QuickRebuild {
                                           reuse: Render.Reuse(previous: warm.cache, fingerprints: fingerprints.of(shown, paths: shownPaths), outputRoot: warm.outputURL.path, staging: nil),
                                           pages: (shown, shownPaths))
             result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
-            for (path, page) in rendered.pages { warm.cache.pages[path] = page }
+            warm.cache.pages.merge(rendered.pages)
         } catch {
             return .needsFullBuild
         }

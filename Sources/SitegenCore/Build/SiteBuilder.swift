@@ -433,7 +433,7 @@ public enum SiteBuilder {
         // from here on leaves the last cache's store as that cache needs it
         // (`ModelStore.Saved`).
         let storeMark = (previous ?? candidate)?.store ?? ModelStore.Mark()
-        let pages = PathTable(rendered.pages)
+        let pages = PageTable(rendered.pages)
         let storingModels = memory == nil ? cacheFile.map { file in
             let content = entries
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pages) }

@@ -33,6 +33,11 @@ struct BinaryWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Four bytes, little-endian: for offsets in a table read by index.
+    mutating func word32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     /// Bytes as they are, with no length before them: a model encoded before.
@@ -84,7 +89,7 @@ struct BinaryReader {
     /// How many there are.
     private let end: Int
     /// From the first byte.
-    private var offset = 0
+    private(set) var offset = 0
 
     private init(owner: ArraySlice<UInt8>?, base: UnsafePointer<UInt8>?, end: Int) {
         self.owner = owner

@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-18"
+    static let format = "sitegen-build-cache-19"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -142,7 +142,7 @@ struct BuildCache: Sendable {
         /// The model's bytes; nil when they are in the store, unread.
         /// `pages`: the pages this build made; an article whose page holds its HTML is
         /// stored without it.
-        func encoded(htmlIn pages: PathTable<PageEntry>? = nil) -> ArraySlice<UInt8>? {
+        func encoded(htmlIn pages: PageTable? = nil) -> ArraySlice<UInt8>? {
             if case .encoded(let bytes) = payload { return bytes }
             let leavingOut = leavesOutHTML(pages)
             // Room for the model's HTML and a kilobyte of fields: grown from nothing, the
@@ -167,7 +167,7 @@ struct BuildCache: Sendable {
 
         /// Whether the model is an article whose page, among `pages` (the pages this build
         /// made), holds its HTML: the store then leaves the HTML out.
-        func leavesOutHTML(_ pages: PathTable<PageEntry>?) -> Bool {
+        func leavesOutHTML(_ pages: PageTable?) -> Bool {
             guard let pages, case .decoded(.article(let article), _) = payload else { return false }
             return pages[folder: article.pagePath, name: "index.html"]?.html?.pieces.count == article.subContents.count + 1
         }
@@ -196,7 +196,7 @@ struct BuildCache: Sendable {
         }
     }
 
-    struct PageEntry: Sendable {
+    struct PageEntry: Sendable, Equatable {
         /// The fingerprint of everything the page shows.
         var fingerprint: UInt64
         /// The templates the page was rendered with, and their hash then.
@@ -219,7 +219,7 @@ struct BuildCache: Sendable {
     var inputs: [String: FileStamp] = [:]
     var diagnostics: [Diagnostic] = []
     var content = ContentTable()
-    var pages = PathTable<PageEntry>()
+    var pages = PageTable()
     var outputs = PathTable<OutputManifest.Entry>()
     /// The modification time of every folder of the output (relative, "" for the output
     /// itself) as the last build left it: a folder whose time changed may hold files the
@@ -440,10 +440,11 @@ struct BuildCache: Sendable {
         moment = changed.moment
         racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
-        pages.merge(changed.pages)
+        let changedPages = changed.pages.materialized()
+        pages.merge(changedPages)
         outputs.merge(changed.outputs)
         folders.merge(changed.folders)
-        changes = Changes(content: Set(changed.content.paths), pages: Set(changed.pages.keys),
+        changes = Changes(content: Set(changed.content.paths), pages: Set(changedPages.keys),
                           outputs: Set(changed.outputs.keys), folders: Set(changed.folders.keys))
     }
 
@@ -494,7 +495,7 @@ struct BuildCache: Sendable {
     /// Adds the models of `content` that the store read as `mark` lacks to the store
     /// beside the cache file at `path`; `pages` as `ModelStore.save` takes them.
     static func saveModels(_ content: ContentTable, besides path: String, readAs mark: ModelStore.Mark,
-                           htmlIn pages: PathTable<PageEntry>? = nil) -> ModelStore.Saved? {
+                           htmlIn pages: PageTable? = nil) -> ModelStore.Saved? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         return ModelStore.save(content, at: ModelStore.path(besides: path), readAs: mark, htmlIn: pages)
     }
@@ -633,49 +634,12 @@ struct BuildCache: Sendable {
         }
     }
 
-    /// The lists of templates pages were made with are few: each is written once. They are
-    /// told apart by their hash, then by their names: hashing each page's dozen names, twice,
-    /// was most of the time of writing the cache.
-    private func writePages(_ table: PathTable<PageEntry>, _ writer: inout BinaryWriter) {
-        var lists: [UInt64: [(templates: [String], place: Int)]] = [:]
-        var order: [[String]] = []
-        var places: [Int] = []
-        places.reserveCapacity(table.count)
-        for entry in table.values {
-            if let known = lists[entry.templatesHash]?.first(where: { $0.templates == entry.templates }) {
-                places.append(known.place)
-                continue
-            }
-            lists[entry.templatesHash, default: []].append((entry.templates, order.count))
-            places.append(order.count)
-            order.append(entry.templates)
-        }
-        writer.array(order) { writer, list in writer.array(list) { $0.string($1) } }
-        writer.unsigned(UInt64(table.count))
-        table.paths.withView { paths in
-            for (index, (entry, place)) in zip(table.values, places).enumerated() {
-                writer.slice(paths[index])
-                writer.word(entry.fingerprint)
-                writer.integer(place)
-                writer.word(entry.templatesHash)
-                writer.optional(entry.html) { $0.pageHTML($1) }
-            }
-        }
+    private func writePages(_ table: PageTable, _ writer: inout BinaryWriter) {
+        table.write(to: &writer)
     }
 
     private mutating func readPages(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
-        let lists = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() } }
-        let count = try reader.count()
-        pages.reserveCapacity(count)
-        for _ in 0..<count {
-            let path = try reader.bytes()
-            let fingerprint = try reader.word()
-            let list = try reader.integer()
-            guard lists.indices.contains(list) else { throw BinaryReader.Corrupt() }
-            let templatesHash = try reader.word()
-            let html = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.pageHTML() }
-            guard pages.append(path, PageEntry(fingerprint: fingerprint, templates: lists[list], templatesHash: templatesHash, html: html)) else { throw BinaryReader.Corrupt() }
-        }
+        pages = try PageTable.read(&reader)
     }
 
     private func writeOutputs(_ table: PathTable<OutputManifest.Entry>, _ writer: inout BinaryWriter) {

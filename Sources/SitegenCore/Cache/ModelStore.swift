@@ -133,7 +133,7 @@ enum ModelStore {
     /// sitegens do not write it at once; a cache file naming a store that another build
     /// changed since does not read back (checksum) and is ignored. `pages`: the pages the
     /// build made, whose articles are stored without the HTML the pages hold.
-    static func save(_ table: ContentTable, at path: String, readAs mark: Mark, htmlIn pages: PathTable<BuildCache.PageEntry>? = nil) -> Saved? {
+    static func save(_ table: ContentTable, at path: String, readAs mark: Mark, htmlIn pages: PageTable? = nil) -> Saved? {
         let paths = table.paths
         let entries = table.entries
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -259,7 +259,7 @@ enum ModelStore {
     /// `entries` encoded one after the other, each padded to whole 8-byte words: where each
     /// starts in the bytes, its length and checksum; nil when one of them is in a store,
     /// unread (which a new store cannot take).
-    private static func encodedPadded(_ entries: ArraySlice<BuildCache.ContentEntry>, htmlIn pages: PathTable<BuildCache.PageEntry>?)
+    private static func encodedPadded(_ entries: ArraySlice<BuildCache.ContentEntry>, htmlIn pages: PageTable?)
         -> (bytes: [UInt8], models: [(start: Int, count: Int, checksum: UInt64)])? {
         var writer = BinaryWriter(reservingCapacity: entries.count * 2_048)
         var models: [(start: Int, count: Int, checksum: UInt64)] = []
@@ -276,7 +276,7 @@ enum ModelStore {
     /// Encodes `entry`'s model at the end of `writer`, its HTML left out where its page
     /// among `pages` holds it: how many bytes, and their checksum; nil when it is in the
     /// store, unread.
-    private static func append(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?, to writer: inout BinaryWriter)
+    private static func append(_ entry: BuildCache.ContentEntry, htmlIn pages: PageTable?, to writer: inout BinaryWriter)
         -> (count: Int, checksum: UInt64)? {
         let start = writer.bytes.count
         guard entry.encode(into: &writer, leavingOutHTML: entry.leavesOutHTML(pages)) else { return nil }
@@ -312,7 +312,7 @@ enum ModelStore {
         /// and its checksum; nil when it is in the store, unread. For a store written anew
         /// from an old one, one model after the other (a new store's are encoded by the
         /// batch, on both cores).
-        mutating func appendPadded(_ entry: BuildCache.ContentEntry, htmlIn pages: PathTable<BuildCache.PageEntry>?) -> (location: Range<Int>, checksum: UInt64)? {
+        mutating func appendPadded(_ entry: BuildCache.ContentEntry, htmlIn pages: PageTable?) -> (location: Range<Int>, checksum: UInt64)? {
             guard let (count, checksum) = ModelStore.append(entry, htmlIn: pages, to: &buffer) else { return nil }
             return (placed(count, padding: ModelStore.padded(count) - count), checksum)
         }

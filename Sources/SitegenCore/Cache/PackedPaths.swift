@@ -156,6 +156,19 @@ struct PackedPaths: RandomAccessCollection, Sendable {
         }
     }
 
+    /// What `body` makes of the path of the file `name` in `folder`, put together on the
+    /// stack, not made a string first (the model store asks for every article's page).
+    static func joining<Result>(_ folder: String, _ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var folder = folder
+        return folder.withUTF8 { folder in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + name.utf8CodeUnitCount) { path in
+                _ = path.initialize(fromContentsOf: folder)
+                _ = path[folder.count...].initialize(fromContentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                return body(UnsafeBufferPointer(path))
+            }
+        }
+    }
+
     /// The order of two runs of bytes: -1, 0 or 1.
     static func order(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Int {
         let common = Swift.min(first.count, second.count)

@@ -69,7 +69,7 @@ struct PageHTML: Sendable, Equatable {
 struct PageTexts: Sendable {
     /// The output folder.
     let root: String
-    let pages: PathTable<BuildCache.PageEntry>
+    let pages: PageTable
     /// The pieces of HTML of the article made from the source at this path (as
     /// `Article.sourcePath` has it), when the source is as the cache has it.
     let remake: (@Sendable (String) -> [StoredText]?)?
@@ -81,7 +81,7 @@ struct PageTexts: Sendable {
         var all: [String] { paths.withLock { $0.sorted() } }
     }
 
-    init(root: String, pages: PathTable<BuildCache.PageEntry>, remake: (@Sendable (String) -> [StoredText]?)? = nil) {
+    init(root: String, pages: PageTable, remake: (@Sendable (String) -> [StoredText]?)? = nil) {
         self.root = root
         self.pages = pages
         self.remake = remake

@@ -74,19 +74,14 @@ struct PathTable<Value: Sendable>: Sendable {
         }
     }
 
-    /// The value of the file `name` in `folder` (`articles/toast/` and `index.html`): the
-    /// path is put together on the stack, not made a string first (the model store asks
-    /// for every article's page).
+    subscript(bytes path: UnsafeBufferPointer<UInt8>) -> Value? {
+        let (index, found) = place(of: path)
+        return found ? values[index] : nil
+    }
+
+    /// The value of the file `name` in `folder` (`articles/toast/` and `index.html`).
     subscript(folder folder: String, name name: StaticString) -> Value? {
-        var folder = folder
-        return folder.withUTF8 { folder in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + name.utf8CodeUnitCount) { path in
-                _ = path.initialize(fromContentsOf: folder)
-                _ = path[folder.count...].initialize(fromContentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-                let (index, found) = place(of: UnsafeBufferPointer(path))
-                return found ? values[index] : nil
-            }
-        }
+        PackedPaths.joining(folder, name) { self[bytes: $0] }
     }
 
     /// `other`'s values in place of this table's, path by path: each inserted where it
