@@ -36,7 +36,7 @@ struct Name: Sendable {
     init(_ source: String) {
         self.source = source
         // Most names have no dot: splitting them made a substring, an array and a string
-        // again, a fifth of a theme's parse.
+        // again (a tenth of the instructions of parsing the default theme).
         if source == "." {
             components = []
         } else if !source.utf8.contains(UInt8(ascii: ".")) {
