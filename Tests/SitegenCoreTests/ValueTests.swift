@@ -315,6 +315,75 @@ struct ValueTests {
         #expect(Formats.of(LanguageTag("fr-CA")).price(price) == Formats(language: LanguageTag("fr-CA")).price(price))
     }
 
+    /// A value made when first asked for is made once, whichever threads ask at once, and
+    /// each gets it.
+    @Test func makesAValueOnceForEveryThreadThatAsks() async {
+        final class Count: Sendable { let made = Mutex(0) }
+        let once = Once<[Int]>()
+        let makes = Count()
+        let values = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    once.value {
+                        makes.made.withLock { $0 += 1 }
+                        usleep(20_000)
+                        return [1, 2, 3]
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: [1, 2, 3], count: 8))
+        #expect(makes.made.withLock { $0 } == 1)
+    }
+
+    /// What a process learned from ICU reads back from the cache's bytes as it was, and a
+    /// process that learns it writes dates and prices as one that asked ICU.
+    @Test func learnsWhatAnEarlierProcessAskedICUOfTheLanguage() throws {
+        let date = CalendarDate(year: 2026, month: 12, day: 4)
+        let prices = [Price(amount: 34, currency: CurrencyCode("HKD")), Price(amount: Decimal(string: "1234.5")!, currency: CurrencyCode("HKD")),
+                      Price(amount: Decimal(string: "0.125")!, currency: CurrencyCode("KWD")), Price(amount: 1200, currency: CurrencyCode("JPY"))]
+        for language in ["en", "de-CH", "ar-EG", "zh-HK"] {
+            let asked = Formats(language: LanguageTag(language))
+            #expect(asked.known.months == nil && asked.known.currencies.isEmpty)
+            let texts = [asked.date(date)] + prices.map(asked.price)
+            var writer = BinaryWriter()
+            writer.formatFacts(asked.known)
+            let facts = try BinaryReader.reading(writer.bytes) { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
+            #expect(facts == asked.known, "\(language)")
+            #expect(facts.months != nil && facts.currencies.count == 3, "\(language)")
+
+            let learned = Formats(language: LanguageTag(language))
+            learned.learn(facts)
+            #expect(learned.known == facts)
+            #expect([learned.date(date)] + prices.map(learned.price) == texts, "\(language)")
+        }
+    }
+
+    /// Learned facts are what the formats write by (a month's pattern as learned, not as ICU
+    /// says it), those of another language are not taken, and facts that are not as
+    /// `DatePattern` makes them do not read back.
+    @Test func writesByLearnedFactsOfItsOwnLanguageOnly() throws {
+        var facts = FormatFacts(language: LanguageTag("en"))
+        facts.months = .some((1...12).map { _ in DatePattern(pieces: [.text("Smarch "), .day, .text(" in "), .year]) })
+        facts.currencies[CurrencyCode("HKD")] = CurrencyFacts(symbol: "HKD", fractionDigits: 0...2, plain: PlainAmounts(separator: ",", minimumFractionDigits: 0, maximumFractionDigits: 2))
+        let formats = Formats(language: LanguageTag("en"))
+        formats.learn(facts)
+        #expect(formats.date(CalendarDate(year: 2026, month: 12, day: 4)) == "Smarch 4 in 2026")
+        #expect(formats.price(Price(amount: Decimal(string: "3.5")!, currency: CurrencyCode("HKD"))) == "HKD 3,5")
+        let french = Formats(language: LanguageTag("fr"))
+        french.learn(facts)
+        #expect(french.date(CalendarDate(year: 2026, month: 12, day: 4)) == Formats(language: LanguageTag("fr")).date(CalendarDate(year: 2026, month: 12, day: 4)))
+
+        for months in [Array(facts.months!!.prefix(11)), facts.months!!.map { _ in DatePattern(pieces: [.text("Smarch "), .year]) }] {
+            var wrong = facts
+            wrong.months = .some(months)
+            var writer = BinaryWriter()
+            writer.formatFacts(wrong)
+            #expect(throws: BinaryReader.Corrupt.self) { try BinaryReader.reading(writer.bytes) { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() } }
+        }
+    }
+
     @Test func formatsPricesWithTheCurrencySymbol() {
         let formats = Formats(language: LanguageTag("en"))
         #expect(formats.price(Price(amount: 34, currency: CurrencyCode("HKD"))) == "HK$ 34")

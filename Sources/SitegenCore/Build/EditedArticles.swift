@@ -27,6 +27,7 @@ struct EditedArticles {
     struct Edits: Sendable {
         var content: [String: BuildCache.ContentEntry] = [:]
         var pages: [String: BuildCache.PageEntry] = [:]
+        var formatFacts: FormatFacts?
         /// The walk's `SourceTree.settledBefore`: edited files stamped since are racy.
         var settledBefore = Int64.max
     }
@@ -140,7 +141,7 @@ struct EditedArticles {
         report.pageCount = previous.pageCount
         report.fileCount = previous.fileCount
         report.renderedCount = rendered.renderedCount
-        var edits = Edits(pages: rendered.pages, settledBefore: tree.settledBefore)
+        var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore)
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry
         }

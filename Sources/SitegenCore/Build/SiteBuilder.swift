@@ -309,6 +309,7 @@ public enum SiteBuilder {
             }
         }
         if previous?.contextHash != context.value { previous?.content = ContentTable() }
+        if let facts = previous?.formatFacts { Formats.of(site.language).learn(facts) }
         if memory == nil, let cacheFile, let last = previous, last.contextHash == context.value, sameMoment, let changedInputs,
            let edit = EditedArticles(last, changed: changedInputs, tree: tree, site: site, teachers: teachers, cacheFile: cacheFile) {
             progress("Validating")
@@ -461,6 +462,7 @@ public enum SiteBuilder {
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
         cache.homeworkFingerprint = fingerprinter.homework
+        cache.formatFacts = Formats.of(index.site.language).known
         cache.racyInputs = BuildCache.racyInputs(of: tree, hashes: hashes)
         var warm: WarmBuild?
         if memory != nil {
@@ -704,5 +706,19 @@ final class Concurrently<Value: Sendable>: @unchecked Sendable {
         // For the next caller, who then need not wait.
         done.signal()
         return value!
+    }
+}
+
+/// A value made by the first thread that asks for it, which the others wait for.
+final class Once<Value: Sendable>: Sendable {
+    private let made = Mutex<Value?>(nil)
+
+    func value(_ make: () -> Value) -> Value {
+        made.withLock { made in
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
     }
 }

@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-19"
+    static let format = "sitegen-build-cache-20"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -238,6 +238,8 @@ struct BuildCache: Sendable {
     var feedSources: [String] = []
     /// What the homework pages were fingerprinted with (`PageFingerprints.homework`).
     var homeworkFingerprint: UInt64 = 0
+    /// What the build learned from ICU of the site's language (`Formats.learn`).
+    var formatFacts: FormatFacts?
     /// The hash of the bytes of every input (path relative to the site) whose stamp was
     /// too recent to tell it when the cache was made: a file system stamps times from a
     /// clock that moves in ticks, and a file written again in the tick it was looked at in
@@ -256,6 +258,7 @@ struct BuildCache: Sendable {
             racyInputs["Content/" + path] = entry.stamp.modified >= edits.settledBefore ? entry.hash : nil
         }
         pages.merge(edits.pages)
+        formatFacts = edits.formatFacts ?? formatFacts
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
@@ -437,6 +440,7 @@ struct BuildCache: Sendable {
         cardReads = changed.cardReads
         feedSources = changed.feedSources
         homeworkFingerprint = changed.homeworkFingerprint
+        formatFacts = changed.formatFacts
         moment = changed.moment
         racyInputs = changed.racyInputs
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
@@ -562,6 +566,7 @@ struct BuildCache: Sendable {
         writer.unsigned(cardReads)
         writer.array(feedSources) { $0.string($1) }
         writer.unsigned(homeworkFingerprint)
+        writer.optional(formatFacts) { $0.formatFacts($1) }
         writer.string(moment)
         writer.unsigned(UInt64(racyInputs.count))
         for (path, hash) in racyInputs.sorted(by: { $0.key < $1.key }) {
@@ -578,6 +583,7 @@ struct BuildCache: Sendable {
         cardReads = try reader.unsigned()
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
         homeworkFingerprint = try reader.unsigned()
+        formatFacts = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
         moment = try reader.string()
         let racy = try reader.count()
         racyInputs = [:]

@@ -6,10 +6,12 @@ struct HomeworkViews: Sendable {
     var index: SiteIndex
     var context: ViewContext
     /// `/homework/` and the home page: a sentence per grade. Every homework page shows
-    /// it, so it is made once.
-    private(set) var summary: MustacheValue = .null
-    /// What every page of a grade shows of it, made once per grade.
-    private var commonFields: [GradeID: MustacheFields] = [:]
+    /// it, so it is made once, when first asked for: its "Updated Friday, Dec 4, 3:00 PM"
+    /// asks ICU, 4 million instructions of a rebuild after one article was edited, which
+    /// renders no homework page.
+    private let madeSummary = Once<MustacheValue>()
+    /// What every page of a grade shows of it, made once per grade when first asked for.
+    private var commonFields: [GradeID: Once<MustacheFields>] = [:]
     /// What rows show of each teacher, by id.
     private var teacherViews: [String: MustacheValue] = [:]
     /// `homework/grade-8/`, made once per grade.
@@ -18,11 +20,12 @@ struct HomeworkViews: Sendable {
     init(index: SiteIndex, context: ViewContext) {
         self.index = index
         self.context = context
-        summary = makeSummary()
         for grade in index.site.homework.grades { gradePaths[grade] = Self.path(of: grade) }
-        for grade in index.site.homework.grades { commonFields[grade] = makeCommon(grade) }
+        for grade in index.site.homework.grades { commonFields[grade] = Once() }
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
+
+    var summary: MustacheValue { madeSummary.value { makeSummary() } }
 
     var schedule: HomeworkSchedule { index.homework }
     var site: Site { index.site }
@@ -138,7 +141,7 @@ struct HomeworkViews: Sendable {
     }
 
     private func common(_ grade: GradeID) -> MustacheFields {
-        commonFields[grade] ?? makeCommon(grade)
+        commonFields[grade]?.value { makeCommon(grade) } ?? makeCommon(grade)
     }
 
     private func makeCommon(_ grade: GradeID) -> MustacheFields {

@@ -4,17 +4,26 @@ import Synchronization
 /// How dates and prices read on pages, in the site's language.
 final class Formats: Sendable {
     let locale: Locale
-    private let dateStyle: Date.FormatStyle
-    private let weekdayStyle: Date.FormatStyle
-    private let timeStyle: Date.FormatStyle
+    /// ICU's styles, made when a text is first asked of ICU (a rebuild that knows the
+    /// language's `FormatFacts` may ask none).
+    private let styles = Mutex<Styles?>(nil)
     /// ICU is slow to ask, some 14,000 instructions a date or a price: every text it makes
     /// is made once and remembered. A site has a few thousand distinct dates and prices
     /// however many pages show them.
     private let cache = Mutex<[CacheKey: String]>([:])
-    /// How the language writes a date of each month, with its day and year to put in; nil
-    /// when its dates are not written that way (see `DatePattern.months`). Made at the first
-    /// date asked for, from some sixty of ICU's: a rebuild after one edit may ask for none.
-    private let monthPatterns = Mutex<[DatePattern]??>(nil)
+    /// What ICU told of the language's dates and currencies: made when first needed, or
+    /// known from the build cache (`learn`).
+    private let facts: Mutex<FormatFacts>
+    /// Making a NumberFormatter costs more than formatting hundreds of numbers with it
+    /// (ICU builds its pattern tables): made once per currency, when an amount is not
+    /// plain digits (`PlainAmounts`).
+    private let formatters = Mutex<[CurrencyCode: (whole: NumberFormatter, fractional: NumberFormatter)]>([:])
+
+    private struct Styles {
+        let date: Date.FormatStyle
+        let weekday: Date.FormatStyle
+        let time: Date.FormatStyle
+    }
 
     private enum CacheKey: Hashable {
         case date(CalendarDate)
@@ -40,10 +49,34 @@ final class Formats: Sendable {
 
     init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
-        let utc = TimeZone(identifier: "UTC")!
-        dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
-        weekdayStyle = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day()
-        timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc)
+        facts = Mutex(FormatFacts(language: language))
+    }
+
+    /// What this process knows of the language from ICU, for the build cache.
+    var known: FormatFacts { facts.withLock { $0 } }
+
+    /// Takes what an earlier process learned of the language from ICU (the build cache
+    /// keeps it: the same binary, the same ICU), so that a rebuild after an edit asks ICU
+    /// nothing: its month patterns and a currency's facts were 7.4 million instructions of a
+    /// one-article rebuild's 72 (10,000 articles). Facts of another language are ignored.
+    func learn(_ earlier: FormatFacts) {
+        facts.withLock { facts in
+            guard earlier.language == facts.language else { return }
+            if facts.months == nil { facts.months = earlier.months }
+            facts.currencies.merge(earlier.currencies) { mine, _ in mine }
+        }
+    }
+
+    private var icuStyles: Styles {
+        styles.withLock { styles in
+            if let styles { return styles }
+            let utc = TimeZone(identifier: "UTC")!
+            let made = Styles(date: Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc),
+                              weekday: Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day(),
+                              time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc))
+            styles = made
+            return made
+        }
     }
 
     private func remembered(_ key: CacheKey, _ make: () -> String) -> String {
@@ -59,21 +92,21 @@ final class Formats: Sendable {
     }
 
     func date(_ date: CalendarDate) -> String {
-        let patterns = monthPatterns.withLock { made in
-            if made == nil { made = .some(DatePattern.months { Formats.formatted($0, style: dateStyle) }) }
-            return made!
+        let patterns = facts.withLock { facts in
+            if facts.months == nil { facts.months = .some(DatePattern.months { Formats.formatted($0, style: icuStyles.date) }) }
+            return facts.months!
         }
         if let patterns, let text = DatePattern.text(of: date, in: patterns) { return text }
-        return remembered(.date(date)) { Formats.formatted(date, style: dateStyle) }
+        return remembered(.date(date)) { Formats.formatted(date, style: icuStyles.date) }
     }
 
     func weekdayDate(_ date: CalendarDate) -> String {
-        remembered(.weekday(date)) { Formats.formatted(date, style: weekdayStyle) }
+        remembered(.weekday(date)) { Formats.formatted(date, style: icuStyles.weekday) }
     }
 
     /// "3:00 PM" in the site's language.
     func time(_ time: TimeOfDay) -> String {
-        remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(timeStyle) }
+        remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(icuStyles.time) }
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4".
@@ -95,46 +128,72 @@ final class Formats: Sendable {
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
     func price(_ price: Price) -> String {
         remembered(.price(price)) {
-            currencies.withLock { styles in
-                let style = styles[price.currency] ?? CurrencyStyle(price.currency, locale: locale)
-                styles[price.currency] = style
-                if let plain = style.plain, let number = plain.text(of: price.amount) { return "\(style.symbol) \(number)" }
-                let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
-                let number = isWhole ? style.whole : style.fractional
-                return "\(style.symbol) \(number.string(from: NSDecimalNumber(decimal: price.amount)) ?? "\(price.amount)")"
+            let currency = facts.withLock { facts in
+                if let known = facts.currencies[price.currency] { return known }
+                let made = CurrencyFacts(price.currency, locale: locale)
+                facts.currencies[price.currency] = made
+                return made
             }
+            if let plain = currency.plain, let number = plain.text(of: price.amount) { return "\(currency.symbol) \(number)" }
+            let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
+            let number = formatters.withLock { formatters in
+                let made = formatters[price.currency] ?? currency.formatters(locale: locale)
+                formatters[price.currency] = made
+                return (isWhole ? made.whole : made.fractional).string(from: NSDecimalNumber(decimal: price.amount))
+            }
+            return "\(currency.symbol) \(number ?? "\(price.amount)")"
         }
     }
+}
 
-    /// Making a NumberFormatter costs more than formatting hundreds of numbers with it
-    /// (ICU builds its pattern tables), and every article may have its own price.
-    private let currencies = Mutex<[CurrencyCode: CurrencyStyle]>([:])
+/// What ICU says of a language's dates and currencies that the build cache keeps for the
+/// next process (`Formats.learn`).
+struct FormatFacts: Sendable, Equatable {
+    var language: LanguageTag
+    /// nil until asked; then the month patterns, or nil when the language does not write
+    /// its dates that way.
+    var months: [DatePattern]??
+    var currencies: [CurrencyCode: CurrencyFacts] = [:]
+}
 
-    private struct CurrencyStyle {
-        let symbol: String
-        let whole: NumberFormatter
-        let fractional: NumberFormatter
-        /// How the formatters write amounts below a thousand, when that is as their digits.
-        let plain: PlainAmounts?
+/// A currency as a language writes its amounts: its symbol, the fraction digits the
+/// amounts have, and whether amounts below a thousand are plain digits (`PlainAmounts`).
+struct CurrencyFacts: Sendable, Equatable {
+    var symbol: String
+    var fractionDigits: ClosedRange<Int>
+    var plain: PlainAmounts?
 
-        init(_ currency: CurrencyCode, locale: Locale) {
-            let formatter = NumberFormatter()
-            formatter.locale = locale
-            formatter.numberStyle = .currency
-            formatter.currencyCode = currency.code
-            symbol = formatter.currencySymbol ?? currency.code
-            whole = NumberFormatter()
-            whole.locale = locale
-            whole.numberStyle = .decimal
-            whole.minimumFractionDigits = 0
-            whole.maximumFractionDigits = 0
-            fractional = NumberFormatter()
-            fractional.locale = locale
-            fractional.numberStyle = .decimal
-            fractional.minimumFractionDigits = formatter.minimumFractionDigits
-            fractional.maximumFractionDigits = max(formatter.maximumFractionDigits, 2)
-            plain = PlainAmounts(whole: whole, fractional: fractional)
-        }
+    init(symbol: String, fractionDigits: ClosedRange<Int>, plain: PlainAmounts?) {
+        self.symbol = symbol
+        self.fractionDigits = fractionDigits
+        self.plain = plain
+    }
+
+    init(_ currency: CurrencyCode, locale: Locale) {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = .currency
+        formatter.currencyCode = currency.code
+        symbol = formatter.currencySymbol ?? currency.code
+        fractionDigits = formatter.minimumFractionDigits...max(formatter.maximumFractionDigits, 2, formatter.minimumFractionDigits)
+        let partial = CurrencyFacts(symbol: symbol, fractionDigits: fractionDigits, plain: nil)
+        let made = partial.formatters(locale: locale)
+        plain = PlainAmounts(whole: made.whole, fractional: made.fractional)
+    }
+
+    /// The language's formatters of whole and fractional amounts of the currency.
+    func formatters(locale: Locale) -> (whole: NumberFormatter, fractional: NumberFormatter) {
+        let whole = NumberFormatter()
+        whole.locale = locale
+        whole.numberStyle = .decimal
+        whole.minimumFractionDigits = 0
+        whole.maximumFractionDigits = 0
+        let fractional = NumberFormatter()
+        fractional.locale = locale
+        fractional.numberStyle = .decimal
+        fractional.minimumFractionDigits = fractionDigits.lowerBound
+        fractional.maximumFractionDigits = fractionDigits.upperBound
+        return (whole, fractional)
     }
 }
 
@@ -148,6 +207,10 @@ struct DatePattern: Sendable, Equatable {
     }
 
     var pieces: [Piece]
+
+    init(pieces: [Piece]) {
+        self.pieces = pieces
+    }
 
     /// The day and year of a probe: numbers no month's name holds, two digits each part.
     private static let probe = (year: 2033, day: 22)
@@ -216,10 +279,16 @@ struct DatePattern: Sendable, Equatable {
 /// Amounts below a thousand as a language's number formatters write them, when that is
 /// their digits, the decimal separator and the fraction's digits (checked against the
 /// formatters on probes): NumberFormatter took some 14,000 instructions an amount.
-struct PlainAmounts: Sendable {
+struct PlainAmounts: Sendable, Equatable {
     var separator: String
     var minimumFractionDigits: Int
     var maximumFractionDigits: Int
+
+    init(separator: String, minimumFractionDigits: Int, maximumFractionDigits: Int) {
+        self.separator = separator
+        self.minimumFractionDigits = minimumFractionDigits
+        self.maximumFractionDigits = maximumFractionDigits
+    }
 
     init?(whole: NumberFormatter, fractional: NumberFormatter) {
         separator = fractional.decimalSeparator ?? "."
