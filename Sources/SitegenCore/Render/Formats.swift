@@ -57,7 +57,7 @@ final class Formats: Sendable {
 
     /// Takes what an earlier process learned of the language from ICU (the build cache
     /// keeps it: the same binary, the same ICU), so that a rebuild after an edit asks ICU
-    /// nothing: its month patterns and a currency's facts were 7.4 million instructions of a
+    /// nothing: its month patterns and a currency's facts were 6 million instructions of a
     /// one-article rebuild's 72 (10,000 articles). Facts of another language are ignored.
     func learn(_ earlier: FormatFacts) {
         facts.withLock { facts in
