@@ -955,23 +955,29 @@ struct FileReaderTests {
             // A read that must not wait still starts the disk reading the file's first pages,
             // and a fast enough disk (a VM's host cache) sometimes has them before the read
             // looks again: a tiny file is then read whole without the reader asking (7 % of
-            // 2,000 tiny files on this kernel and ext4, in C). A file of 4 MB is not, so the
-            // reader always asks for it. A dropped page is not always out when the drop returns
-            // (the kernel drops only pages it has taken in from every core's batch): dropped
-            // until `mincore` sees it out.
+            // 2,000 tiny files on this kernel and ext4, in C). A file of 4 MB nearly never is,
+            // so the reader asks for it — but once in some 150 runs of the whole suite the
+            // disk kept up with all of it: dropped and read again until the reader asks, five
+            // times at most. A dropped page is not always out when the drop returns (the
+            // kernel drops only pages it has taken in from every core's batch): dropped until
+            // `mincore` sees it out.
             let bytes = (0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
             try Data(bytes).write(to: root.appendingPathComponent("large.md"))
-            drop(root.path + "/large.md")
-            for _ in 0..<50 where isInMemory(root.path + "/large.md") {
-                drop(root.path + "/large.md")
-                usleep(10_000)
-            }
-            #expect(!isInMemory(root.path + "/large.md"))
             let folder = open(root.path, O_RDONLY | O_DIRECTORY)
             defer { close(folder) }
-            let asked = Mutex(0)
-            #expect(FileReader.read("large.md", in: folder, size: bytes.count, notInMemory: { asked.withLock { $0 += 1 } }) == bytes)
-            #expect(asked.withLock { $0 } == 1)
+            var asked = 0
+            for _ in 0..<5 where asked == 0 {
+                drop(root.path + "/large.md")
+                for _ in 0..<50 where isInMemory(root.path + "/large.md") {
+                    drop(root.path + "/large.md")
+                    usleep(10_000)
+                }
+                #expect(!isInMemory(root.path + "/large.md"))
+                let asks = Mutex(0)
+                #expect(FileReader.read("large.md", in: folder, size: bytes.count, notInMemory: { asks.withLock { $0 += 1 } }) == bytes)
+                asked = asks.withLock { $0 }
+            }
+            #expect(asked == 1)
         }
         let read = tree.reading(tree.markdown) { file, bytes in (file.contentPath, bytes) }
         #expect(read.map(\.0) == names.map { "articles/" + $0 })

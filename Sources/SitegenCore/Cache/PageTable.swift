@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The pages of the build cache by path (relative to the output): each one's fingerprint,
 /// templates and where it holds its article's HTML. A rebuild after an edit looks up two
 /// or three pages, one with nothing changed none; yet decoding the 12,558 pages of 10,000
@@ -25,15 +21,10 @@ struct PageTable: Sendable {
         self.stored = stored
     }
 
-    var isEmpty: Bool { added.isEmpty && (stored?.count ?? 0) == 0 }
-
     var count: Int {
         guard let stored else { return added.count }
         return stored.count + added.keys.count(where: { storedEntry($0) == nil })
     }
-
-    /// Every path, made into strings.
-    var keys: [String] { materialized().keys }
 
     subscript(path: String) -> Entry? {
         if let entry = added[path] { return entry }
@@ -65,8 +56,8 @@ struct PageTable: Sendable {
         PageTable(Dictionary(uniqueKeysWithValues: paths.map { ($0, self[$0]!) }))
     }
 
-    /// Every entry decoded, in one table: for writing the cache whole, which a build that
-    /// read the cache does only after thousands of changes.
+    /// Every entry decoded, in one table: to take the changes written beside the cache, and
+    /// to write the cache whole (which a build that read it does after thousands of changes).
     func materialized() -> PathTable<Entry> {
         guard let stored else { return added }
         var table = PathTable<Entry>()
