@@ -442,15 +442,8 @@ private struct Listing: Sendable {
     /// sources of every rebuild).
     func path(_ index: Int, in relative: String) -> String {
         let entry = entries[index]
-        var relative = relative
-        return relative.withUTF8 { prefix in
-            names.withUnsafeBufferPointer { names in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + entry.count) { path in
-                    _ = path.initialize(fromContentsOf: prefix)
-                    _ = path[prefix.count...].initialize(fromContentsOf: UnsafeBufferPointer(rebasing: names[entry.start..<(entry.start + entry.count)]))
-                    return String(decoding: UnsafeBufferPointer(path), as: UTF8.self)
-                }
-            }
+        return names.withUnsafeBufferPointer { names in
+            PackedPaths.joining(relative, UnsafeBufferPointer(rebasing: names[entry.start..<(entry.start + entry.count)])) { String(decoding: $0, as: UTF8.self) }
         }
     }
 

@@ -159,11 +159,15 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     /// What `body` makes of the path of the file `name` in `folder`, put together on the
     /// stack, not made a string first (the model store asks for every article's page).
     static func joining<Result>(_ folder: String, _ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        joining(folder, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), body)
+    }
+
+    static func joining<Result>(_ folder: String, _ name: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var folder = folder
         return folder.withUTF8 { folder in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + name.utf8CodeUnitCount) { path in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + name.count) { path in
                 _ = path.initialize(fromContentsOf: folder)
-                _ = path[folder.count...].initialize(fromContentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                _ = path[folder.count...].initialize(fromContentsOf: name)
                 return body(UnsafeBufferPointer(path))
             }
         }

@@ -130,14 +130,15 @@ final class Formats: Sendable {
         remembered(.price(price)) {
             let currency = facts.withLock { facts in
                 if let known = facts.currencies[price.currency] { return known }
-                let made = CurrencyFacts(price.currency, locale: locale)
+                let (made, madeFormatters) = CurrencyFacts.asked(price.currency, locale: locale)
+                formatters.withLock { $0[price.currency] = madeFormatters }
                 facts.currencies[price.currency] = made
                 return made
             }
             if let plain = currency.plain, let number = plain.text(of: price.amount) { return "\(currency.symbol) \(number)" }
             let isWhole = price.amount == Decimal(Int(truncating: NSDecimalNumber(decimal: price.amount)))
             let number = formatters.withLock { formatters in
-                let made = formatters[price.currency] ?? currency.formatters(locale: locale)
+                let made = formatters[price.currency] ?? CurrencyFacts.formatters(fractionDigits: currency.fractionDigits, locale: locale)
                 formatters[price.currency] = made
                 return (isWhole ? made.whole : made.fractional).string(from: NSDecimalNumber(decimal: price.amount))
             }
@@ -169,20 +170,22 @@ struct CurrencyFacts: Sendable, Equatable {
         self.plain = plain
     }
 
-    init(_ currency: CurrencyCode, locale: Locale) {
+    /// The currency's facts as ICU tells them, with the formatters that told them (kept for
+    /// the amounts that are not plain digits: ICU builds its tables again for each one).
+    static func asked(_ currency: CurrencyCode, locale: Locale) -> (facts: CurrencyFacts, formatters: (whole: NumberFormatter, fractional: NumberFormatter)) {
         let formatter = NumberFormatter()
         formatter.locale = locale
         formatter.numberStyle = .currency
         formatter.currencyCode = currency.code
-        symbol = formatter.currencySymbol ?? currency.code
-        fractionDigits = formatter.minimumFractionDigits...max(formatter.maximumFractionDigits, 2, formatter.minimumFractionDigits)
-        let partial = CurrencyFacts(symbol: symbol, fractionDigits: fractionDigits, plain: nil)
-        let made = partial.formatters(locale: locale)
-        plain = PlainAmounts(whole: made.whole, fractional: made.fractional)
+        let digits = formatter.minimumFractionDigits...max(formatter.maximumFractionDigits, 2, formatter.minimumFractionDigits)
+        let made = formatters(fractionDigits: digits, locale: locale)
+        let facts = CurrencyFacts(symbol: formatter.currencySymbol ?? currency.code, fractionDigits: digits,
+                                  plain: PlainAmounts(whole: made.whole, fractional: made.fractional))
+        return (facts, made)
     }
 
-    /// The language's formatters of whole and fractional amounts of the currency.
-    func formatters(locale: Locale) -> (whole: NumberFormatter, fractional: NumberFormatter) {
+    /// The language's formatters of whole amounts, and of amounts with `fractionDigits`.
+    static func formatters(fractionDigits: ClosedRange<Int>, locale: Locale) -> (whole: NumberFormatter, fractional: NumberFormatter) {
         let whole = NumberFormatter()
         whole.locale = locale
         whole.numberStyle = .decimal
