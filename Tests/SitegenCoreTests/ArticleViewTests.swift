@@ -83,6 +83,31 @@ struct ArticleViewReadsTests {
         #expect(!first.answersAlike(first, for: ArticleView.Reads.unlisted))
         #expect(first.answersAlike(first, for: reads.value))
     }
+
+    /// A full build makes the articles' views while it builds the index; the render stage
+    /// must find those, not make its own, and nothing may be made once the memo is stopped.
+    @Test func viewsMadeAheadAreTheOnesTheRenderStageFinds() throws {
+        let toast = try article(body: "Crisp.\n")
+        let stopped = ArticleViewMemo(context: Self.context)
+        stopped.stop()
+        #expect(stopped.makeAhead([toast]) == 0)
+        let madeLater = stopped[toast]
+        #expect(stopped[toast].values === madeLater.values)
+
+        let memo = ArticleViewMemo(context: Self.context)
+        #expect(memo.makeAhead([toast, toast]) == 2)
+        let ahead = memo[toast]
+        #expect(ahead.values !== madeLater.values)
+        guard case .array(let cards) = memo.cards([toast, toast]), cards.count == 2,
+              case .boxed(let first) = cards[0], case .boxed(let second) = cards[1],
+              let card = first.object as? ArticleView else {
+            Issue.record("expected two cards, each the article's view")
+            return
+        }
+        #expect(first === second)
+        #expect(card.values === ahead.values)
+        #expect(card.mustacheIdentity?.text == "article.card\u{0}" + toast.sourcePath)
+    }
 }
 
 @Suite("The site's view")

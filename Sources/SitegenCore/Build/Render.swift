@@ -76,9 +76,10 @@ enum Render {
     }
 
     /// Renders `pages` (with their output paths), or every page of the plan.
+    /// `articles`: the views of articles made so far for this run (`ArticleViewMemo.makeAhead`).
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
-                    pages: (pages: [PlannedPage], paths: [String])? = nil) throws(MustacheError) -> Output {
-        let shared = Shared(index: index, assets: assets)
+                    pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo? = nil) throws(MustacheError) -> Output {
+        let shared = Shared(index: index, assets: assets, articles: articles)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
@@ -151,7 +152,7 @@ enum Render {
                 return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             }
         }
-        var output = Output(files: [], pages: [:], cardReads: shared.reads.value, workings: (shared, memo, jobs, outcomes))
+        var output = Output(files: [], pages: [:], cardReads: shared.articles.reads.value, workings: (shared, memo, jobs, outcomes))
         output.files.reserveCapacity(outcomes.count)
         output.pages.reserveCapacity(outcomes.count)
         for outcome in outcomes {
@@ -174,23 +175,13 @@ enum Render {
         let site: MustacheValue
         let homework: HomeworkViews
         let metas: PageMeta
-        let reads = ArticleView.Reads()
+        let articles: ArticleViewMemo
         private let today: MustacheValue
-        /// Each article's values and card, made by the first of its views in this run, by
-        /// the article's identity (its source path hashed as a String cost five times more).
-        /// One card for all the lists an article is in: made for each, a card was a box and
-        /// four retains, for some 60,000 cards of 10,000 articles, to be asked only who it is
-        /// (`MustachePartialMemo` has its HTML).
-        private let made = Mutex<[ObjectIdentifier: Made]>([:])
 
-        private struct Made: Sendable {
-            let values: ArticleValues
-            let card: MustacheValue
-        }
-
-        init(index: SiteIndex, assets: [String: [String: String]]) {
+        init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?) {
             self.index = index
-            context = ViewContext(site: index.site, formats: Formats.of(index.site.language))
+            self.articles = articles ?? ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats.of(index.site.language)))
+            context = self.articles.context
             let context = context
             let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
             let assetURLs = MustacheValue.fields(MustacheFields(assets.sorted { $0.key < $1.key }.map { kind, byName in
@@ -214,31 +205,13 @@ enum Render {
             return .fields(MustacheFields(all))
         }
 
-        /// The cards of a list, the known ones looked up under one lock.
         func cards(_ articles: [Article]) -> MustacheValue {
-            var cards = made.withLock { known in articles.map { known[$0.identity]?.card ?? .null } }
-            for index in cards.indices {
-                if case .null = cards[index] { cards[index] = values(of: articles[index]).card }
-            }
-            return .array(cards)
+            self.articles.cards(articles)
         }
 
         /// The view of an article's own page.
         func page(of article: Article) -> MustacheValue {
-            .object(ArticleView(article: article, variant: .page, context: context, values: values(of: article).values))
-        }
-
-        private func values(of article: Article) -> Made {
-            let identity = article.identity
-            if let known = made.withLock({ $0[identity] }) { return known }
-            // Made outside the lock: two threads may make the same values; the first is kept.
-            let values = ArticleValues(article, context: context)
-            let new = Made(values: values, card: .object(ArticleView(article: article, variant: .card(reads: reads), context: context, values: values)))
-            return made.withLock { known in
-                if let first = known[identity] { return first }
-                known[identity] = new
-                return new
-            }
+            .object(ArticleView(article: article, variant: .page, context: context, values: articles[article].values))
         }
     }
 

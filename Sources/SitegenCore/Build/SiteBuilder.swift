@@ -389,6 +389,11 @@ public enum SiteBuilder {
             return hashes
         }
         let content = Validate.content(models, teachers: teachers)
+        // The index is built mostly on one core: the articles' views are made on the other
+        // meanwhile, until the pages are rendered.
+        let articleViews = ArticleViewMemo(context: ViewContext(site: site, formats: Formats.of(site.language)))
+        let makingViews = Concurrently { [drafts = options.drafts] in articleViews.makeAhead(content.articles.filter { drafts || !$0.draft }) }
+        defer { articleViews.stop() }
         if site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
             log.error(at: site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
         }
@@ -413,10 +418,13 @@ public enum SiteBuilder {
         let hashes = hashing.wait()
         let fingerprinter = PageFingerprints(index, hashes: hashes, context: context.value, assets: assets.paths)
         let fingerprints = fingerprinter.of(index.plan, paths: index.planPaths)
+        articleViews.stop()
+        _ = makingViews.wait()
         var rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
-                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging))
+                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging),
+                                      articles: articleViews)
         } catch {
             staging?.remove()
             report.diagnostics.append(Diagnostic(error))
