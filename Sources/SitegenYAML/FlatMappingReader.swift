@@ -24,8 +24,14 @@ enum FlatMappingReader {
         let firstLine: Int
         var offset = 0
         var line = 0
-        /// Where the current line starts, and how many characters precede `offset` on it.
+        /// Where the current line starts.
         var lineStart = 0
+        /// A place on the current line (or before it) and the column there: a location is
+        /// counted on from the last one, not from the line's start again (a mapping of four
+        /// long values on one line counted its cover's line four times over: 45 M instructions
+        /// of the 10.8 G of 10,000 articles).
+        private var counted = 0
+        private var countedColumn = 1
 
         init(bytes: UnsafeBufferPointer<UInt8>, path: String, firstLine: Int) {
             self.bytes = bytes
@@ -33,10 +39,14 @@ enum FlatMappingReader {
             self.firstLine = firstLine
         }
 
-        var location: SourceLocation {
-            var column = 1
-            for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
-            return SourceLocation(path: path, line: firstLine + line, column: column)
+        mutating func location() -> SourceLocation {
+            if counted < lineStart || counted > offset {
+                counted = lineStart
+                countedColumn = 1
+            }
+            for index in counted..<offset where bytes[index] & 0xC0 != 0x80 { countedColumn += 1 }
+            counted = offset
+            return SourceLocation(path: path, line: firstLine + line, column: countedColumn)
         }
 
         var atLineEnd: Bool { offset == bytes.count || bytes[offset] == UInt8(ascii: "\n") }
@@ -65,7 +75,7 @@ enum FlatMappingReader {
                 if spaces < indent, indent > 0 { break }
                 guard spaces == indent else { return nil }
                 offset += spaces
-                let keyLocation = location
+                let keyLocation = location()
                 guard let key = key(), !pairs.contains(where: { $0.key == key }) else { return nil }
                 let value: YAMLNode
                 if indent == 0, offset < bytes.count, bytes[offset] == UInt8(ascii: "\n") {
@@ -112,7 +122,7 @@ enum FlatMappingReader {
 
         mutating func value() -> YAMLNode? {
             guard offset < bytes.count else { return nil }
-            let at = location
+            let at = location()
             switch bytes[offset] {
             case UInt8(ascii: "\""):
                 guard let text = quoted() else { return nil }
@@ -168,7 +178,7 @@ enum FlatMappingReader {
         /// A scalar inside `[…]` or `{…}`: quoted or bare.
         mutating func flowScalar(closing: UInt8) -> YAMLNode? {
             guard offset < bytes.count else { return nil }
-            let at = location
+            let at = location()
             if bytes[offset] == UInt8(ascii: "\"") {
                 guard let text = quoted() else { return nil }
                 return YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: at)
@@ -212,7 +222,7 @@ enum FlatMappingReader {
             pairs.reserveCapacity(4)
             if opens(closing: UInt8(ascii: "}")) { return pairs }
             while true {
-                let keyLocation = location
+                let keyLocation = location()
                 guard let key = key(), !pairs.contains(where: { $0.key == key }), offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
                 skipSpaces()
                 guard let value = flowScalar(closing: UInt8(ascii: "}")) else { return nil }
