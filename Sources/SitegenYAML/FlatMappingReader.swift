@@ -39,8 +39,9 @@ enum FlatMappingReader {
             self.firstLine = firstLine
         }
 
+        /// `offset` only moves forward: a place before the line's start is on an earlier line.
         mutating func location() -> SourceLocation {
-            if counted < lineStart || counted > offset {
+            if counted < lineStart {
                 counted = lineStart
                 countedColumn = 1
             }

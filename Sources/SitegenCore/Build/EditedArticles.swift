@@ -58,7 +58,7 @@ struct EditedArticles {
         let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
         let entries = Validate.models(edited, tree: tree, context: modelContext)
         let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: modelContext)
-        let viewContext = ViewContext(site: site, formats: Formats.of(site.language))
+        let viewContext = ViewContext(site: site)
         var articles: [Article] = []
         var removedDiagnostics: [Diagnostic] = []
         var addedDiagnostics: [Diagnostic] = []

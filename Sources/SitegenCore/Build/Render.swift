@@ -180,7 +180,7 @@ enum Render {
 
         init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?) {
             self.index = index
-            self.articles = articles ?? ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats.of(index.site.language)))
+            self.articles = articles ?? ArticleViewMemo(context: ViewContext(site: index.site))
             context = self.articles.context
             let context = context
             let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }

@@ -391,7 +391,7 @@ public enum SiteBuilder {
         let content = Validate.content(models, teachers: teachers)
         // The index is built mostly on one core: the articles' views are made on the other
         // meanwhile, until the pages are rendered.
-        let articleViews = ArticleViewMemo(context: ViewContext(site: site, formats: Formats.of(site.language)))
+        let articleViews = ArticleViewMemo(context: ViewContext(site: site))
         let makingViews = Concurrently { [drafts = options.drafts] in articleViews.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articleViews.stop() }
         if site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {

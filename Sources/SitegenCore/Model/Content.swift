@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SitegenMarkdown
 import SitegenMustache
 import SitegenSupport
@@ -177,7 +176,7 @@ final class DeferredHTML: Sendable {
     /// The UTF-8 length of each piece, known before they are read.
     let counts: [Int]
     private let load: @Sendable () -> [StoredText]
-    private let loaded = Mutex<[StoredText]?>(nil)
+    private let loaded = Once<[StoredText]>()
 
     /// `load` gives as many pieces as `counts` has, of those lengths.
     init(counts: [Int], load: @escaping @Sendable () -> [StoredText]) {
@@ -187,12 +186,7 @@ final class DeferredHTML: Sendable {
 
     /// Read once, by the first thread that needs them.
     var pieces: [StoredText] {
-        loaded.withLock { loaded in
-            if let loaded { return loaded }
-            let made = load()
-            loaded = made
-            return made
-        }
+        loaded.value(load)
     }
 }
 

@@ -34,28 +34,34 @@ final class ArticleViewMemo: Sendable {
     }
 
     subscript(article: Article) -> Made {
+        entry(for: article).made
+    }
+
+    /// The article's values and card, and whether this call is the one that kept them.
+    private func entry(for article: Article) -> (made: Made, isNew: Bool) {
         let identity = article.identity
-        if let known = made.withLock({ $0[identity] }) { return known }
+        if let known = made.withLock({ $0[identity] }) { return (known, false) }
         // Made outside the lock: two threads may make the same values; the first is kept.
         let values = ArticleValues(article, context: context)
         let new = Made(values: values, card: .object(ArticleView(article: article, variant: .card(reads: reads), context: context, values: values)))
         return made.withLock { known in
-            if let first = known[identity] { return first }
+            if let first = known[identity] { return (first, false) }
             known[identity] = new
-            return new
+            return (new, true)
         }
     }
 
     /// Makes the values and cards of `articles`, in their order, until `stop` is called:
-    /// what is left is made when the render stage first asks for it. Returns how many
-    /// articles it went through.
+    /// what is left is made when the render stage first asks for it. Returns how many it
+    /// made (articles already made are passed over).
     @discardableResult
     func makeAhead(_ articles: [Article]) -> Int {
-        for (count, article) in articles.enumerated() {
-            if stopped.load(ordering: .relaxed) { return count }
-            _ = self[article]
+        var count = 0
+        for article in articles {
+            if stopped.load(ordering: .relaxed) { break }
+            if entry(for: article).isNew { count += 1 }
         }
-        return articles.count
+        return count
     }
 
     /// Ends `makeAhead`: from the render stage on, the cores render.

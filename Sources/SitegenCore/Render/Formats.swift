@@ -6,7 +6,7 @@ final class Formats: Sendable {
     let locale: Locale
     /// ICU's styles, made when a text is first asked of ICU (a rebuild that knows the
     /// language's `FormatFacts` may ask none).
-    private let styles = Mutex<Styles?>(nil)
+    private let styles = Once<Styles>()
     /// ICU is slow to ask, some 14,000 instructions a date or a price: every text it makes
     /// is made once and remembered. A site has a few thousand distinct dates and prices
     /// however many pages show them.
@@ -68,14 +68,11 @@ final class Formats: Sendable {
     }
 
     private var icuStyles: Styles {
-        styles.withLock { styles in
-            if let styles { return styles }
+        styles.value {
             let utc = TimeZone(identifier: "UTC")!
-            let made = Styles(date: Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc),
-                              weekday: Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day(),
-                              time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc))
-            styles = made
-            return made
+            return Styles(date: Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc),
+                          weekday: Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day(),
+                          time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc))
         }
     }
 

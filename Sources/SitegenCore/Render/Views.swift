@@ -81,6 +81,11 @@ final class ViewContext: Sendable {
         self.formats = formats
     }
 
+    /// With the language's one `Formats` of this process.
+    convenience init(site: Site) {
+        self.init(site: site, formats: Formats.of(site.language))
+    }
+
     func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
 
     /// Where an image is: its page in the site, or the remote address as written.
