@@ -102,7 +102,7 @@ row() { # corpus tool build "wall cpu peak" files bytes pages
 # Every corpus's full builds come before any rebuild: a rebuild replaces files (a template
 # edit rewrites a thousand pages), and the full builds after it paid for the freed inodes
 # (see above) — a third more time for 10,000 articles measured after the large corpus.
-declare -A full_rows sitegen_outs hugo_outs hugo_full_rows
+declare -A full_rows sitegen_outs hugo_outs hugo_full_rows sitegen_walls hugo_walls
 # The generated corpus of $size, its Hugo twin and the commands that build them in full.
 corpus() {
     site=$bench_dir/site-$size
@@ -148,9 +148,11 @@ for size in "${sizes[@]}"; do
         fi
     done
     full_rows[$size]=$(middle "${sitegen_fulls[@]}")
+    sitegen_walls[$size]=$(printf '%s\n' "${sitegen_fulls[@]}" | awk '{ printf "%s ", $1 }')
     sitegen_outs[$size]=$sitegen_out
     if [[ -n $hugo ]]; then
         hugo_full_rows[$size]=$(middle "${hugo_fulls[@]}")
+        hugo_walls[$size]=$(printf '%s\n' "${hugo_fulls[@]}" | awk '{ printf "%s ", $1 }')
         hugo_outs[$size]=$hugo_out
     fi
 done
@@ -208,6 +210,17 @@ for size in "${sizes[@]}"; do
         read -r ours _ <<< "${full_rows[$size]}"
         read -r theirs _ <<< "${hugo_full_rows[$size]}"
         awk -v c="$size" -v o="$ours" -v t="$theirs" 'BEGIN { printf "%-9s ratio    full, sitegen/Hugo %8.3f\n", c, (t > 0 ? o / t : 0) }'
+        # Every full build's wall time in the order they ran, and the ratio of each round
+        # (a sitegen build and the Hugo build right after it): how far the medians' ratio
+        # could have moved with the machine.
+        printf '%s\n' "${sitegen_walls[$size]}" "${hugo_walls[$size]}" | awk -v c="$size" '
+            NR == 1 { n = split($0, s, " ") } NR == 2 { split($0, h, " ") }
+            END {
+                line = sprintf("%-9s rounds   sitegen", c); for (i = 1; i <= n; i++) line = line sprintf(" %.3f", s[i])
+                line = line "; Hugo"; for (i = 1; i <= n; i++) line = line sprintf(" %.3f", h[i])
+                line = line "; ratios"; for (i = 1; i <= n; i++) line = line sprintf(" %.3f", (h[i] > 0 ? s[i] / h[i] : 0))
+                print line
+            }'
         noop=$(median nothing "${hugo_build[@]}")
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi
