@@ -31,6 +31,15 @@ sizes=("$@")
 # their inode table is not yet written back; see above): a run starts no sooner than seven
 # minutes after the clean-up of the run before.
 settled=$bench_dir/.cleaned-at
+# One run at a time: a second run started while the first removed its builds measured
+# their removal, and moved aside the folders the first was still measuring in. Held until
+# this run's own clean-up is done (the lock goes with the process).
+mkdir -p "$bench_dir"
+exec 9> "$bench_dir/.running"
+if ! flock -n 9; then
+    echo "waiting for the other Scripts/bench.sh on $bench_dir to finish"
+    flock 9
+fi
 if [[ -f $settled ]]; then
     wait_s=$(( $(stat -c %Y "$settled") + 420 - $(date +%s) ))
     if (( wait_s > 0 )); then
