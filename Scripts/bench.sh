@@ -84,6 +84,8 @@ PY
 
 # The middle one of $runs measurements ("wall cpu peak_kib"), by wall time.
 middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
+# The wall times of measurements, in the order given, on one line.
+walls() { printf '%s\n' "$@" | awk '{ printf "%s ", $1 }'; }
 
 # The median of $runs measurements of a command prepared by the function named in $1;
 # @OUT@ in the command stands for the output folder of the moment ($current_out).
@@ -157,11 +159,11 @@ for size in "${sizes[@]}"; do
         fi
     done
     full_rows[$size]=$(middle "${sitegen_fulls[@]}")
-    sitegen_walls[$size]=$(printf '%s\n' "${sitegen_fulls[@]}" | awk '{ printf "%s ", $1 }')
+    sitegen_walls[$size]=$(walls "${sitegen_fulls[@]}")
     sitegen_outs[$size]=$sitegen_out
     if [[ -n $hugo ]]; then
         hugo_full_rows[$size]=$(middle "${hugo_fulls[@]}")
-        hugo_walls[$size]=$(printf '%s\n' "${hugo_fulls[@]}" | awk '{ printf "%s ", $1 }')
+        hugo_walls[$size]=$(walls "${hugo_fulls[@]}")
         hugo_outs[$size]=$hugo_out
     fi
 done
