@@ -60,7 +60,8 @@ command -v /usr/bin/time >/dev/null || { echo "Scripts/bench.sh needs /usr/bin/t
 hugo=$(command -v hugo || true)
 sitegen=$PWD/.build/release/sitegen
 
-# One measured command: prints "wall cpu peak_kib". CPU time and peak memory are
+# One measured command: prints "wall cpu peak_kib system", the CPU time with the kernel's
+# part of it (system) last. CPU times and peak memory are
 # /usr/bin/time's; the wall time is taken around it in milliseconds (it prints hundredths of
 # a second, a sixth of a small site's build), so it includes /usr/bin/time's own start, some
 # 2 ms, for both tools alike (started with posix_spawn, which copies nothing of Python).
@@ -78,14 +79,16 @@ with tempfile.NamedTemporaryFile(mode="r") as report:
     if status != 0:
         sys.exit(f"failed: {' '.join(sys.argv[1:])}: {' '.join(fields)}")
     user, system, peak = fields[-3:]
-    print(f"{wall:.3f} {float(user) + float(system):.2f} {peak}")
+    print(f"{wall:.3f} {float(user) + float(system):.2f} {peak} {float(system):.2f}")
 PY
 }
 
-# The middle one of $runs measurements ("wall cpu peak_kib"), by wall time.
+# The middle one of $runs measurements ("wall cpu peak_kib system"), by wall time.
 middle() { printf '%s\n' "$@" | sort -n | awk -v n="$runs" 'NR == int((n + 1) / 2)'; }
 # The wall times of measurements, in the order given, on one line.
 walls() { printf '%s\n' "$@" | awk '{ printf "%s ", $1 }'; }
+# Their CPU and system times, likewise, as "cpu/system".
+cpus() { printf '%s\n' "$@" | awk '{ printf "%s/%s ", $2, $4 }'; }
 
 # The median of $runs measurements of a command prepared by the function named in $1;
 # @OUT@ in the command stands for the output folder of the moment ($current_out).
@@ -105,7 +108,7 @@ file_bytes() { find "$1" -type f -printf '%s\n' | awk '{ total += $1 } END { pri
 
 printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_s peak_MiB files MB_out pages/s
 row() { # corpus tool build "wall cpu peak" files bytes pages
-    read -r wall cpu peak <<< "$4"
+    read -r wall cpu peak _ <<< "$4"
     awk -v c="$1" -v t="$2" -v b="$3" -v w="$wall" -v u="$cpu" -v m="$peak" -v f="$5" -v y="$6" -v p="$7" \
         'BEGIN { printf "%-9s %-8s %-16s %8.3f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
 }
@@ -113,7 +116,7 @@ row() { # corpus tool build "wall cpu peak" files bytes pages
 # Every corpus's full builds come before any rebuild: a rebuild replaces files (a template
 # edit rewrites a thousand pages), and the full builds after it paid for the freed inodes
 # (see above) — a third more time for 10,000 articles measured after the large corpus.
-declare -A full_rows sitegen_outs hugo_outs hugo_full_rows sitegen_walls hugo_walls
+declare -A full_rows sitegen_outs hugo_outs hugo_full_rows sitegen_walls hugo_walls sitegen_cpus hugo_cpus
 # The generated corpus of $size, its Hugo twin and the commands that build them in full.
 corpus() {
     site=$bench_dir/site-$size
@@ -160,10 +163,12 @@ for size in "${sizes[@]}"; do
     done
     full_rows[$size]=$(middle "${sitegen_fulls[@]}")
     sitegen_walls[$size]=$(walls "${sitegen_fulls[@]}")
+    sitegen_cpus[$size]=$(cpus "${sitegen_fulls[@]}")
     sitegen_outs[$size]=$sitegen_out
     if [[ -n $hugo ]]; then
         hugo_full_rows[$size]=$(middle "${hugo_fulls[@]}")
         hugo_walls[$size]=$(walls "${hugo_fulls[@]}")
+        hugo_cpus[$size]=$(cpus "${hugo_fulls[@]}")
         hugo_outs[$size]=$hugo_out
     fi
 done
@@ -232,6 +237,9 @@ for size in "${sizes[@]}"; do
                 line = line "; ratios"; for (i = 1; i <= n; i++) line = line sprintf(" %.3f", (h[i] > 0 ? s[i] / h[i] : 0))
                 print line
             }'
+        # Their CPU times with the kernel's part (cpu/system): a slow spell of the machine
+        # shows in one or the other.
+        printf '%-9s cpu/sys  sitegen %s; Hugo %s\n' "$size" "${sitegen_cpus[$size]% }" "${hugo_cpus[$size]% }"
         noop=$(median nothing "${hugo_build[@]}")
         row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
     fi
