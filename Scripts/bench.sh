@@ -107,7 +107,7 @@ median() {
 file_bytes() { find "$1" -type f -printf '%s\n' | awk '{ total += $1 } END { print total + 0 }'; }
 
 printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_s peak_MiB files MB_out pages/s
-row() { # corpus tool build "wall cpu peak" files bytes pages
+row() { # corpus tool build "wall cpu peak system" files bytes pages
     read -r wall cpu peak _ <<< "$4"
     awk -v c="$1" -v t="$2" -v b="$3" -v w="$wall" -v u="$cpu" -v m="$peak" -v f="$5" -v y="$6" -v p="$7" \
         'BEGIN { printf "%-9s %-8s %-16s %8.3f %8.2f %9.0f %8d %9.1f %9.0f\n", c, t, b, w, u, m / 1024, f, y / 1e6, (w > 0 ? p / w : 0) }'
