@@ -60,11 +60,11 @@ command -v /usr/bin/time >/dev/null || { echo "Scripts/bench.sh needs /usr/bin/t
 hugo=$(command -v hugo || true)
 sitegen=$PWD/.build/release/sitegen
 
-# One measured command: prints "wall cpu peak_kib system", the CPU time with the kernel's
-# part of it (system) last. CPU times and peak memory are
-# /usr/bin/time's; the wall time is taken around it in milliseconds (it prints hundredths of
-# a second, a sixth of a small site's build), so it includes /usr/bin/time's own start, some
-# 2 ms, for both tools alike (started with posix_spawn, which copies nothing of Python).
+# One measured command: prints "wall cpu peak_kib system", the kernel's part of the CPU
+# time (system) last. CPU times and peak memory are /usr/bin/time's; the wall time is taken
+# around it in milliseconds (it prints hundredths of a second, a sixth of a small site's
+# build), so it includes /usr/bin/time's own start, some 2 ms, for both tools alike (started
+# with posix_spawn, which copies nothing of Python).
 measure() {
     python3 - "$@" <<'PY'
 import os, sys, tempfile, time

@@ -33,6 +33,21 @@ struct FlatMappingReaderTests {
         #expect(node.mapping?[3].value.sequence?.map { $0.scalar?.style } == [.plain, .quoted, .plain])
     }
 
+    /// A location is counted on from the one before it on the same line: characters of
+    /// several bytes before a later value still count once, and a new line starts again at 1.
+    @Test func countsEachColumnOnFromTheValueBeforeItOnALine() throws {
+        let text = "author: {name: \"Café 冰室\", username: x}\ntags: [\"點心\", b]\n"
+        let node = try #require(flat(text))
+        let reference = try #require(try YAMLReader.readWithLibYAML(Array(text.utf8), path: "Content/a.md", firstLine: 2))
+        #expect(same(node, reference))
+        let author = try #require(node.mapping?[0].value.mapping)
+        #expect(author.map(\.keyLocation.column) == [10, 27])
+        #expect(author.map(\.value.location.column) == [16, 37])
+        let tags = try #require(node.mapping?[1])
+        #expect(tags.keyLocation == SourceLocation(path: "Content/a.md", line: 3, column: 1))
+        #expect(tags.value.sequence?.map(\.location.column) == [8, 14])
+    }
+
     @Test func leavesEverythingElseToLibYAML() {
         for text in ["a: b: c\n", "a: -1\n", "a: 'x'\n", "a: \"x\\ny\"\n", "a: x # note\n", "a:\tx\n", "a: x\na: y\n",
                      "a:\n", "a: x \n", "a: [x, [y]]\n", "a: [x,]\n", "  a: x\n", "- x\n", "a: \"x\n", "a: &r x\n", "a: *r\n",
