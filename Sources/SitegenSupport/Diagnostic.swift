@@ -47,7 +47,24 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
         (lhs.location, lhs.message) < (rhs.location, rhs.message)
     }
 
+    /// One line, whatever the site holds: a control character quoted from a source (an
+    /// escape sequence that would recolour or rewrite a terminal or a CI log, a line break
+    /// that would start a line of its own) is shown as `\u{1B}`.
     public var description: String {
-        "\(location): \(severity.rawValue): \(message)"
+        Diagnostic.visible("\(location): \(severity.rawValue): \(message)")
+    }
+
+    static func visible(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
     }
 }

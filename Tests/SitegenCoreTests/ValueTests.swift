@@ -93,6 +93,22 @@ struct ValueTests {
         }
     }
 
+    @Test func readsALinksSchemeAsABrowserDoes() {
+        #expect(LinkDestination.scheme(of: "HTTPS://example.org") == "https")
+        #expect(LinkDestination.scheme(of: " \u{1}java\tscr\nipt:alert(1)") == "javascript")
+        #expect(LinkDestination.scheme(of: "web+cal.x-y:1") == "web+cal.x-y")
+        for path in ["menu/", "/", "#top", "?q=a:b", "//example.org/a:b", "a/b:c", "%6Aavascript:x", "1tel:1", ":x", "", "點心:x"] {
+            #expect(LinkDestination.scheme(of: path) == nil, "\(path)")
+        }
+        for allowed in ["https://example.org", "http://x", "mailto:a@b.c", "TEL:+852", "sms:1", "geo:22.3,114.1", "webcal://x/a.ics", "menu/", "#a"] {
+            #expect(LinkDestination.refusedScheme(of: allowed) == nil, "\(allowed)")
+        }
+        #expect(LinkDestination.refusedScheme(of: "javascript:alert(1)") == "javascript")
+        #expect(LinkDestination.refusedScheme(of: "data:image/png;base64,AA") == "data")
+        #expect(LinkDestination.refusedScheme(of: "file:///etc/passwd") == "file")
+        #expect(LinkDestination.refusedScheme(of: "ftp://example.org") == "ftp")
+    }
+
     @Test func tellsLocalImagesFromRemoteOnes() {
         #expect(ImageSource("toast.jpg") == .local("toast.jpg"))
         #expect(ImageSource("/images/a:b.jpg") == .local("/images/a:b.jpg"))

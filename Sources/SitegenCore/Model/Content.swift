@@ -550,6 +550,10 @@ enum ContentBody {
         // A content file is read only once it is known to be UTF-8 (Parse.content).
         let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false), includePlainText: includePlainText, resolveLink: { link in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
+            if let scheme = LinkDestination.refusedScheme(of: link.destination) {
+                log.error(at: location, "link '\(link.destination)' must be \(LinkDestination.expectation), found a \(scheme): address")
+                return ""
+            }
             // A root-relative link means the site's root, which is the base path when the
             // site is served under one.
             let resolved = link.destination.hasPrefix("/") && !link.destination.hasPrefix("//") ? basePath + link.destination.dropFirst() : link.destination

@@ -372,6 +372,49 @@ enum ImageSource: FrontMatterValue, Hashable, Sendable {
     }
 }
 
+/// Where a link written in Markdown may lead: a path (of the site, or `#` a place on the
+/// page) or an address of one of `schemes`. Checked because a browser runs a
+/// `javascript:` link and opens a `data:` or `file:` one as a document of its own, and
+/// cmark leaves such a link's address out of the page without a word, so that the author
+/// would not know the link went dead.
+enum LinkDestination {
+    static let schemes: [String] = ["http", "https", "mailto", "tel", "sms", "geo", "webcal"]
+
+    static let expectation = "a path or an http, https, mailto, tel, sms, geo or webcal address"
+
+    /// The scheme a browser reads at the start of `destination`, lowercased, when it is
+    /// not one of `schemes`; nil for an allowed address or a path.
+    static func refusedScheme(of destination: String) -> String? {
+        guard let scheme = scheme(of: destination), !schemes.contains(scheme) else { return nil }
+        return scheme
+    }
+
+    /// The scheme as the URL standard parses it: the spaces and controls around the
+    /// address and every tab and line break in it dropped (`java&#9;script:` is still
+    /// JavaScript), then a letter and letters, digits, `+`, `-` or `.` up to a colon.
+    /// Nil when something else comes before the first colon: the address is a path.
+    static func scheme(of destination: String) -> String? {
+        var scheme: [UInt8] = []
+        for byte in destination.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if scheme.isEmpty, byte <= 0x20 { continue }
+            switch byte {
+            case UInt8(ascii: ":"):
+                return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                scheme.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                scheme.append(byte + 32)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                guard !scheme.isEmpty else { return nil }
+                scheme.append(byte)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+}
+
 /// The last part of a URL: lowercase letters, digits and hyphens.
 struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
     var text: String
