@@ -60,6 +60,15 @@ public struct MarkdownLink: Sendable, Hashable {
     }
 }
 
+/// Raw HTML met in a text that may not have it: the first place, and how many places.
+public struct MarkdownRawHTML: Sendable, Hashable {
+    /// The start of the first, up to its line's end.
+    public var text: String
+    public var line: Int
+    public var column: Int
+    public var count: Int
+}
+
 public struct RenderedMarkdown: Sendable {
     /// The main content first, then one section per standalone image.
     public var sections: [MarkdownSection]
@@ -67,6 +76,9 @@ public struct RenderedMarkdown: Sendable {
     public var images: [MarkdownImage]
     /// Every link of the text, as written, in reading order.
     public var links: [MarkdownLink] = []
+    /// The raw HTML cmark left out (nil when the options let it through, or for comments,
+    /// whose leaving out is what an author wants of them).
+    public var rawHTML: MarkdownRawHTML?
     /// The first paragraph that is not a standalone image, as plain text.
     public var firstParagraph: String?
     /// The whole text without markup, when asked for: for calendars and other plain-text
@@ -146,8 +158,20 @@ public enum Markdown {
         // The images of each top-level block, counted in this one walk: a walk of its own
         // per block made a quarter of a million iterators for 10,000 articles.
         var imagesByBlock: [(block: OpaquePointer, count: Int)] = []
+        var rawHTML: MarkdownRawHTML?
         forEachNode(under: document) { node in
-            if cmark_node_get_type(node) == CMARK_NODE_LINK {
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE {
+                guard !options.allowsRawHTML, let literal = cmark_node_get_literal(node).map({ String(cString: $0) }),
+                      !literal.hasPrefix("<!--") else { return }
+                if rawHTML == nil {
+                    let (line, column) = position(of: node)
+                    rawHTML = MarkdownRawHTML(text: String(literal.prefix { $0 != "\n" && $0 != "\r" }), line: line, column: column, count: 0)
+                }
+                rawHTML?.count += 1
+                return
+            }
+            if type == CMARK_NODE_LINK {
                 let (line, column) = position(of: node)
                 let link = MarkdownLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "", line: line, column: column)
                 links.append(link)
@@ -155,7 +179,7 @@ public enum Markdown {
                 if resolved != link.destination { _ = resolved.withCString { cmark_node_set_url(node, $0) } }
                 return
             }
-            guard cmark_node_get_type(node) == CMARK_NODE_IMAGE else { return }
+            guard type == CMARK_NODE_IMAGE else { return }
             var block = node
             while let parent = cmark_node_parent(block), parent != document { block = parent }
             if let last = imagesByBlock.indices.last, imagesByBlock[last].block == block {
@@ -179,6 +203,7 @@ public enum Markdown {
         if images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText, memory: memory) {
             var whole = rendered
             whole.links = links
+            whole.rawHTML = rawHTML
             return whole
         }
 
@@ -264,6 +289,7 @@ public enum Markdown {
         }
         var rendered = RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
         rendered.links = links
+        rendered.rawHTML = rawHTML
         return rendered
     }
 

@@ -1,4 +1,4 @@
-import SitegenMarkdown
+@testable import SitegenMarkdown
 import Testing
 
 @Suite("Markdown")
@@ -39,6 +39,14 @@ struct MarkdownTests {
         let source = "<script>alert(1)</script>\n\n[x](javascript:alert(1))\n"
         #expect(Markdown.html(from: source) == "<!-- raw HTML omitted -->\n<p><a href=\"\">x</a></p>\n")
         #expect(Markdown.html(from: source, options: .init(allowsRawHTML: true)).contains("<script>alert(1)</script>"))
+    }
+
+    @Test func tellsWhereRawHTMLWasLeftOutButNotComments() {
+        let source = "<!-- a note -->\n\nBold <b>here</b>.\n\n<div class=\"x\">\none\n</div>\n"
+        #expect(Markdown.render(Array(source.utf8)).rawHTML == MarkdownRawHTML(text: "<b>", line: 3, column: 6, count: 3))
+        #expect(Markdown.render(Array("# Head\n\n<div>\nx\n</div>\n".utf8)).rawHTML == MarkdownRawHTML(text: "<div>", line: 3, column: 1, count: 1))
+        #expect(Markdown.render(Array(source.utf8), options: .init(allowsRawHTML: true)).rawHTML == nil)
+        #expect(Markdown.render(Array("Only <!-- notes --> here.\n".utf8)).rawHTML == nil)
     }
 
     @Test func replacesInvalidUTF8UnlessTheCallerCheckedIt() {

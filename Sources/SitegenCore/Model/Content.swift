@@ -579,6 +579,11 @@ enum ContentBody {
                 return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height)
             }
         })
+        if let raw = markdown.rawHTML {
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + raw.line - 1, column: raw.column)
+            let more = raw.count > 1 ? " (and \(raw.count - 1) more in this file)" : ""
+            log.warning(at: location, "raw HTML '\(raw.text)' is left out of the page\(more): add 'markdown: {unsafe: true}' to site.yaml to let it through")
+        }
         let sections = markdown.sections.map { section -> (ResolvedImage?, [UInt8]) in
             (section.imageIndex.flatMap { resolved[$0] }, section.utf8)
         }
