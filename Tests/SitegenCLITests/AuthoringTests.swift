@@ -50,7 +50,7 @@ struct CheckTests {
 
     @Test func pointsOutWhatAuthorsForget() throws {
         let folder = try site([
-            "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nrestaurant:\n  name: Toast Box\n---\n",
+            "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nrestaurant:\n  name: Toast Box\ntags: [Dim sum, tea, dim  SUM, tea]\n---\n",
             "Content/pages/b.md": "---\ntitle: B\n---\nCall us <br> or <em>write</em>; <!-- not the fax -->\n",
         ])
         let console = CapturedConsole()
@@ -59,6 +59,8 @@ struct CheckTests {
             Content/articles/a.md:1:1: warning: the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'
             Content/articles/a.md:1:1: warning: the article has no summary and no first paragraph to make one from; add 'summary: …'
             Content/articles/a.md:4:1: warning: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'
+            Content/articles/a.md:6:22: warning: 'tags' lists 'dim SUM' after 'Dim sum', the same one: it is shown once, as 'Dim sum'
+            Content/articles/a.md:6:32: warning: 'tags' lists 'tea' twice: it is shown once
             Content/pages/b.md:4:9: warning: raw HTML '<br>' is left out of the page (and 2 more in this file): add 'markdown: {unsafe: true}' to site.yaml to let it through
 
             """)

@@ -264,13 +264,13 @@ struct ArticleFields: Sendable {
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
-        let title = fields.required("title", String.self)
+        let title = fields.requiredText("title")
         let date = fields.required("date", DateTimeValue.self)
         let summary = fields.optional("summary", String.self)
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", Label.self)
-        tags = fields.list("tags", Label.self, singleAllowed: true) ?? []
+        tags = fields.labels("tags")
 
         if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
             cover = ArticleFields.readCover(coverFields, file: file, context: context)
@@ -428,7 +428,7 @@ struct AssignmentFields: Sendable {
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
-        let title = fields.required("title", String.self)
+        let title = fields.requiredText("title")
         let assigned = fields.required("assigned", CalendarDate.self)
         let due = fields.optional("due", DateTimeValue.self)
         icon = fields.optional("icon", AssignmentIcon.self) ?? .other
@@ -509,7 +509,7 @@ struct Page: Sendable {
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
-        let title = fields.required("title", String.self)
+        let title = fields.requiredText("title")
         let summary = fields.optional("summary", String.self)
         let slug = file.slug(from: fields, example: "about")
         draft = fields.optional("draft", Bool.self) ?? false

@@ -63,7 +63,7 @@ struct Site: Sendable {
     init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
         let fields = FieldReader(node, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
         self.isReadable = isReadable
-        let title = isReadable ? fields.required("title", String.self) : fields.optional("title", String.self)
+        let title = isReadable ? fields.requiredText("title") : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
         (origin, basePath) = Site.parts(of: baseURL)
@@ -107,7 +107,7 @@ struct Site: Sendable {
         self.leafletFolder = leafletFolder
 
         if let author = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
-            if let name = author.required("name", String.self) {
+            if let name = author.requiredText("name") {
                 self.author = Author(name: name, username: author.optional("username", String.self))
             }
             author.reportUnknownKeys(what: "site.yaml")
@@ -182,8 +182,8 @@ struct Teacher: Sendable, Hashable {
 
     init(fields: FieldReader, site: Site) throws(InvalidContent) {
         let id = fields.required("id", Slug.self)
-        let name = fields.required("name", String.self)
-        let subject = fields.required("subject", String.self)
+        let name = fields.requiredText("name")
+        let subject = fields.requiredText("subject")
         var grades: [GradeID]?
         if fields.node("grades") == nil {
             fields.log.error(at: fields.mappingLocation, "missing required key 'grades': expected a list of grades like [6, 7]")

@@ -96,6 +96,17 @@ final class FieldReader {
         return read(node, key: key)
     }
 
+    /// Text a page shows as a heading or a name: required, and not blank (`title: " "`
+    /// would make an empty heading and a link with nothing to click).
+    func requiredText(_ key: String) -> String? {
+        guard let text = required(key, String.self) else { return nil }
+        guard !Summary.collapsingWhitespace(text).isEmpty else {
+            log.error(at: node(key)?.location ?? location, "'\(name(key))' must not be blank, found \(node(key)?.shortDescription ?? "''")")
+            return nil
+        }
+        return text
+    }
+
     func read<Value: FrontMatterValue>(_ node: YAMLNode, key: String) -> Value? {
         do throws(ValueProblem) {
             return try Value(node: node)
@@ -120,6 +131,27 @@ final class FieldReader {
         }
         let values = items.compactMap { read($0, key: key) as Value? }
         return values.count == items.count ? values : nil
+    }
+
+    /// A list of labels (`tags`), each once: one whose page an earlier one of the list has
+    /// (`[Dim sum, dim sum]`) is left out with a warning, so that the article is not listed
+    /// twice on that page nor links to it twice.
+    func labels(_ key: String) -> [Label] {
+        guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
+        let items = node(key)?.sequence
+        var kept: [Label] = []
+        kept.reserveCapacity(labels.count)
+        for (index, label) in labels.enumerated() {
+            // Lists are short: a look along them costs less than a set.
+            if let first = kept.first(where: { $0.slug == label.slug }) {
+                let written = items.map { $0[index].location } ?? location
+                let message = first.name == label.name ? "'\(label.name)' twice: it is shown once" : "'\(label.name)' after '\(first.name)', the same one: it is shown once, as '\(first.name)'"
+                log.warning(at: written, "'\(name(key))' lists \(message)")
+                continue
+            }
+            kept.append(label)
+        }
+        return kept
     }
 
     /// The reader of a nested mapping such as `cover:` or `restaurant:`.
