@@ -62,7 +62,7 @@ public struct MarkdownLink: Sendable, Hashable {
 
 /// Raw HTML met in a text that may not have it: the first place, and how many places.
 public struct MarkdownRawHTML: Sendable, Hashable {
-    /// The start of the first, up to its line's end.
+    /// The start of the first, up to its line's end (60 characters at most).
     public var text: String
     public var line: Int
     public var column: Int
@@ -166,7 +166,8 @@ public enum Markdown {
                       !literal.hasPrefix("<!--") else { return }
                 if rawHTML == nil {
                     let (line, column) = position(of: node)
-                    rawHTML = MarkdownRawHTML(text: String(literal.prefix { $0 != "\n" && $0 != "\r" }), line: line, column: column, count: 0)
+                    let firstLine = literal.prefix { $0 != "\n" && $0 != "\r" }
+                    rawHTML = MarkdownRawHTML(text: firstLine.count > 60 ? firstLine.prefix(57) + "..." : String(firstLine), line: line, column: column, count: 0)
                 }
                 rawHTML?.count += 1
                 return

@@ -30,6 +30,8 @@ struct CheckTests {
                 ## Here
 
                 [up](#here) but [down](#nowhere) and [out](../../../../x/).
+
+                An [empty]() one.
                 """,
             "Content/articles/b.md": "---\ntitle: B\ndate: 2026-10-02\nsummary: About B.\ncover: {src: https://example.org/b.jpg, alt: B}\n---\n## Menu\n\nToast.\n",
         ])
@@ -42,10 +44,11 @@ struct CheckTests {
             Content/articles/a.md:11:44: error: link to ../c/ leads nowhere
             Content/articles/a.md:15:17: error: link to #nowhere leads to a page with no element '#nowhere'
             Content/articles/a.md:15:38: error: link to ../../../../x/ leads outside the site, which is served under /food/
+            Content/articles/a.md:17:4: error: link has no address
 
             """)
         #expect(console.output.hasPrefix("Checked "))
-        #expect(console.output.hasSuffix("5 errors, 0 warnings\n"))
+        #expect(console.output.hasSuffix("6 errors, 0 warnings\n"))
     }
 
     @Test func pointsOutWhatAuthorsForget() throws {

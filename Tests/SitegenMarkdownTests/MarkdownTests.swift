@@ -47,6 +47,8 @@ struct MarkdownTests {
         #expect(Markdown.render(Array("# Head\n\n<div>\nx\n</div>\n".utf8)).rawHTML == MarkdownRawHTML(text: "<div>", line: 3, column: 1, count: 1))
         #expect(Markdown.render(Array(source.utf8), options: .init(allowsRawHTML: true)).rawHTML == nil)
         #expect(Markdown.render(Array("Only <!-- notes --> here.\n".utf8)).rawHTML == nil)
+        let long = "<div class=\"" + String(repeating: "x", count: 80) + "\">"
+        #expect(Markdown.render(Array((long + "\n").utf8)).rawHTML?.text == String(long.prefix(57)) + "...")
     }
 
     @Test func replacesInvalidUTF8UnlessTheCallerCheckedIt() {

@@ -27,7 +27,7 @@ public enum SiteChecker {
                 fromContent.insert(link.resolved)
                 summary.links += 1
                 if let problem = output.problem(with: link.resolved, onPage: page, site: site, absoluteIsExternal: false) {
-                    diagnostics.append(.error(at: link.location, "link to \(link.written) \(problem)"))
+                    diagnostics.append(.error(at: link.location, link.written.isEmpty ? "link \(problem)" : "link to \(link.written) \(problem)"))
                 }
             }
         }
@@ -38,7 +38,7 @@ public enum SiteChecker {
                 // blog, which may live on the same host without being part of the site.
                 if let problem = output.problem(with: url, onPage: page, site: site, absoluteIsExternal: true) {
                     diagnostics.append(.error(at: SourceLocation(path: "Themes/\(site.theme)", line: 1, column: 1),
-                                              "the page /\(page) has a link to \(url) that \(problem); the link comes from the theme's templates"))
+                                              "the page /\(page) has a link \(url.isEmpty ? "" : "to \(url) ")that \(problem); the link comes from the theme's templates"))
                 }
             }
         }

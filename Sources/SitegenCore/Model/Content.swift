@@ -551,7 +551,7 @@ enum ContentBody {
         let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false), includePlainText: includePlainText, resolveLink: { link in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
             if let scheme = LinkDestination.refusedScheme(of: link.destination) {
-                log.error(at: location, "link '\(link.destination)' must be \(LinkDestination.expectation), found a \(scheme): address")
+                log.error(at: location, "link '\(link.destination)' must be \(LinkDestination.expectation), found the scheme '\(scheme):'")
                 return ""
             }
             // A root-relative link means the site's root, which is the base path when the

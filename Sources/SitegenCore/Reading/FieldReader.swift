@@ -100,7 +100,9 @@ final class FieldReader {
     /// would make an empty heading and a link with nothing to click).
     func requiredText(_ key: String) -> String? {
         guard let text = required(key, String.self) else { return nil }
-        guard !Summary.collapsingWhitespace(text).isEmpty else {
+        // Most titles start with a letter: only the others are looked at whole.
+        let startsVisibly = text.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
+        guard startsVisibly || !Summary.collapsingWhitespace(text).isEmpty else {
             log.error(at: node(key)?.location ?? location, "'\(name(key))' must not be blank, found \(node(key)?.shortDescription ?? "''")")
             return nil
         }
@@ -138,13 +140,12 @@ final class FieldReader {
     /// twice on that page nor links to it twice.
     func labels(_ key: String) -> [Label] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
-        let items = node(key)?.sequence
         var kept: [Label] = []
         kept.reserveCapacity(labels.count)
         for (index, label) in labels.enumerated() {
             // Lists are short: a look along them costs less than a set.
             if let first = kept.first(where: { $0.slug == label.slug }) {
-                let written = items.map { $0[index].location } ?? location
+                let written = node(key)?.sequence.map { $0[index].location } ?? location
                 let message = first.name == label.name ? "'\(label.name)' twice: it is shown once" : "'\(label.name)' after '\(first.name)', the same one: it is shown once, as '\(first.name)'"
                 log.warning(at: written, "'\(name(key))' lists \(message)")
                 continue

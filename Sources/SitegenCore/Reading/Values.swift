@@ -382,36 +382,65 @@ enum LinkDestination {
 
     static let expectation = "a path or an http, https, mailto, tel, sms, geo or webcal address"
 
+    /// The allowed schemes as `packed` makes them.
+    private static let packedSchemes = Set(schemes.map { packed(Array($0.utf8))! })
+
     /// The scheme a browser reads at the start of `destination`, lowercased, when it is
     /// not one of `schemes`; nil for an allowed address or a path.
     static func refusedScheme(of destination: String) -> String? {
-        guard let scheme = scheme(of: destination), !schemes.contains(scheme) else { return nil }
-        return scheme
+        // Every link of every page is checked: the scheme is read into a word, not a
+        // string, and the allowed ones are told apart by it.
+        var bytes: [UInt8] = []
+        var word: UInt64 = 0
+        var length = 0
+        let found = forEachSchemeByte(of: destination) { byte in
+            if length < 8 { word |= UInt64(byte) << (8 * length) } else { bytes.append(byte) }
+            length += 1
+        }
+        guard found, length > 8 || !packedSchemes.contains(word) else { return nil }
+        var scheme = withUnsafeBytes(of: word.littleEndian) { Array($0.prefix(min(length, 8))) }
+        scheme += bytes
+        return String(decoding: scheme, as: UTF8.self)
     }
 
-    /// The scheme as the URL standard parses it: the spaces and controls around the
-    /// address and every tab and line break in it dropped (`java&#9;script:` is still
-    /// JavaScript), then a letter and letters, digits, `+`, `-` or `.` up to a colon.
-    /// Nil when something else comes before the first colon: the address is a path.
+    /// The scheme as the URL standard parses it, lowercased: nil when `destination` is a
+    /// path.
     static func scheme(of destination: String) -> String? {
         var scheme: [UInt8] = []
+        return forEachSchemeByte(of: destination) { scheme.append($0) } ? String(decoding: scheme, as: UTF8.self) : nil
+    }
+
+    /// Up to eight bytes in one word, the first lowest; nil for more.
+    private static func packed(_ bytes: [UInt8]) -> UInt64? {
+        guard bytes.count <= 8 else { return nil }
+        return bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
+
+    /// Gives each byte of the scheme, lowercased, and whether there is one. The spaces and
+    /// controls before the address and every tab and line break in it are dropped, as the
+    /// URL standard drops them (`java&#9;script:` is still JavaScript); a scheme is then a
+    /// letter and letters, digits, `+`, `-` or `.` up to a colon. Something else before the
+    /// first colon makes the address a path (and the bytes given so far void).
+    private static func forEachSchemeByte(of destination: String, _ body: (UInt8) -> Void) -> Bool {
+        var started = false
         for byte in destination.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
-            if scheme.isEmpty, byte <= 0x20 { continue }
+            if !started, byte <= 0x20 { continue }
             switch byte {
             case UInt8(ascii: ":"):
-                return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self)
+                return started
             case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                scheme.append(byte)
+                body(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                scheme.append(byte + 32)
+                body(byte + 32)
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                guard !scheme.isEmpty else { return nil }
-                scheme.append(byte)
+                guard started else { return false }
+                body(byte)
             default:
-                return nil
+                return false
             }
+            started = true
         }
-        return nil
+        return false
     }
 }
 
