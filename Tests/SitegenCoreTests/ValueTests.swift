@@ -109,6 +109,17 @@ struct ValueTests {
         #expect(LinkDestination.refusedScheme(of: "ftp://example.org") == "ftp")
     }
 
+    @Test func refusesTheSchemesTheStringRuleWould() {
+        // The check reads a scheme into a word; the rule as written makes a string of it.
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["http", "s", "HTTPS", "mailto", "tel", "webcal", "javascript", "j", "1", "+", ".", "-", ":", "//", "/", "#", " ", "\t", "\n", "\u{1}", "é", "x"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = LinkDestination.scheme(of: text).flatMap { LinkDestination.schemes.contains($0) ? nil : $0 }
+            #expect(LinkDestination.refusedScheme(of: text) == expected, "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test func tellsLocalImagesFromRemoteOnes() {
         #expect(ImageSource("toast.jpg") == .local("toast.jpg"))
         #expect(ImageSource("/images/a:b.jpg") == .local("/images/a:b.jpg"))

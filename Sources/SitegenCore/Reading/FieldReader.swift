@@ -140,10 +140,11 @@ final class FieldReader {
     /// twice on that page nor links to it twice.
     func labels(_ key: String) -> [Label] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
+        // Lists are short, and seldom have one twice: looked along, not copied, first.
+        guard labels.indices.contains(where: { later in labels[..<later].contains { $0.slug == labels[later].slug } }) else { return labels }
         var kept: [Label] = []
         kept.reserveCapacity(labels.count)
         for (index, label) in labels.enumerated() {
-            // Lists are short: a look along them costs less than a set.
             if let first = kept.first(where: { $0.slug == label.slug }) {
                 let written = node(key)?.sequence.map { $0[index].location } ?? location
                 let message = first.name == label.name ? "'\(label.name)' twice: it is shown once" : "'\(label.name)' after '\(first.name)', the same one: it is shown once, as '\(first.name)'"

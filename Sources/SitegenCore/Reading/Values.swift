@@ -382,65 +382,59 @@ enum LinkDestination {
 
     static let expectation = "a path or an http, https, mailto, tel, sms, geo or webcal address"
 
-    /// The allowed schemes as `packed` makes them.
-    private static let packedSchemes = Set(schemes.map { packed(Array($0.utf8))! })
+    /// The allowed schemes, each in one word, its first byte lowest (all are 8 bytes or
+    /// fewer).
+    private static let allowedWords: [UInt64] = schemes.map { scheme in
+        scheme.utf8.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
 
     /// The scheme a browser reads at the start of `destination`, lowercased, when it is
     /// not one of `schemes`; nil for an allowed address or a path.
     static func refusedScheme(of destination: String) -> String? {
-        // Every link of every page is checked: the scheme is read into a word, not a
-        // string, and the allowed ones are told apart by it.
-        var bytes: [UInt8] = []
+        // Every link of every page is checked: the scheme is read into a word, and a
+        // string is made only of one that is refused.
         var word: UInt64 = 0
         var length = 0
-        let found = forEachSchemeByte(of: destination) { byte in
-            if length < 8 { word |= UInt64(byte) << (8 * length) } else { bytes.append(byte) }
+        var ended = false
+        for byte in destination.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if length == 0, byte <= 0x20 { continue }
+            guard let lowered = schemeByte(byte, first: length == 0) else {
+                ended = byte == UInt8(ascii: ":") && length > 0
+                break
+            }
+            if length < 8 { word |= UInt64(lowered) << (8 * length) }
             length += 1
         }
-        guard found, length > 8 || !packedSchemes.contains(word) else { return nil }
-        var scheme = withUnsafeBytes(of: word.littleEndian) { Array($0.prefix(min(length, 8))) }
-        scheme += bytes
-        return String(decoding: scheme, as: UTF8.self)
+        guard ended, length > 8 || !allowedWords.contains(word) else { return nil }
+        return scheme(of: destination)
     }
 
-    /// The scheme as the URL standard parses it, lowercased: nil when `destination` is a
-    /// path.
+    /// The scheme as the URL standard parses it, lowercased: the spaces and controls
+    /// before the address and every tab and line break in it dropped (`java&#9;script:` is
+    /// still JavaScript), then a letter and letters, digits, `+`, `-` or `.` up to a colon.
+    /// Nil when something else comes before the first colon: the address is a path.
     static func scheme(of destination: String) -> String? {
         var scheme: [UInt8] = []
-        return forEachSchemeByte(of: destination) { scheme.append($0) } ? String(decoding: scheme, as: UTF8.self) : nil
-    }
-
-    /// Up to eight bytes in one word, the first lowest; nil for more.
-    private static func packed(_ bytes: [UInt8]) -> UInt64? {
-        guard bytes.count <= 8 else { return nil }
-        return bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
-    }
-
-    /// Gives each byte of the scheme, lowercased, and whether there is one. The spaces and
-    /// controls before the address and every tab and line break in it are dropped, as the
-    /// URL standard drops them (`java&#9;script:` is still JavaScript); a scheme is then a
-    /// letter and letters, digits, `+`, `-` or `.` up to a colon. Something else before the
-    /// first colon makes the address a path (and the bytes given so far void).
-    private static func forEachSchemeByte(of destination: String, _ body: (UInt8) -> Void) -> Bool {
-        var started = false
         for byte in destination.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
-            if !started, byte <= 0x20 { continue }
-            switch byte {
-            case UInt8(ascii: ":"):
-                return started
-            case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                body(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                body(byte + 32)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                guard started else { return false }
-                body(byte)
-            default:
-                return false
+            if scheme.isEmpty, byte <= 0x20 { continue }
+            guard let lowered = schemeByte(byte, first: scheme.isEmpty) else {
+                return byte == UInt8(ascii: ":") && !scheme.isEmpty ? String(decoding: scheme, as: UTF8.self) : nil
             }
-            started = true
+            scheme.append(lowered)
         }
-        return false
+        return nil
+    }
+
+    /// `byte` lowercased when a scheme may have it there; nil when it ends the scheme or
+    /// makes the address a path.
+    @inline(__always)
+    private static func schemeByte(_ byte: UInt8, first: Bool) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): first ? nil : byte
+        default: nil
+        }
     }
 }
 
