@@ -91,16 +91,33 @@ walls() { printf '%s\n' "$@" | awk '{ printf "%s ", $1 }'; }
 cpus() { printf '%s\n' "$@" | awk '{ printf "%s/%s ", $2, $4 }'; }
 
 # The median of $runs measurements of a command prepared by the function named in $1;
-# @OUT@ in the command stands for the output folder of the moment ($current_out).
+# @OUT@ in the command stands for the output folder of the moment ($current_out). Each
+# measurement gets two fields more: the files of the folder $watched that the run wrote
+# (modified after a mark made just before it) and their bytes, as found on the disk rather
+# than as the tool reports them.
 median() {
     local prepare=$1
     shift
-    local results=()
+    local results=() mark=$bench_dir/.mark
     for _ in $(seq "$runs"); do
         $prepare
-        results+=("$(measure "${@//@OUT@/$current_out}")")
+        # File times come from a clock that ticks every few milliseconds: the mark is made
+        # a tick after the last write before the run, and the run writes a tick after it.
+        sleep 0.02
+        touch "$mark"
+        sleep 0.02
+        results+=("$(measure "${@//@OUT@/$current_out}") $(written_since "$mark" "$watched")")
     done
     middle "${results[@]}"
+}
+
+# The number and bytes of the files in folder $2 modified after file $1.
+written_since() { find "$2" -type f -newer "$1" -printf '%s\n' | awk '{ total += $1 } END { print NR, total + 0 }'; }
+# A row of a rebuild: its files and bytes are those of its median measurement.
+rebuild_row() { # corpus tool build "wall cpu peak system files bytes" pages
+    local files bytes
+    read -r _ _ _ _ files bytes <<< "$4"
+    row "$1" "$2" "$3" "$4" "$files" "$bytes" "$5"
 }
 
 # The bytes of the files of a folder (du counts its folders' blocks as well).
@@ -206,8 +223,9 @@ for size in "${sizes[@]}"; do
     bytes=$(file_bytes "$current_out")
     pages=$(find "$current_out" -name '*.html' | wc -l)
     row "$size" sitegen full "${full_rows[$size]}" "$files" "$bytes" "$pages"
+    watched=$current_out
     noop=$(median nothing "${build[@]}")
-    row "$size" sitegen "nothing changed" "$noop" 0 0 "$pages"
+    rebuild_row "$size" sitegen "nothing changed" "$noop" "$pages"
 
     "${edit_build[@]}" >/dev/null
     article=$work/$first_article
@@ -215,10 +233,11 @@ for size in "${sizes[@]}"; do
     mkdir -p "$work/Themes/default"
     edit_article() { printf '\nEdited at %s.\n' "$RANDOM$RANDOM" >> "$article"; sync; }
     edit_template() { printf '<article class="card">{{! edit %s }}\n' "$RANDOM$RANDOM" > "$template"; sed -n '2,$p' Themes/default/article.card.mustache >> "$template"; sync; }
+    watched=$out-edit
     one=$(median edit_article "${edit_build[@]}")
-    row "$size" sitegen "one article" "$one" 0 0 "$pages"
+    rebuild_row "$size" sitegen "one article" "$one" "$pages"
     card=$(median edit_template "${edit_build[@]}")
-    row "$size" sitegen "one template" "$card" 0 0 "$pages"
+    rebuild_row "$size" sitegen "one template" "$card" "$pages"
 
     if [[ -n $hugo ]]; then
         current_out=${hugo_outs[$size]}
@@ -240,8 +259,9 @@ for size in "${sizes[@]}"; do
         # Their CPU times with the kernel's part (cpu/system): a slow spell of the machine
         # shows in one or the other.
         printf '%-9s cpu/sys  sitegen %s; Hugo %s\n' "$size" "${sitegen_cpus[$size]% }" "${hugo_cpus[$size]% }"
+        watched=$current_out
         noop=$(median nothing "${hugo_build[@]}")
-        row "$size" hugo "nothing changed" "$noop" 0 0 "$(find "$current_out" -name '*.html' | wc -l)"
+        rebuild_row "$size" hugo "nothing changed" "$noop" "$(find "$current_out" -name '*.html' | wc -l)"
     fi
 done
 # The dev server: reload latency after an edit on the large corpus, before the clean-up
