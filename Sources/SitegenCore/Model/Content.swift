@@ -461,7 +461,10 @@ struct AssignmentFields: Sendable {
         }
         let key = fields.has("grades") ? "grades" : "grade"
         var grades = fields.list(key, GradeID.self, singleAllowed: true) ?? teacher?.grades ?? []
-        if let node = fields.node(key) {
+        if let node = fields.node(key), node.sequence?.isEmpty == true {
+            // An assignment of no grade would be on no page at all.
+            log.error(at: node.location, "'\(key)' must list at least one grade like [7], found an empty list")
+        } else if let node = fields.node(key) {
             let locations = node.sequence?.map(\.location) ?? [node.location]
             for (grade, location) in zip(grades, locations) where context.site.isReadable && !context.site.homework.grades.contains(grade) {
                 let listed = context.site.homework.grades.map(\.text).joined(separator: ", ")

@@ -192,7 +192,10 @@ struct Teacher: Sendable, Hashable {
         }
         blog = fields.optional("blog", WebURL.self)
         email = fields.optional("email", EmailAddress.self)?.text
-        if let grades, let node = fields.node("grades") {
+        if let node = fields.node("grades"), node.sequence?.isEmpty == true {
+            // Their assignments would go to no grade's page.
+            fields.log.error(at: node.location, "'grades' must list at least one grade like [7, 8], found an empty list")
+        } else if let grades, let node = fields.node("grades") {
             let locations = node.sequence?.map(\.location) ?? [node.location]
             for (grade, location) in zip(grades, locations) where site.isReadable && !site.homework.grades.contains(grade) {
                 fields.log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(site.homework.grades.map(\.text).joined(separator: ", ")))")

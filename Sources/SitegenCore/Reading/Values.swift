@@ -270,17 +270,22 @@ struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomStringConverti
         try date.check()
         self.date = date
         guard let separator else { return }
+        // The date was right: what is wrong is the time after it, which the words for a
+        // plain date would not tell.
+        func timeProblem() -> ValueProblem {
+            .invalid("must be a date like 2026-12-01 or a date and time like 2026-12-01T08:00 or 2026-12-01T08:00+08:00, found '\(text)'")
+        }
         var rest = text[text.index(after: separator)...]
         if rest.hasSuffix("Z") || rest.hasSuffix("z") {
             offsetSeconds = 0
             rest = rest.dropLast()
         } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
             let offsetText = rest[rest.index(after: sign)...]
-            guard let offset = TimeOfDay(parsing: offsetText), offset.second == 0, offset.hour <= 14 else { throw .mismatch }
+            guard let offset = TimeOfDay(parsing: offsetText), offset.second == 0, offset.hour <= 14 else { throw timeProblem() }
             offsetSeconds = (rest[sign] == "-" ? -1 : 1) * offset.secondsIntoDay
             rest = rest[..<sign]
         }
-        guard let time = TimeOfDay(parsing: rest) else { throw .mismatch }
+        guard let time = TimeOfDay(parsing: rest) else { throw timeProblem() }
         self.time = time
     }
 
