@@ -102,7 +102,10 @@ struct BrokenSiteTests {
         #expect(console.error == "sitegen build: error: --today must be a date like 2026-03-10 or a date and time like 2026-03-10T13:30, found '2026-02-30'\n")
         let second = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", Repository.root.path, "--base-url", "ftp://x/"], console: second.console) == 2)
-        #expect(second.error.contains("--base-url must be an http or https URL"))
+        #expect(second.error == "sitegen build: error: --base-url must be where the site is published, an http or https URL without a query or fragment like https://x.github.io/food/, found 'ftp://x/'\n")
+        let third = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", Repository.root.path, "--base-url", "https://x.github.io/food/#top"], console: third.console) == 2)
+        #expect(third.error.hasSuffix("found 'https://x.github.io/food/#top'\n"))
     }
 }
 

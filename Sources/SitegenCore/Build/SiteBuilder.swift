@@ -212,8 +212,8 @@ public enum SiteBuilder {
         }
         var baseURLOverride: WebURL?
         if let text = options.baseURL {
-            guard let url = WebURL(text) else {
-                report.commandError = "--base-url must be an http or https URL like https://example.com/food/, found '\(text)'"
+            guard let url = WebURL(text), Site.isPublishingAddress(url) else {
+                report.commandError = "--base-url must be \(Site.publishingAddress), found '\(text)'"
                 return Prepared(report: report)
             }
             baseURLOverride = url
@@ -498,8 +498,9 @@ public enum SiteBuilder {
     static func loadTheme(tree: SourceTree, site: Site, leaflet: [String: [UInt8]]?, log: DiagnosticLog) -> (Theme?, PublishedAssets) {
         let themeLog = DiagnosticLog()
         let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
-        if site.theme != "default", tree.themes[site.theme] == nil {
-            log.error(at: SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
+        // A name that is no folder's name was reported when site.yaml was read.
+        if site.theme != "default", tree.themes[site.theme] == nil, Site.isFolderName(site.theme) {
+            log.error(at: site.themeLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
         }
         themeLog.entries.forEach(log.add)
         if leaflet == nil, site.leafletFolder != nil {

@@ -44,6 +44,8 @@ struct Site: Sendable {
     /// Where Leaflet is read from for `/map/`: `map.leaflet`, relative to the site.
     var leafletFolder: String?
     var leafletLocation: SourceLocation?
+    /// Where `theme` was written, for the error of a theme with no folder.
+    var themeLocation: SourceLocation?
     var author: Author?
     var allowsRawHTML: Bool
     var homework: Homework
@@ -66,6 +68,10 @@ struct Site: Sendable {
         let title = isReadable ? fields.requiredText("title") : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
+        if let url = baseURL, !Site.isPublishingAddress(url), let node = fields.node("base_url") {
+            log.error(at: node.location, "'base_url' must be \(Site.publishingAddress), found '\(url.text)'")
+            baseURL = nil
+        }
         (origin, basePath) = Site.parts(of: baseURL)
         lacksBaseURL = isReadable && !fields.has("base_url")
         language = fields.optional("language", LanguageTag.self) ?? LanguageTag("en")
@@ -79,6 +85,7 @@ struct Site: Sendable {
                       "'theme' must be the name of a folder under Themes/ (letters, digits, '-', '_' and '.'), found '\(theme)'")
         }
         self.theme = theme
+        themeLocation = fields.node("theme")?.location
 
         var perPage = 24
         if let value = fields.optional("articles_per_page", Int.self) {
@@ -149,6 +156,14 @@ struct Site: Sendable {
         !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
         }
+    }
+
+    static let publishingAddress = "where the site is published, an http or https URL without a query or fragment like https://x.github.io/food/"
+
+    /// Whether `url` can be the start of every page's address: a query or a fragment would
+    /// end up in the middle of them (and was dropped without a word).
+    static func isPublishingAddress(_ url: WebURL) -> Bool {
+        !url.text.contains("?") && !url.text.contains("#")
     }
 
     static func parts(of baseURL: WebURL?) -> (origin: String?, basePath: String) {
