@@ -55,10 +55,12 @@ struct CheckTests {
         let folder = try site([
             "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nrestaurant:\n  name: Toast Box\ntags: [Dim sum, tea, dim  SUM, tea]\n---\n",
             "Content/pages/b.md": "---\ntitle: B\n---\nCall us <br> or <em>write</em>; <!-- not the fax -->\n",
+            "Content/articles/Toast.MD": "---\ntitle: Toast\ndate: 2026-10-02\n---\n",
         ])
         let console = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["check", "--source", folder.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
         #expect(console.error == """
+            Content/articles/Toast.MD:1:1: warning: copied as it is, not read as an article: only a name ending in '.md' is
             Content/articles/a.md:1:1: warning: the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'
             Content/articles/a.md:1:1: warning: the article has no summary and no first paragraph to make one from; add 'summary: …'
             Content/articles/a.md:4:1: warning: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'

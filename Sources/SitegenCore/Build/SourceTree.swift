@@ -27,6 +27,25 @@ struct SourceTree: Sendable {
             guard let kind else { return nil }
             self = kind
         }
+
+        var withArticle: String {
+            switch self {
+            case .article: "an article"
+            case .assignment: "an assignment"
+            case .page: "a page"
+            }
+        }
+
+        /// What the file at `path` was likely meant to be when its name ends almost as a
+        /// Markdown file's (`Toast.MD`, `toast.markdown`), which is copied as it is,
+        /// front matter and all.
+        init?(nearly path: String) {
+            let lowered = path.lowercased()
+            guard lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown"),
+                  let kind = Kind(of: String(lowered.dropLast(lowered.hasSuffix(".md") ? 3 : 9)) + ".md")
+            else { return nil }
+            self = kind
+        }
     }
 
     struct MarkdownFile: Sendable {
@@ -83,6 +102,10 @@ struct SourceTree: Sendable {
             case "teachers.yaml":
                 tree.teachersYAML = tree.read(contentRoot + path, display: "Content/" + path)
             default:
+                if let kind = Kind(nearly: path) {
+                    tree.problems.append(.warning(at: SourceLocation(path: "Content/" + path, line: 1, column: 1),
+                                                  "copied as it is, not read as \(kind.withArticle): only a name ending in '.md' is"))
+                }
                 tree.staticFiles.append(path)
             }
         }
