@@ -56,6 +56,7 @@ struct CheckTests {
             "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nrestaurant:\n  name: Toast Box\ntags: [Dim sum, tea, dim  SUM, tea]\n---\n",
             "Content/pages/b.md": "---\ntitle: B\n---\nCall us <br> or <em>write</em>; <!-- not the fax -->\n",
             "Content/articles/Toast.MD": "---\ntitle: Toast\ndate: 2026-10-02\n---\n",
+            "Content/articles/c.md": "---\ntitle: C\ndate: 2026-10-03\nsummary: C.\ncover: {src: https://example.org/c.jpg, alt: C}\ntags: toast,milk tea\n---\n",
         ])
         let console = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["check", "--source", folder.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
@@ -66,6 +67,7 @@ struct CheckTests {
             Content/articles/a.md:4:1: warning: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'
             Content/articles/a.md:6:22: warning: 'tags' lists 'dim SUM' after 'Dim sum', the same one: it is shown once, as 'Dim sum'
             Content/articles/a.md:6:32: warning: 'tags' lists 'tea' twice: it is shown once
+            Content/articles/c.md:6:7: warning: 'tags' is the one tag 'toast,milk tea'; to give several, write them as a list like [toast, milk tea]
             Content/pages/b.md:4:9: warning: raw HTML '<br>' is left out of the page (and 2 more in this file): add 'markdown: {unsafe: true}' to site.yaml to let it through
 
             """)

@@ -140,6 +140,10 @@ final class FieldReader {
     /// twice on that page nor links to it twice.
     func labels(_ key: String) -> [Label] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
+        if let node = node(key), let scalar = node.scalar, scalar.text.contains(",") {
+            // YAML reads `tags: toast, milk tea` as one text.
+            log.warning(at: node.location, "'\(name(key))' is the one tag '\(labels[0].name)'; to give several, write them as a list like [\(scalar.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))]")
+        }
         // Lists are short, and seldom have one twice: looked along, not copied, first.
         guard labels.indices.contains(where: { later in labels[..<later].contains { $0.slug == labels[later].slug } }) else { return labels }
         var kept: [Label] = []
