@@ -270,7 +270,7 @@ struct ArticleFields: Sendable {
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", Label.self)
-        tags = fields.labels("tags")
+        tags = fields.tags("tags")
 
         if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
             cover = ArticleFields.readCover(coverFields, file: file, context: context)

@@ -135,10 +135,10 @@ final class FieldReader {
         return values.count == items.count ? values : nil
     }
 
-    /// A list of labels (`tags`), each once: one whose page an earlier one of the list has
+    /// An article's tags, each once: one whose page an earlier one of the list has
     /// (`[Dim sum, dim sum]`) is left out with a warning, so that the article is not listed
     /// twice on that page nor links to it twice.
-    func labels(_ key: String) -> [Label] {
+    func tags(_ key: String) -> [Label] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
         if let node = node(key), let scalar = node.scalar, scalar.text.contains(",") {
             // YAML reads `tags: toast, milk tea` as one text.
