@@ -111,6 +111,11 @@ struct ArticlePagesTests {
         #expect(drafts.build().succeeded)
         #expect(drafts.page("index.html").contains("Every article of this site is a draft"))
         #expect(drafts.page("tags/soon/index.html").contains("The one article tagged “soon” is a draft"))
+        // The page says why it is empty, but search engines are not to list a draft's tag.
+        #expect(drafts.page("tags/soon/index.html").contains("<meta name=\"robots\" content=\"noindex\">"))
+        #expect(!drafts.page("sitemap.xml").contains("tags/soon/"))
+        #expect(drafts.page("sitemap.xml").contains("<loc>https://example.org/tags/</loc>"))
+        #expect(!drafts.page("tags/index.html").contains("noindex"))
     }
 
     @Test func letsASiteOverrideOneTemplate() throws {

@@ -59,7 +59,7 @@ struct PageMeta: Sendable {
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }
-        var fields = MustacheFields(reservingCapacity: 7)
+        var fields = MustacheFields(reservingCapacity: 8)
         fields["title"] = .string(title)
         fields["description"] = .string(description)
         fields["type"] = .string(type)
@@ -67,6 +67,7 @@ struct PageMeta: Sendable {
         if let canonical { fields["canonical"] = .string(canonical) }
         if let image, let url = context.absoluteImageURL(image) { fields["image"] = context.image(image, url: url) }
         if let jsonLD { fields["jsonLD"] = jsonLD }
+        if !planned.isForSearchEngines { fields["noindex"] = .bool(true) }
         return .fields(fields)
     }
 
@@ -190,6 +191,17 @@ extension PlannedPage {
 
     var isTeachers: Bool {
         if case .teachers = self { true } else { false }
+    }
+
+    /// Whether search engines may list the page (it is in the sitemap, and has no
+    /// `noindex`): not the 404 page, nor the page of a tag or meal whose articles are all
+    /// drafts, which exists only to say so and would tell the world a draft's tags.
+    var isForSearchEngines: Bool {
+        switch self {
+        case .notFound: false
+        case .group(let group, _): !group.articles.isEmpty
+        default: true
+        }
     }
 }
 

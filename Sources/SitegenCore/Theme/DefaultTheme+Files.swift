@@ -950,6 +950,9 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>{{$title}}{{site.title}}{{/title}}</title>
 <meta name="description" content="{{meta.description}}">
+{{#meta.noindex}}
+<meta name="robots" content="noindex">
+{{/meta.noindex}}
 {{#meta.canonical}}
 <link rel="canonical" href="{{meta.canonical}}">
 <meta property="og:url" content="{{meta.canonical}}">
