@@ -67,7 +67,8 @@ def check_calendar(path):
 
 
 def check_sitemap(root):
-    """Every page of the site is in the sitemap, and every entry is a page of the site."""
+    """Every page of the site is in the sitemap but those marked noindex, which are not, and
+    every entry is a page of the site."""
     import xml.etree.ElementTree as tree
     namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locations = [element.text for element in tree.parse(root / "sitemap.xml").getroot().findall("s:url/s:loc", namespace)]
@@ -80,10 +81,18 @@ def check_sitemap(root):
         listed.add(path.relative_to(root).as_posix())
         if not path.exists():
             problems.append(f"{location} is not a file of the site")
-    pages = {path.relative_to(root).as_posix() for path in root.rglob("*.html")} - {"404.html"}
+    noindex = '<meta name="robots" content="noindex">'
+    pages, hidden = set(), set()
+    for path in root.rglob("*.html"):
+        (hidden if noindex in path.read_text() else pages).add(path.relative_to(root).as_posix())
+    if "404.html" not in hidden:
+        problems.append("404.html is not marked noindex")
     missing = sorted(pages - listed)
     if missing:
         problems.append(f"pages missing from the sitemap: {missing[:5]}")
+    wrongly = sorted(hidden & listed)
+    if wrongly:
+        problems.append(f"pages marked noindex in the sitemap: {wrongly[:5]}")
     robots = (root / "robots.txt").read_text()
     if f"Sitemap: {base}sitemap.xml" not in robots:
         problems.append("robots.txt does not name the sitemap")
@@ -100,7 +109,7 @@ def main():
             print("FAIL sitemap.xml: " + "; ".join(problems))
         else:
             passed += 1
-            print(f"ok   sitemap.xml: {count} pages, every one a file, every page listed")
+            print(f"ok   sitemap.xml: {count} pages, every one a file, every page listed but those marked noindex")
     for path in sorted(root.rglob("*.xml")):
         if path.name == "sitemap.xml":
             continue
