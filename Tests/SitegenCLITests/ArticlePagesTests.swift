@@ -116,6 +116,8 @@ struct ArticlePagesTests {
         #expect(!drafts.page("sitemap.xml").contains("tags/soon/"))
         #expect(drafts.page("sitemap.xml").contains("<loc>https://example.org/tags/</loc>"))
         #expect(!drafts.page("tags/index.html").contains("noindex"))
+        #expect(!drafts.page("tags/index.html").contains("tags/soon/"))
+        #expect(drafts.page("tags/index.html").contains("No tags yet"))
     }
 
     @Test func letsASiteOverrideOneTemplate() throws {
