@@ -98,7 +98,7 @@ cpus() { printf '%s\n' "$@" | awk '{ printf "%s/%s ", $2, $4 }'; }
 median() {
     local prepare=$1
     shift
-    local results=() mark=$bench_dir/.mark
+    local results=() mark=$bench_dir/.mark measured files bytes
     for _ in $(seq "$runs"); do
         $prepare
         # File times come from a clock that ticks every few milliseconds: the mark is made
@@ -106,13 +106,21 @@ median() {
         sleep 0.02
         touch "$mark"
         sleep 0.02
-        results+=("$(measure "${@//@OUT@/$current_out}") $(written_since "$mark" "$watched")")
+        measured=$(measure "${@//@OUT@/$current_out}")
+        read -r files bytes _ <<< "$(tally "$watched" -newer "$mark")"
+        results+=("$measured $files $bytes")
     done
     middle "${results[@]}"
 }
 
-# The number and bytes of the files in folder $2 modified after file $1.
-written_since() { find "$2" -type f -newer "$1" -printf '%s\n' | awk '{ total += $1 } END { print NR, total + 0 }'; }
+# "files bytes pages" of the folder $1, in one walk: its files (those `find` tests given
+# after the folder select), their bytes (du counts folders' blocks as well), and how many
+# of them are pages.
+tally() {
+    local folder=$1
+    shift
+    find "$folder" -type f "$@" -printf '%s %f\n' | awk '{ total += $1 } /\.html$/ { pages++ } END { print NR, total + 0, pages + 0 }'
+}
 # A row of a rebuild: its files and bytes are those of its median measurement.
 rebuild_row() { # corpus tool build "wall cpu peak system files bytes" pages
     local files bytes
@@ -120,8 +128,6 @@ rebuild_row() { # corpus tool build "wall cpu peak system files bytes" pages
     row "$1" "$2" "$3" "$4" "$files" "$bytes" "$5"
 }
 
-# The bytes of the files of a folder (du counts its folders' blocks as well).
-file_bytes() { find "$1" -type f -printf '%s\n' | awk '{ total += $1 } END { print total + 0 }'; }
 
 printf '%-9s %-8s %-16s %8s %8s %9s %8s %9s %9s\n' corpus tool build wall_s cpu_s peak_MiB files MB_out pages/s
 row() { # corpus tool build "wall cpu peak system" files bytes pages
@@ -219,9 +225,7 @@ for size in "${sizes[@]}"; do
     nothing() { sync; }
 
     current_out=${sitegen_outs[$size]}
-    files=$(find "$current_out" -type f | wc -l)
-    bytes=$(file_bytes "$current_out")
-    pages=$(find "$current_out" -name '*.html' | wc -l)
+    read -r files bytes pages <<< "$(tally "$current_out")"
     row "$size" sitegen full "${full_rows[$size]}" "$files" "$bytes" "$pages"
     watched=$current_out
     noop=$(median nothing "${build[@]}")
@@ -241,7 +245,8 @@ for size in "${sizes[@]}"; do
 
     if [[ -n $hugo ]]; then
         current_out=${hugo_outs[$size]}
-        row "$size" hugo full "${hugo_full_rows[$size]}" "$(find "$current_out" -type f | wc -l)" "$(file_bytes "$current_out")" "$(find "$current_out" -name '*.html' | wc -l)"
+        read -r files bytes pages <<< "$(tally "$current_out")"
+        row "$size" hugo full "${hugo_full_rows[$size]}" "$files" "$bytes" "$pages"
         read -r ours _ <<< "${full_rows[$size]}"
         read -r theirs _ <<< "${hugo_full_rows[$size]}"
         awk -v c="$size" -v o="$ours" -v t="$theirs" 'BEGIN { printf "%-9s ratio    full, sitegen/Hugo %8.3f\n", c, (t > 0 ? o / t : 0) }'
@@ -261,7 +266,7 @@ for size in "${sizes[@]}"; do
         printf '%-9s cpu/sys  sitegen %s; Hugo %s\n' "$size" "${sitegen_cpus[$size]% }" "${hugo_cpus[$size]% }"
         watched=$current_out
         noop=$(median nothing "${hugo_build[@]}")
-        rebuild_row "$size" hugo "nothing changed" "$noop" "$(find "$current_out" -name '*.html' | wc -l)"
+        rebuild_row "$size" hugo "nothing changed" "$noop" "$pages"
     fi
 done
 # The dev server: reload latency after an edit on the large corpus, before the clean-up

@@ -249,9 +249,7 @@ enum Render {
                     "pagination": pagination(context, list),
                 ]))
             case .groupIndex(let kind):
-                // A group of drafts only has its page, which says so, but is not listed:
-                // readers would find nothing there, and the list would name a draft's tags.
-                let groups = (kind == .meal ? shared.index.meals : shared.index.tags).filter { !$0.articles.isEmpty }
+                let groups = (kind == .meal ? shared.index.meals : shared.index.tags).filter(\.isPublished)
                 return Job(path: path, template: "groups", context: shared.page(planned, path, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),

@@ -15,6 +15,11 @@ struct ArticleGroup: Sendable {
     var draftCount: Int
 
     var path: String { "\(kind.rawValue)/\(label.slug.text)/" }
+
+    /// Whether the group has a published article. One of drafts only keeps its page, which
+    /// says so, but is in no list nor sitemap and is marked `noindex`: readers would find
+    /// nothing there, and search engines would learn a draft's tags.
+    var isPublished: Bool { !articles.isEmpty }
 }
 
 /// A restaurant and the published articles about it.

@@ -41,9 +41,8 @@ struct SourceTree: Sendable {
         /// front matter and all.
         init?(nearly path: String) {
             let lowered = path.lowercased()
-            guard lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown"),
-                  let kind = Kind(of: String(lowered.dropLast(lowered.hasSuffix(".md") ? 3 : 9)) + ".md")
-            else { return nil }
+            let stem = lowered.hasSuffix(".md") ? lowered.dropLast(3) : lowered.hasSuffix(".markdown") ? lowered.dropLast(9) : nil
+            guard let stem, let kind = Kind(of: stem + ".md") else { return nil }
             self = kind
         }
     }

@@ -460,17 +460,8 @@ struct AssignmentFields: Sendable {
             log.error(at: fields.keyLocation("grades"), "give 'grade' or 'grades', not both")
         }
         let key = fields.has("grades") ? "grades" : "grade"
-        var grades = fields.list(key, GradeID.self, singleAllowed: true) ?? teacher?.grades ?? []
-        if let node = fields.node(key), node.sequence?.isEmpty == true {
-            // An assignment of no grade would be on no page at all.
-            log.error(at: node.location, "'\(key)' must list at least one grade like [7], found an empty list")
-        } else if let node = fields.node(key) {
-            let locations = node.sequence?.map(\.location) ?? [node.location]
-            for (grade, location) in zip(grades, locations) where context.site.isReadable && !context.site.homework.grades.contains(grade) {
-                let listed = context.site.homework.grades.map(\.text).joined(separator: ", ")
-                log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
-            }
-        } else if grades.isEmpty, teacher == nil, !fields.has("teacher") {
+        var grades = fields.grades(key, of: context.site, example: "[7]") ?? teacher?.grades ?? []
+        if !fields.has(key), grades.isEmpty, teacher == nil, !fields.has("teacher") {
             log.error(at: fields.mappingLocation, "missing required key 'grade': an assignment without a 'teacher' needs a 'grade' or 'grades'")
         }
         grades = grades.filter { context.site.homework.grades.contains($0) }

@@ -184,6 +184,26 @@ struct Site: Sendable {
     }
 }
 
+extension FieldReader {
+    /// The grades under `key` (a list, or one grade) of an assignment or a teacher, each
+    /// checked against site.yaml's; nil when the key is absent or is no list of grades.
+    /// An empty list is an error (the work would be on no grade's page), which shows
+    /// `example` of a list.
+    func grades(_ key: String, of site: Site, example: String) -> [GradeID]? {
+        guard let node = node(key), let grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
+        if grades.isEmpty {
+            log.error(at: node.location, "'\(name(key))' must list at least one grade like \(example), found an empty list")
+        } else if site.isReadable {
+            let listed = site.homework.grades.map(\.text).joined(separator: ", ")
+            let locations = node.sequence?.map(\.location) ?? [node.location]
+            for (grade, location) in zip(grades, locations) where !site.homework.grades.contains(grade) {
+                log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
+            }
+        }
+        return grades
+    }
+}
+
 /// An entry of `teachers.yaml`.
 struct Teacher: Sendable, Hashable {
     var id: String
@@ -203,19 +223,10 @@ struct Teacher: Sendable, Hashable {
         if fields.node("grades") == nil {
             fields.log.error(at: fields.mappingLocation, "missing required key 'grades': expected a list of grades like [6, 7]")
         } else {
-            grades = fields.list("grades", GradeID.self, singleAllowed: true)
+            grades = fields.grades("grades", of: site, example: "[7, 8]")
         }
         blog = fields.optional("blog", WebURL.self)
         email = fields.optional("email", EmailAddress.self)?.text
-        if let node = fields.node("grades"), node.sequence?.isEmpty == true {
-            // Their assignments would go to no grade's page.
-            fields.log.error(at: node.location, "'grades' must list at least one grade like [7, 8], found an empty list")
-        } else if let grades, let node = fields.node("grades") {
-            let locations = node.sequence?.map(\.location) ?? [node.location]
-            for (grade, location) in zip(grades, locations) where site.isReadable && !site.homework.grades.contains(grade) {
-                fields.log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(site.homework.grades.map(\.text).joined(separator: ", ")))")
-            }
-        }
         fields.reportUnknownKeys(what: "teachers.yaml")
         // A teacher with a wrong grade or blog is still a teacher: assignments may name
         // them, and the build fails on the logged error anyway.

@@ -194,12 +194,11 @@ extension PlannedPage {
     }
 
     /// Whether search engines may list the page (it is in the sitemap, and has no
-    /// `noindex`): not the 404 page, nor the page of a tag or meal whose articles are all
-    /// drafts, which exists only to say so and would tell the world a draft's tags.
+    /// `noindex`): not the 404 page, nor the page of a group of drafts only.
     var isForSearchEngines: Bool {
         switch self {
         case .notFound: false
-        case .group(let group, _): !group.articles.isEmpty
+        case .group(let group, _): group.isPublished
         default: true
         }
     }
