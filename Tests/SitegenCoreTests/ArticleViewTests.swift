@@ -28,7 +28,7 @@ struct ArticleViewReadsTests {
         let file = ContentFile(path: "Content/articles/toast.md", contentPath: "articles/toast.md",
                                frontMatter: try YAMLReader.read(Array(yaml.utf8), path: "Content/articles/toast.md"), body: Array(body.utf8), bodyFirstLine: 14)
         let log = DiagnosticLog()
-        let article = try Article(file: file, context: ModelContext(site: Self.site, teachers: [:], images: ImageLookup(staticFiles: []) { _ in nil }), log: log)
+        let article = try Article(file: file, context: ModelContext(site: Self.site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil }), log: log)
         #expect(!log.entries.contains { $0.severity == .error }, "\(log.entries)")
         return article
     }

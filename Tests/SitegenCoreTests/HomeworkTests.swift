@@ -31,7 +31,7 @@ private func assignment(_ id: String, _ subject: String, grade: String, assigned
 
 private enum HomeworkFixtures {
     static let site = Site(node: try! YAMLReader.read(Array("title: School\ntimezone: Asia/Hong_Kong\nhomework:\n  grades: [6, 7, 8]\n  release_time: \"14:00\"\n  subjects: [Math, Science, History]\n".utf8), path: "Content/site.yaml"), log: DiagnosticLog())
-    static let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _ in nil })
+    static let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil })
     static let monday = CalendarDate(year: 2026, month: 11, day: 23)
     static let tuesday = CalendarDate(year: 2026, month: 11, day: 24)
     static let wednesday = CalendarDate(year: 2026, month: 11, day: 25)

@@ -19,7 +19,7 @@ struct IndexStageTests {
         let file = ContentFile(path: "Content/" + path, contentPath: path, frontMatter: try YAMLReader.read(Array(yaml.utf8), path: "Content/" + path),
                                body: Array("Text.\n".utf8), bodyFirstLine: 6)
         let log = DiagnosticLog()
-        let article = try Article(file: file, context: ModelContext(site: Self.site, teachers: [:], images: ImageLookup(staticFiles: []) { _ in nil }), log: log)
+        let article = try Article(file: file, context: ModelContext(site: Self.site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil }), log: log)
         #expect(!log.hasErrors, "\(log.entries)")
         return article
     }

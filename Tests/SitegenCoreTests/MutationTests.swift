@@ -33,7 +33,7 @@ struct MutationTests {
     @Test func everyMutationEndsInAModelOrLocatedDiagnostics() throws {
         var seedSource = UInt64(42)
         let site = Site(node: try YAMLReader.read(Array("title: T\ntimezone: Asia/Hong_Kong\n".utf8), path: "Content/site.yaml"), log: DiagnosticLog())
-        let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _ in nil })
+        let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil })
         for round in 0..<3000 {
             seedSource = seedSource &* 6364136223846793005 &+ 1442695040888963407
             var generator = SeededGenerator(state: seedSource)

@@ -432,14 +432,14 @@ struct PathTests {
     }
 
     @Test func resolvesImagesAgainstTheArticleFolderThenContent() {
-        let lookup = ImageLookup(staticFiles: ["articles/a/toast.jpg", "images/logo.png", "tea.jpg"]) { _ in nil }
-        guard case .found(let first, _, _) = lookup.find("toast.jpg", from: "articles/a/index.md") else { Issue.record("toast"); return }
+        let lookup = ImageLookup(staticFiles: ["articles/a/toast.jpg", "images/logo.png", "tea.jpg"]) { _, _ in nil }
+        guard case .found(let first, _) = lookup.find("toast.jpg", from: "articles/a/index.md") else { Issue.record("toast"); return }
         #expect(first == "articles/a/toast.jpg")
-        guard case .found(let second, _, _) = lookup.find("/images/logo.png", from: "articles/a/index.md") else { Issue.record("logo"); return }
+        guard case .found(let second, _) = lookup.find("/images/logo.png", from: "articles/a/index.md") else { Issue.record("logo"); return }
         #expect(second == "images/logo.png")
-        guard case .found(let third, _, _) = lookup.find("tea.jpg", from: "articles/a/index.md") else { Issue.record("tea"); return }
+        guard case .found(let third, _) = lookup.find("tea.jpg", from: "articles/a/index.md") else { Issue.record("tea"); return }
         #expect(third == "tea.jpg")
-        guard case .found(let fourth, _, _) = lookup.find("../a/toast.jpg?v=2", from: "articles/a/index.md") else { Issue.record("query"); return }
+        guard case .found(let fourth, _) = lookup.find("../a/toast.jpg?v=2", from: "articles/a/index.md") else { Issue.record("query"); return }
         #expect(fourth == "articles/a/toast.jpg")
         guard case .outside = lookup.find("../../../secret.png", from: "articles/a/index.md") else { Issue.record("outside"); return }
         guard case .missing(let tried) = lookup.find("nope.jpg", from: "articles/a/index.md") else { Issue.record("missing"); return }
@@ -449,24 +449,64 @@ struct PathTests {
 
 @Suite("Image sizes")
 struct ImageSizeTests {
-    @Test func readsPNGGIFAndWebPHeaders() {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-        png += [0, 0, 0x04, 0x38, 0, 0, 0x03, 0x2A]
-        #expect(ImageSize.read(png)! == (1080, 810))
+    private static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0x04, 0x38, 0, 0, 0x03, 0x2A]
+
+    @Test func readsPNGGIFWebPAVIFAndBMPHeaders() {
+        #expect(ImageSize.read(Self.png) == .size(width: 1080, height: 810))
         let gif: [UInt8] = Array("GIF89a".utf8) + [0x38, 0x04, 0x2A, 0x03]
-        #expect(ImageSize.read(gif)! == (1080, 810))
+        #expect(ImageSize.read(gif) == .size(width: 1080, height: 810))
         var webp: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0]
         webp += [0x37, 0x04, 0x00, 0x29, 0x03, 0x00]
-        #expect(ImageSize.read(webp)! == (1080, 810))
-        #expect(ImageSize.read(Array("not an image".utf8)) == nil)
-        #expect(ImageSize.read([0xFF, 0xD8, 0xFF]) == nil)
+        #expect(ImageSize.read(webp) == .size(width: 1080, height: 810))
+        // ftyp (major brand avif, compatible mif1 miaf), then an ispe box inside meta.
+        var avif: [UInt8] = [0, 0, 0, 24] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("mif1miaf".utf8)
+        avif += [0, 0, 0, 20] + Array("ispe".utf8) + [0, 0, 0, 0, 0, 0, 0x04, 0x38, 0, 0, 0x03, 0x2A]
+        #expect(ImageSize.read(avif) == .size(width: 1080, height: 810))
+        var bmp: [UInt8] = Array("BM".utf8) + Array(repeating: 0, count: 12) + [40, 0, 0, 0, 0x38, 0x04, 0, 0]
+        bmp += [0xD6, 0xFC, 0xFF, 0xFF]  // −810: rows stored top-down
+        #expect(ImageSize.read(bmp) == .size(width: 1080, height: 810))
+    }
+
+    @Test func readsAnSVGsSizeOrViewBox() {
+        func svg(_ text: String) -> ImageSize { ImageSize.read(Array(text.utf8)) }
+        #expect(svg(#"<?xml version="1.0"?>\n<!-- a logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="120px" height='80'><path/></svg>"#) == .size(width: 120, height: 80))
+        #expect(svg(#"<svg viewBox="0 0 24 12" xmlns="http://www.w3.org/2000/svg"/>"#) == .size(width: 24, height: 12))
+        #expect(svg(#"<svg width="48" viewBox="0,0,24,12">"#) == .size(width: 48, height: 24))
+        #expect(svg(#"<svg width="100%" height="100%">"#) == .unsized)
+        #expect(svg(#"<svg width="120" height="80""#) == .cutShort(format: "an SVG"))
+        #expect(ImageSize.read(Array(#"<?xml version="1.0"?><svg width="1" height="1">"#.utf8.prefix(30)), isWhole: false) == .needsMore)
+    }
+
+    @Test func saysWhatAFileIsWhenItsSizeCannotBeRead() {
+        #expect(ImageSize.read([]).problem == "an empty file")
+        #expect(ImageSize.read([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).problem == "a JPEG that ends before its size (a file cut short?)")
+        #expect(ImageSize.read([0xFF, 0xD8, 0xFF, 0xE0, 0, 16], isWhole: false) == .needsMore)
+        #expect(ImageSize.read(Array(Self.png.prefix(20))).problem == "a PNG that ends before its size (a file cut short?)")
+        #expect(ImageSize.read(Array("<html>not an image</html>".utf8)).problem == "a file that begins '<html>not an'")
+        #expect(ImageSize.read(Array("Größe süß".utf8)).problem == "a file that begins 'Größe sü'")
+        #expect(ImageSize.read([0x50, 0x4B, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, 0, 0]).problem == "a file that begins with the bytes 50 4B 03 04 14 00 00 00")
+        let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+        #expect(ImageSize.read(heic).problem == "a HEIC image, which most browsers cannot show")
+        #expect(ImageSize.read(Array("II*\0".utf8) + [8, 0, 0, 0]).problem == "a TIFF image, which most browsers cannot show")
+        #expect(ImageSize.read(Self.png).problem == nil)
     }
 
     @Test func readsTheSampleSitesJPEGs() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Content/articles/lovely-breakfast/toast.jpg")
         let bytes = try Array(Data(contentsOf: url))
-        #expect(ImageSize.read(bytes)! == (960, 720))
+        #expect(ImageSize.read(bytes) == .size(width: 960, height: 720))
+    }
+
+    @Test func readsMoreOfAJPEGWhoseSizeComesLate() {
+        // A JPEG whose start of frame follows 300 KB of APP2 blocks (colour profiles).
+        var jpeg: [UInt8] = [0xFF, 0xD8]
+        for _ in 0..<5 { jpeg += [0xFF, 0xE2, 0xFF, 0xFF] + Array(repeating: 0, count: 0xFFFD) }
+        jpeg += [0xFF, 0xC0, 0, 17, 8, 0x03, 0x2A, 0x04, 0x38] + Array(repeating: 0, count: 12)
+        let file = jpeg
+        let lookup = ImageLookup(staticFiles: ["big.jpg"]) { _, count in Array(file.prefix(count)) }
+        guard case .found(_, let size) = lookup.find("big.jpg", from: "articles/a/index.md") else { Issue.record("big"); return }
+        #expect(size == .size(width: 1080, height: 810))
     }
 }
 

@@ -60,10 +60,10 @@ struct SiteContent: Sendable {
 enum Validate {
     static func context(site: Site, teachers: [Teacher], tree: SourceTree) -> ModelContext {
         let contentRoot = tree.root + "/Content"
-        let images = ImageLookup(staticFiles: Set(tree.staticFiles)) { path in
+        let images = ImageLookup(staticFiles: Set(tree.staticFiles)) { path, count in
             guard let handle = FileHandle(forReadingAtPath: contentRoot + "/" + path) else { return nil }
             defer { try? handle.close() }
-            return (try? handle.read(upToCount: ImageSize.headerLength)).map(Array.init)
+            do { return try handle.read(upToCount: count).map(Array.init) ?? [] } catch { return nil }
         }
         return ModelContext(site: site, teachers: Dictionary(teachers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), images: images)
     }

@@ -586,7 +586,11 @@ enum ContentBody {
 
     static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
         switch context.images.find(path, from: file.contentPath) {
-        case .found(let found, let width, let height):
+        case .found(let found, let size):
+            if let problem = size?.problem {
+                log.warning(at: location, "image '\(path)' must be \(ImageSize.expectation), found \(problem)")
+            }
+            guard case .size(let width, let height)? = size else { return (found, nil, nil) }
             return (found, width, height)
         case .outside:
             log.error(at: location, "image '\(path)' leads outside Content/")
