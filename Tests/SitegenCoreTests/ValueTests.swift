@@ -510,6 +510,42 @@ struct ImageSizeTests {
     }
 }
 
+@Suite("User names")
+struct UsernameTests {
+    private func username(_ text: String) -> String? {
+        try? Username(node: YAMLNode(.scalar(YAMLScalar(text, style: .quoted)), at: SourceLocation(path: "x", line: 1, column: 1))).text
+    }
+
+    @Test func keepsAUserNameWithoutItsAt() {
+        #expect(username("dreamer") == "dreamer")
+        #expect(username("@dreamer") == "dreamer")
+        #expect(username("陳大文") == "陳大文")
+        for wrong in ["", "@", "@@dreamer", "The Dreamer", "dreamer\t", "a@b"] {
+            #expect(username(wrong) == nil, "\(wrong)")
+        }
+    }
+}
+
+@Suite("Language tags")
+struct LanguageTagTests {
+    private func problem(_ text: String) -> String? {
+        do throws(ValueProblem) {
+            _ = try LanguageTag(node: YAMLNode(.scalar(YAMLScalar(text, style: .plain)), at: SourceLocation(path: "x", line: 1, column: 1)))
+            return nil
+        } catch {
+            guard case .invalid(let message) = error else { return "mismatch" }
+            return message
+        }
+    }
+
+    @Test func suggestsTheTagOfALocaleName() {
+        for good in ["en", "zh-HK", "zh-Hant-HK", "de-CH-1996"] { #expect(problem(good) == nil, "\(good)") }
+        #expect(problem("en_US") == "must be a language tag like en or zh-HK, found 'en_US'; did you mean 'en-US'?")
+        #expect(problem("zh_HK.UTF-8") == "must be a language tag like en or zh-HK, found 'zh_HK.UTF-8'; did you mean 'zh-HK'?")
+        #expect(problem("english please") == "must be a language tag like en or zh-HK, found 'english please'")
+    }
+}
+
 @Suite("Numbers")
 struct NumberTests {
     private func number(_ text: String) -> Number? {

@@ -280,12 +280,12 @@ struct ArticleFields: Sendable {
         price = ArticleFields.readPrice(fields, site: context.site)
 
         if let authorFields = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
-            let name = authorFields.optional("name", String.self)
-            let username = authorFields.optional("username", String.self)
+            let name = authorFields.optionalText("name")
+            let username = authorFields.optional("username", Username.self)?.text
             if let name {
                 author = Site.Author(name: name, username: username)
-            } else if username != nil {
-                author = Site.Author(name: username!, username: username)
+            } else if let username {
+                author = Site.Author(name: username, username: username)
             }
             authorFields.reportUnknownKeys(what: "article front matter")
         } else {

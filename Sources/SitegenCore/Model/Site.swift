@@ -115,7 +115,7 @@ struct Site: Sendable {
 
         if let author = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
             if let name = author.requiredText("name") {
-                self.author = Author(name: name, username: author.optional("username", String.self))
+                self.author = Author(name: name, username: author.optional("username", Username.self)?.text)
             }
             author.reportUnknownKeys(what: "site.yaml")
         }
@@ -133,7 +133,7 @@ struct Site: Sendable {
             homework.title = section.optional("title", String.self) ?? homework.title
             homework.school = section.optional("school", String.self) ?? ""
             homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
-            homework.subjects = section.list("subjects", String.self) ?? []
+            homework.subjects = Site.subjectOrder(section)
             gradesLocation = section.node("grades")?.location ?? section.mappingLocation
             let grades = section.list("grades", GradeID.self) ?? []
             var seen: Set<GradeID> = []
@@ -162,6 +162,24 @@ struct Site: Sendable {
 
     /// Whether `url` can be the start of every page's address: a query or a fragment would
     /// end up in the middle of them (and was dropped without a word).
+    /// `homework.subjects`: a subject named twice keeps its first place, with a warning.
+    private static func subjectOrder(_ section: FieldReader) -> [String] {
+        guard let subjects = section.list("subjects", String.self), let items = section.node("subjects")?.sequence else { return [] }
+        var order: [String] = []
+        for (subject, item) in zip(subjects, items) {
+            guard !Summary.collapsingWhitespace(subject).isEmpty else {
+                section.log.error(at: item.location, "'\(section.name("subjects"))' must not list a blank subject, found \(item.shortDescription)")
+                continue
+            }
+            guard !order.contains(subject) else {
+                section.log.warning(at: item.location, "'\(section.name("subjects"))' lists '\(subject)' twice: its first place counts")
+                continue
+            }
+            order.append(subject)
+        }
+        return order
+    }
+
     static func isPublishingAddress(_ url: WebURL) -> Bool {
         !url.text.contains("?") && !url.text.contains("#")
     }

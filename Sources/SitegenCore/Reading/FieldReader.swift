@@ -99,7 +99,15 @@ final class FieldReader {
     /// Text a page shows as a heading or a name: required, and not blank (`title: " "`
     /// would make an empty heading and a link with nothing to click).
     func requiredText(_ key: String) -> String? {
-        guard let text = required(key, String.self) else { return nil }
+        required(key, String.self).flatMap { visible($0, key) }
+    }
+
+    /// Text a page shows when it is given, as `requiredText`.
+    func optionalText(_ key: String) -> String? {
+        optional(key, String.self).flatMap { visible($0, key) }
+    }
+
+    private func visible(_ text: String, _ key: String) -> String? {
         // Most titles start with a letter: only the others are looked at whole.
         let startsVisibly = text.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
         guard startsVisibly || !Summary.collapsingWhitespace(text).isEmpty else {

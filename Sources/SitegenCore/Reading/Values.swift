@@ -583,6 +583,23 @@ struct Label: FrontMatterValue, Hashable, Sendable {
     }
 }
 
+/// A user name, written with or without its `@` and kept without it: pages put the `@`
+/// before it (`@dreamer`), and `"@dreamer"` made `@@dreamer`.
+struct Username: FrontMatterValue, Sendable {
+    var text: String
+
+    static var expectation: String { "a user name like dreamer" }
+
+    init(node: YAMLNode) throws(ValueProblem) {
+        guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
+        let text = scalar.text.first == "@" ? scalar.text.dropFirst() : Substring(scalar.text)
+        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "@" }) else {
+            throw .invalid("must be one word like dreamer or @dreamer, found '\(scalar.text)'")
+        }
+        self.text = String(text)
+    }
+}
+
 /// A grade as site.yaml lists it: a number (6) or a short name ("K").
 struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
     var text: String
@@ -670,7 +687,9 @@ struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringConvertib
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard scalar.text.utf8.count == 3, CurrencyCode.known.contains(scalar.text) else {
-            throw .invalid("must be an ISO 4217 currency code like HKD or USD, found '\(scalar.text)'")
+            var message = "must be an ISO 4217 currency code like HKD or USD, found '\(scalar.text)'"
+            if CurrencyCode.known.contains(scalar.text.uppercased()) { message += "; did you mean '\(scalar.text.uppercased())'?" }
+            throw .invalid(message)
         }
         code = scalar.text
     }
@@ -692,13 +711,21 @@ struct LanguageTag: FrontMatterValue, Hashable, Sendable, CustomStringConvertibl
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
-        let parts = scalar.text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
-              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
-        else {
-            throw .invalid("must be a language tag like en or zh-HK, found '\(scalar.text)'")
+        guard LanguageTag.isWellFormed(scalar.text) else {
+            var message = "must be a language tag like en or zh-HK, found '\(scalar.text)'"
+            // A locale name as systems write it (en_US, zh_HK.UTF-8) is a tag with an underscore.
+            let tag = String(scalar.text.prefix { $0 != "." && $0 != "@" }).replacingOccurrences(of: "_", with: "-")
+            if tag != scalar.text, LanguageTag.isWellFormed(tag) { message += "; did you mean '\(tag)'?" }
+            throw .invalid(message)
         }
         text = scalar.text
+    }
+
+    private static func isWellFormed(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first else { return false }
+        return (2...3).contains(first.count) && first.allSatisfy({ $0.isASCII && $0.isLetter })
+            && parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
     }
 
     var description: String { text }
