@@ -208,12 +208,25 @@ extension FieldReader {
     /// An empty list is an error (the work would be on no grade's page), which shows
     /// `example` of a list.
     func grades(_ key: String, of site: Site, example: String) -> [GradeID]? {
-        guard let node = node(key), let grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
+        guard let node = node(key), var grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
+        var locations = node.sequence?.map(\.location) ?? [node.location]
+        if Set(grades).count < grades.count {
+            // Listed twice, the work would be shown twice on the grade's pages and feed.
+            var kept: [(grade: GradeID, location: SourceLocation)] = []
+            for (grade, location) in zip(grades, locations) {
+                guard !kept.contains(where: { $0.grade == grade }) else {
+                    log.warning(at: location, "'\(name(key))' lists grade '\(grade)' twice: it counts once")
+                    continue
+                }
+                kept.append((grade, location))
+            }
+            grades = kept.map(\.grade)
+            locations = kept.map(\.location)
+        }
         if grades.isEmpty {
             log.error(at: node.location, "'\(name(key))' must list at least one grade like \(example), found an empty list")
         } else if site.isReadable {
             let listed = site.homework.grades.map(\.text).joined(separator: ", ")
-            let locations = node.sequence?.map(\.location) ?? [node.location]
             for (grade, location) in zip(grades, locations) where !site.homework.grades.contains(grade) {
                 log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
             }
