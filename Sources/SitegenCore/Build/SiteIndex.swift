@@ -167,7 +167,7 @@ struct SiteIndex: Sendable {
         var allArticles: [Article] = []
         for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             let path = PlannedPage.article(article).path
-            guard claim(path, by: article.sourcePath, at: SourceLocation(path: article.sourcePath, line: 1, column: 1)) else { continue }
+            guard claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
             allArticles.append(article)
             if includeDrafts || !article.draft { articles.append(article) }
         }
@@ -177,12 +177,11 @@ struct SiteIndex: Sendable {
 
         var pages: [Page] = []
         for page in content.pages.sorted(by: { $0.sourcePath < $1.sourcePath }) {
-            let location = SourceLocation(path: page.sourcePath, line: 1, column: 1)
             if SiteIndex.reservedSlugs.contains(page.slug.text) {
-                log.error(at: location, "the slug '\(page.slug.text)' is taken by sitegen's own pages; give the page another 'slug'")
+                log.error(at: page.slugLocation, "the slug '\(page.slug.text)' is taken by sitegen's own pages; give the page another 'slug'")
                 continue
             }
-            guard claim(PlannedPage.page(page).path, by: page.sourcePath, at: location) else { continue }
+            guard claim(PlannedPage.page(page).path, by: page.sourcePath, at: page.slugLocation) else { continue }
             if includeDrafts || !page.draft { pages.append(page) }
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }

@@ -21,6 +21,12 @@ extension BinaryWriter {
         optional(value.offsetSeconds) { $0.integer($1) }
     }
 
+    /// A location in the file whose path was just written.
+    mutating func place(_ value: SourceLocation) {
+        integer(value.line)
+        integer(value.column)
+    }
+
     mutating func location(_ value: SourceLocation) {
         string(value.path)
         integer(value.line)
@@ -76,6 +82,7 @@ extension BinaryWriter {
     mutating func article(_ value: Article, htmlInPage: Bool = false) {
         string(value.sourcePath)
         string(value.slug.text)
+        place(value.slugLocation)
         string(value.title)
         dateTime(value.date)
         integer(value.instant)
@@ -139,6 +146,7 @@ extension BinaryWriter {
     mutating func page(_ value: Page) {
         string(value.sourcePath)
         string(value.slug.text)
+        place(value.slugLocation)
         string(value.title)
         string(value.summary)
         bool(value.draft)
@@ -159,6 +167,10 @@ extension BinaryReader {
     mutating func dateTime() throws(Corrupt) -> DateTimeValue {
         DateTimeValue(date: try date(), time: try optional { reader throws(Corrupt) in try reader.time() },
                       offsetSeconds: try optional { reader throws(Corrupt) in try reader.integer() })
+    }
+
+    mutating func place(in path: String) throws(Corrupt) -> SourceLocation {
+        SourceLocation(path: path, line: try integer(), column: try integer())
     }
 
     mutating func location() throws(Corrupt) -> SourceLocation {
@@ -243,6 +255,7 @@ extension ArticleFields {
     init(from reader: inout BinaryReader, pages: PageTexts?) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
+        slugLocation = try reader.place(in: sourcePath)
         pagePath = ArticleFields.pagePath(of: slug)
         title = try reader.string()
         date = try reader.dateTime()
@@ -318,6 +331,7 @@ extension Page {
     init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
+        slugLocation = try reader.place(in: sourcePath)
         title = try reader.string()
         summary = try reader.string()
         draft = try reader.bool()

@@ -55,6 +55,11 @@ struct ContentFile: Sendable {
     var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
 
     /// The `slug` of the front matter, or the one the file name makes.
+    /// Where the slug is written, or the file's start when its name makes it.
+    func slugLocation(in fields: FieldReader) -> SourceLocation {
+        fields.node("slug")?.location ?? start
+    }
+
     func slug(from fields: FieldReader, example: String) -> Slug? {
         if fields.node("slug") != nil { return fields.optional("slug", Slug.self) }
         guard let slug = defaultSlug else {
@@ -231,6 +236,9 @@ extension Boxed where Fields == ArticleFields {
 struct ArticleFields: Sendable {
     var sourcePath: String
     let slug: Slug
+    /// Where the slug is written (the file's start when its name makes it): two articles
+    /// of one slug are reported there.
+    var slugLocation: SourceLocation
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
     /// model store each asked for it of every article, a string made each time.
@@ -316,6 +324,7 @@ struct ArticleFields: Sendable {
         self.date = date
         self.instant = date.instant(in: context.site.timeZone)
         self.slug = slug
+        slugLocation = file.slugLocation(in: fields)
         pagePath = ArticleFields.pagePath(of: slug)
     }
 
@@ -494,6 +503,8 @@ struct AssignmentFields: Sendable {
 struct Page: Sendable {
     var sourcePath: String
     var slug: Slug
+    /// Where the slug is written (the file's start when its name makes it).
+    var slugLocation: SourceLocation
     var title: String
     var summary: String
     var draft: Bool
@@ -518,6 +529,7 @@ struct Page: Sendable {
         self.sourcePath = file.path
         self.title = title
         self.slug = slug
+        slugLocation = file.slugLocation(in: fields)
     }
 }
 
