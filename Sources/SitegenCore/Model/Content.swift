@@ -274,7 +274,7 @@ struct ArticleFields: Sendable {
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
         let title = fields.requiredText("title")
         let date = fields.required("date", DateTimeValue.self)
-        let summary = fields.optional("summary", String.self)
+        let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", Label.self)
@@ -367,11 +367,13 @@ struct ArticleFields: Sendable {
             currency = priceFields.optional("currency", CurrencyCode.self) ?? currency
             priceFields.reportUnknownKeys(what: "article front matter")
         } else {
-            guard node.scalar != nil else {
+            do throws(ValueProblem) {
+                amount = try Number(node: node)
+            } catch .invalid(let message) {
+                fields.log.error(at: node.location, "'price' \(message)")
+            } catch {
                 fields.log.error(at: node.location, "'price' must be a number like 34 or a mapping like {amount: 34, currency: HKD}, found \(node.shortDescription)")
-                return nil
             }
-            amount = fields.read(node, key: "price")
         }
         guard let amount else { return nil }
         guard amount.value >= 0 else {
@@ -515,7 +517,7 @@ struct Page: Sendable {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
         let title = fields.requiredText("title")
-        let summary = fields.optional("summary", String.self)
+        let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "about")
         draft = fields.optional("draft", Bool.self) ?? false
         fields.reportUnknownKeys(what: "page front matter")

@@ -14,6 +14,11 @@ enum ValueProblem: Error {
     case mismatch
     /// The node has the right kind but a wrong value: the message says why.
     case invalid(String)
+
+    /// A value written in quotes that would be of the expected type without them.
+    static func quoted(_ text: String, expected: String) -> ValueProblem {
+        .invalid("must be \(expected), found '\(text)' in quotes, which YAML reads as text: write it without them")
+    }
 }
 
 /// Where a file's problems are collected, so a build can report all of them at once.

@@ -15,12 +15,15 @@ extension Bool: FrontMatterValue {
     static var expectation: String { "true or false" }
 
     init(node: YAMLNode) throws(ValueProblem) {
-        guard let scalar = node.scalar, scalar.style == .plain else { throw .mismatch }
+        guard let scalar = node.scalar else { throw .mismatch }
+        let value: Bool
         switch scalar.text {
-        case "true", "True", "TRUE": self = true
-        case "false", "False", "FALSE": self = false
+        case "true", "True", "TRUE": value = true
+        case "false", "False", "FALSE": value = false
         default: throw .mismatch
         }
+        guard scalar.style == .plain else { throw .quoted(scalar.text, expected: Bool.expectation) }
+        self = value
     }
 }
 
@@ -28,7 +31,8 @@ extension Int: FrontMatterValue {
     static var expectation: String { "a whole number" }
 
     init(node: YAMLNode) throws(ValueProblem) {
-        guard let scalar = node.scalar, scalar.style == .plain, let value = Int(scalar.text) else { throw .mismatch }
+        guard let scalar = node.scalar, let value = Int(scalar.text) else { throw .mismatch }
+        guard scalar.style == .plain else { throw .quoted(scalar.text, expected: Int.expectation) }
         self = value
     }
 }
@@ -43,7 +47,12 @@ struct Number: FrontMatterValue, Hashable, Sendable {
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
               let value = Number.decimal(parsing: scalar.text)
-        else { throw .mismatch }
+        else {
+            if let scalar = node.scalar, scalar.style == .quoted, Number.isNumeral(scalar.text) {
+                throw .quoted(scalar.text, expected: Number.expectation)
+            }
+            throw .mismatch
+        }
         self.value = value
         self.text = scalar.text
     }
