@@ -54,12 +54,12 @@ struct ContentFile: Sendable {
 
     var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
 
-    /// The `slug` of the front matter, or the one the file name makes.
     /// Where the slug is written, or the file's start when its name makes it.
     func slugLocation(in fields: FieldReader) -> SourceLocation {
         fields.node("slug")?.location ?? start
     }
 
+    /// The `slug` of the front matter, or the one the file name makes.
     func slug(from fields: FieldReader, example: String) -> Slug? {
         if fields.node("slug") != nil { return fields.optional("slug", Slug.self) }
         guard let slug = defaultSlug else {

@@ -160,8 +160,6 @@ struct Site: Sendable {
 
     static let publishingAddress = "where the site is published, an http or https URL without a query or fragment like https://x.github.io/food/"
 
-    /// Whether `url` can be the start of every page's address: a query or a fragment would
-    /// end up in the middle of them (and was dropped without a word).
     /// `homework.subjects`: a subject named twice keeps its first place, with a warning.
     private static func subjectOrder(_ section: FieldReader) -> [String] {
         guard let subjects = section.list("subjects", String.self), let items = section.node("subjects")?.sequence else { return [] }
@@ -180,6 +178,8 @@ struct Site: Sendable {
         return order
     }
 
+    /// Whether `url` can be the start of every page's address: a query or a fragment would
+    /// end up in the middle of them (and was dropped without a word).
     static func isPublishingAddress(_ url: WebURL) -> Bool {
         !url.text.contains("?") && !url.text.contains("#")
     }
