@@ -18,6 +18,7 @@ public struct TemplatePosition: Sendable, Hashable, Comparable {
 public struct MustacheError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         case unterminatedTag(opener: String, expected: String)
+        case tagRunsIntoNextTag(opener: String, next: String, expected: String)
         case unclosedSection(name: String)
         case mismatchedClosingTag(expected: String, found: String, openedAt: TemplatePosition)
         case unexpectedClosingTag(name: String)
@@ -46,6 +47,8 @@ public struct MustacheError: Error, Sendable, Hashable, CustomStringConvertible 
         switch kind {
         case .unterminatedTag(let opener, let expected):
             "tag '\(opener)' opened here is never closed: expected '\(expected)'"
+        case .tagRunsIntoNextTag(let opener, let next, let expected):
+            "tag '\(opener)' opened here is not closed before the next '\(next)': expected '\(expected)'"
         case .unclosedSection(let name):
             "section '\(name)' opened here is never closed: expected '{{/\(name)}}'"
         case .mismatchedClosingTag(let expected, let found, let openedAt):

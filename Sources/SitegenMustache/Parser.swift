@@ -89,9 +89,10 @@ struct Parser {
         return true
     }
 
-    private func find(_ pattern: [UInt8], from start: Int) -> Int? {
+    private func find(_ pattern: [UInt8], from start: Int, before end: Int? = nil) -> Int? {
         var index = start
-        while index + pattern.count <= source.count {
+        let end = end ?? source.count
+        while index + pattern.count <= end {
             if source[index] == pattern[0], matches(pattern, at: index) { return index }
             index += 1
         }
@@ -107,6 +108,7 @@ struct Parser {
             guard let contentEnd = find(closing, from: contentStart + 1) else {
                 throw error(at: start, .unterminatedTag(opener: openText + "{", expected: "}" + closeText))
             }
+            try checkClosedBeforeNextTag(start, contentStart + 1, contentEnd, delimiters: delimiters, opener: openText + "{", expected: "}" + closeText)
             let name = try validName(contentStart + 1, contentEnd, sigil: "{", tagStart: start)
             return Token(kind: .variable(escaped: false), start: start, end: contentEnd + closing.count, name: name, delimiters: delimiters)
         }
@@ -120,6 +122,7 @@ struct Parser {
         func token(_ kind: TokenKind, name: String = "", dynamic: Bool = false) -> Token {
             Token(kind: kind, start: start, end: end, name: name, dynamic: dynamic, delimiters: delimiters)
         }
+        if sigil != UInt8(ascii: "!") { try checkClosedBeforeNextTag(start, contentStart, contentEnd, delimiters: delimiters, opener: openText, expected: closeText) }
         switch sigil {
         case UInt8(ascii: "!"):
             return token(.comment)
@@ -146,6 +149,13 @@ struct Parser {
         default:
             return token(.variable(escaped: true), name: try validName(cursor, contentEnd, sigil: "", tagStart: start))
         }
+    }
+
+    /// `{{title}</h1>{{/article}}` would read as one tag named `title}</h1>{{/article`:
+    /// a tag (but a comment) that holds an opening delimiter was left unclosed before it.
+    private func checkClosedBeforeNextTag(_ tagStart: Int, _ contentStart: Int, _ contentEnd: Int, delimiters: Delimiters, opener: String, expected: String) throws(MustacheError) {
+        guard find(delimiters.open, from: contentStart, before: contentEnd) != nil else { return }
+        throw error(at: tagStart, .tagRunsIntoNextTag(opener: opener, next: String(decoding: delimiters.open, as: UTF8.self), expected: expected))
     }
 
     private func validName(_ start: Int, _ end: Int, sigil: String, tagStart: Int) throws(MustacheError) -> String {

@@ -44,7 +44,16 @@ struct TemplateErrorTests {
     }
 
     @Test func reportsATagWithASpaceInItsNameAsAMissingDelimiter() {
-        #expect(compileError("{{a {{b}}") == "Themes/default/article.mustache:1:1: error: invalid name 'a {{b': a name has no spaces; is a closing delimiter missing?")
+        #expect(compileError("{{first name}}") == "Themes/default/article.mustache:1:1: error: invalid name 'first name': a name has no spaces; is a closing delimiter missing?")
+    }
+
+    @Test func reportsATagThatRunsIntoTheNextAtItsOpeningDelimiter() {
+        #expect(compileError("{{#article}}<h1>{{title}</h1>{{/article}}") == "Themes/default/article.mustache:1:17: error: tag '{{' opened here is not closed before the next '{{': expected '}}'")
+        #expect(compileError("{{a {{b}}") == "Themes/default/article.mustache:1:1: error: tag '{{' opened here is not closed before the next '{{': expected '}}'")
+        #expect(compileError("<p>\n {{{body}} {{x}}}") == "Themes/default/article.mustache:2:2: error: tag '{{{' opened here is not closed before the next '{{': expected '}}}'")
+        #expect(compileError("{{=<% %>=}}<%a <%b%>") == "Themes/default/article.mustache:1:12: error: tag '<%' opened here is not closed before the next '<%': expected '%>'")
+        // A comment may hold anything up to its closing delimiter.
+        #expect(compileError("{{! write {{title}} here }}") == nil)
     }
 
     @Test func reportsAMalformedDelimiterChange() {
