@@ -21,10 +21,9 @@ extension BinaryWriter {
         optional(value.offsetSeconds) { $0.integer($1) }
     }
 
-    /// A location in the file whose path was just written.
-    mutating func place(_ value: SourceLocation) {
-        integer(value.line)
-        integer(value.column)
+    mutating func place(_ value: SlugPlace) {
+        integer(Int(value.line))
+        integer(Int(value.column))
     }
 
     mutating func location(_ value: SourceLocation) {
@@ -82,7 +81,7 @@ extension BinaryWriter {
     mutating func article(_ value: Article, htmlInPage: Bool = false) {
         string(value.sourcePath)
         string(value.slug.text)
-        place(value.slugLocation)
+        place(value.slugPlace)
         string(value.title)
         dateTime(value.date)
         integer(value.instant)
@@ -146,7 +145,7 @@ extension BinaryWriter {
     mutating func page(_ value: Page) {
         string(value.sourcePath)
         string(value.slug.text)
-        place(value.slugLocation)
+        place(value.slugPlace)
         string(value.title)
         string(value.summary)
         bool(value.draft)
@@ -169,8 +168,8 @@ extension BinaryReader {
                       offsetSeconds: try optional { reader throws(Corrupt) in try reader.integer() })
     }
 
-    mutating func place(in path: String) throws(Corrupt) -> SourceLocation {
-        SourceLocation(path: path, line: try integer(), column: try integer())
+    mutating func place() throws(Corrupt) -> SlugPlace {
+        SlugPlace(line: Int32(clamping: try integer()), column: Int32(clamping: try integer()))
     }
 
     mutating func location() throws(Corrupt) -> SourceLocation {
@@ -255,7 +254,7 @@ extension ArticleFields {
     init(from reader: inout BinaryReader, pages: PageTexts?) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
-        slugLocation = try reader.place(in: sourcePath)
+        slugPlace = try reader.place()
         pagePath = ArticleFields.pagePath(of: slug)
         title = try reader.string()
         date = try reader.dateTime()
@@ -331,7 +330,7 @@ extension Page {
     init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         sourcePath = try reader.string()
         slug = try reader.slug()
-        slugLocation = try reader.place(in: sourcePath)
+        slugPlace = try reader.place()
         title = try reader.string()
         summary = try reader.string()
         draft = try reader.bool()

@@ -54,19 +54,15 @@ struct ContentFile: Sendable {
 
     var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
 
-    /// Where the slug is written, or the file's start when its name makes it.
-    func slugLocation(in fields: FieldReader) -> SourceLocation {
-        fields.node("slug")?.location ?? start
-    }
-
-    /// The `slug` of the front matter, or the one the file name makes.
-    func slug(from fields: FieldReader, example: String) -> Slug? {
-        if fields.node("slug") != nil { return fields.optional("slug", Slug.self) }
+    /// The `slug` of the front matter, or the one the file name makes, and where it is
+    /// written (the file's start when its name makes it).
+    func slug(from fields: FieldReader, example: String) -> (slug: Slug, location: SourceLocation)? {
+        if let node = fields.node("slug") { return fields.read(node, key: "slug").map { ($0, node.location) } }
         guard let slug = defaultSlug else {
             fields.log.error(at: start, "cannot make a URL from the file name '\(fileStem)': add a 'slug' like \(example)")
             return nil
         }
-        return slug
+        return (slug, start)
     }
 }
 
@@ -232,13 +228,36 @@ extension Boxed where Fields == ArticleFields {
     }
 }
 
+/// A line and column of a model's own source file.
+struct SlugPlace: Sendable {
+    var line: Int32 = 1
+    var column: Int32 = 1
+
+    init() {}
+
+    init(line: Int32, column: Int32) {
+        self.line = line
+        self.column = column
+    }
+
+    init(_ location: SourceLocation) {
+        line = Int32(clamping: location.line)
+        column = Int32(clamping: location.column)
+    }
+}
+
 /// What an article is made of, checked when its file is read.
 struct ArticleFields: Sendable {
     var sourcePath: String
     let slug: Slug
     /// Where the slug is written (the file's start when its name makes it): two articles
     /// of one slug are reported there.
-    var slugLocation: SourceLocation
+    var slugLocation: SourceLocation {
+        SourceLocation(path: sourcePath, line: Int(slugPlace.line), column: Int(slugPlace.column))
+    }
+    /// Only the line and column: the path is `sourcePath`, and a second copy of it made
+    /// every copy of the model retain one more string.
+    var slugPlace = SlugPlace()
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
     /// model store each asked for it of every article, a string made each time.
@@ -323,9 +342,9 @@ struct ArticleFields: Sendable {
         self.title = title
         self.date = date
         self.instant = date.instant(in: context.site.timeZone)
-        self.slug = slug
-        slugLocation = file.slugLocation(in: fields)
-        pagePath = ArticleFields.pagePath(of: slug)
+        self.slug = slug.slug
+        slugPlace = SlugPlace(slug.location)
+        pagePath = ArticleFields.pagePath(of: slug.slug)
     }
 
     private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
@@ -506,7 +525,10 @@ struct Page: Sendable {
     var sourcePath: String
     var slug: Slug
     /// Where the slug is written (the file's start when its name makes it).
-    var slugLocation: SourceLocation
+    var slugLocation: SourceLocation {
+        SourceLocation(path: sourcePath, line: Int(slugPlace.line), column: Int(slugPlace.column))
+    }
+    var slugPlace = SlugPlace()
     var title: String
     var summary: String
     var draft: Bool
@@ -530,8 +552,8 @@ struct Page: Sendable {
         }
         self.sourcePath = file.path
         self.title = title
-        self.slug = slug
-        slugLocation = file.slugLocation(in: fields)
+        self.slug = slug.slug
+        slugPlace = SlugPlace(slug.location)
     }
 }
 

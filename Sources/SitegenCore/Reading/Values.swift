@@ -601,11 +601,23 @@ struct Username: FrontMatterValue, Sendable {
 
     init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
-        let text = scalar.text.first == "@" ? scalar.text.dropFirst() : Substring(scalar.text)
-        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "@" }) else {
+        // Looked at as bytes: every article has a username, and walking its characters
+        // (each one's Unicode properties) took 6,000 instructions an article.
+        var text = scalar.text
+        let at = text.utf8.first == UInt8(ascii: "@")
+        let ascii = text.withUTF8 { bytes -> Bool? in
+            guard bytes.count > (at ? 1 : 0) else { return nil }
+            var ascii = true
+            for byte in bytes[(at ? 1 : 0)...] {
+                if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "@") { return nil }
+                if byte >= 0x80 { ascii = false }
+            }
+            return ascii
+        }
+        guard let ascii, ascii || !text.unicodeScalars.contains(where: \.properties.isWhitespace) else {
             throw .invalid("must be one word like dreamer or @dreamer, found '\(scalar.text)'")
         }
-        self.text = String(text)
+        self.text = at ? String(text.dropFirst()) : text
     }
 }
 
