@@ -120,6 +120,17 @@ struct ArticlePagesTests {
         #expect(drafts.page("tags/index.html").contains("No tags yet"))
     }
 
+    @Test func publishesTheAuthorsOwnRobotsFileInPlaceOfTheOneItMakes() throws {
+        let made = try ScratchSite()
+        #expect(made.build().succeeded)
+        #expect(made.page("robots.txt") == "User-agent: *\nAllow: /\n\nSitemap: https://example.org/sitemap.xml\n")
+        let own = try ScratchSite(files: ["Content/robots.txt": "User-agent: *\nDisallow: /\n"])
+        let report = own.build()
+        #expect(report.succeeded)
+        #expect(report.diagnostics.isEmpty)
+        #expect(own.page("robots.txt") == "User-agent: *\nDisallow: /\n")
+    }
+
     @Test func letsASiteOverrideOneTemplate() throws {
         let site = try ScratchSite(files: [
             "Content/articles/a.md": article("Toast", date: "2026-10-01"),

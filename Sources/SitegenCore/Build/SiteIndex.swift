@@ -216,7 +216,10 @@ struct SiteIndex: Sendable {
                 if hasFeeds { plan += [.gradeFeed(grade), .gradeCalendar(grade)] }
             }
         }
-        plan += [.notFound, .robots]
+        plan.append(.notFound)
+        // An author's own Content/robots.txt (a staging site's `Disallow: /`) is published
+        // in place of the one made here.
+        if !staticFiles.contains("robots.txt") { plan.append(.robots) }
         if hasFeeds { plan += [.siteFeed, .sitemap] }
         let planPaths = parallelMap(plan) { $0.path }
         for (page, path) in zip(plan, planPaths) {
