@@ -30,7 +30,7 @@ public final class FolderWatcher: @unchecked Sendable {
         guard watch >= 0 else { return }
         folders[watch] = folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where !name.hasPrefix(".") {
+        for name in names where !name.hasPrefix(".") || name == StaticFiles.wellKnown {
             var info = stat()
             if lstat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { addTree(folder + "/" + name) }
         }
@@ -70,7 +70,7 @@ public final class FolderWatcher: @unchecked Sendable {
                 let nameBytes = buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset = nameStart + length
-                guard let folder = folders[watch], !name.hasPrefix("."), !name.hasSuffix("~") else { continue }
+                guard let folder = folders[watch], !name.hasPrefix(".") || name == StaticFiles.wellKnown, !name.hasSuffix("~") else { continue }
                 let path = name.isEmpty ? folder : folder + "/" + name
                 if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { addTree(path) }
                 burst.insert(path)

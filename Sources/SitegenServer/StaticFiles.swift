@@ -10,6 +10,9 @@ import Glibc
 /// the site's 404.html, ETags and 304s. No path outside the folder is ever read: `..`,
 /// encoded slashes, backslashes, NUL and links that lead out are refused.
 public struct StaticFiles: Sendable {
+    /// The one hidden folder served: the web's folder of site metadata (RFC 8615).
+    static let wellKnown = ".well-known"
+
     public var root: String
     public var basePath: String
     /// Changes an HTML page before it is sent (the dev server adds its reload script).
@@ -27,7 +30,9 @@ public struct StaticFiles: Sendable {
         if decoded + "/" == basePath { return redirect(to: basePath, query: request.query) }
         let relative = String(decoded.dropFirst(basePath.count))
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") && !$0.isEmpty }) { return .text(400, "bad request path") }
+        // Hidden names are refused (a `.git` left in the folder), but the folder the web gives
+        // a meaning (RFC 8615).
+        if parts.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") && $0 != StaticFiles.wellKnown }) { return .text(400, "bad request path") }
         guard let realRoot = StaticFiles.realPath(root) else { return notFound() }
         var path = root + "/" + relative
         var info = stat()

@@ -131,6 +131,23 @@ struct ArticlePagesTests {
         #expect(own.page("robots.txt") == "User-agent: *\nDisallow: /\n")
     }
 
+    @Test func publishesTheWellKnownFolderButNoOtherHiddenFile() throws {
+        let site = try ScratchSite(files: [
+            "Content/.well-known/security.txt": "Contact: mailto:security@example.org\n",
+            "Content/.DS_Store": "x", "Content/images/.gitkeep": "", "Content/images/logo.svg": "<svg viewBox=\"0 0 2 1\"/>",
+        ])
+        #expect(site.build().succeeded)
+        #expect(site.page(".well-known/security.txt") == "Contact: mailto:security@example.org\n")
+        #expect(!site.exists(".DS_Store") && !site.exists("images/.gitkeep") && site.exists("images/logo.svg"))
+        // Published like any other folder: what the site no longer has goes, and a hidden
+        // folder of the output's own (a deploy branch's .git) stays.
+        let output = site.root.appendingPathComponent("Output")
+        try FileManager.default.createDirectory(at: output.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Content/.well-known"))
+        #expect(site.build().succeeded)
+        #expect(!site.exists(".well-known") && site.exists(".git"))
+    }
+
     @Test func letsASiteOverrideOneTemplate() throws {
         let site = try ScratchSite(files: [
             "Content/articles/a.md": article("Toast", date: "2026-10-01"),

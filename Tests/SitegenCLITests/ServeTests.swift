@@ -121,6 +121,16 @@ struct ServeTests {
             #expect(reply.map { $0.status == 400 || $0.status == 404 } == true, "\(path): \(reply?.status ?? -1)")
             #expect(reply?.body.contains("root:") != true, "\(path)")
         }
+        // Hidden files are not served, but for the web's folder of site metadata.
+        let served = folder.url.appendingPathComponent("served")
+        for hidden in [".git/config", ".well-known/security.txt"] {
+            let url = served.appendingPathComponent(hidden)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "secret\n".write(to: url, atomically: true, encoding: .utf8)
+        }
+        #expect(client.get("/.git/config")?.status == 400)
+        #expect(client.get("/.well-known/security.txt")?.status == 200)
+        #expect(client.get("/.well-known/.hidden")?.status == 400)
         #expect(client.send("GET /x HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")?.status == 431)
         #expect(client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n\r\n")?.status == 414)
     }

@@ -213,7 +213,8 @@ enum OutputWriter {
     }
 
     /// Removes what the site no longer has, leaving hidden files and folders at the top of
-    /// the output (`.git` of a deploy branch, `.gitkeep`) alone.
+    /// the output (`.git` of a deploy branch, `.gitkeep`) alone, but for `.well-known`,
+    /// which a site publishes like any other folder.
     private static func removeStale(in root: String, keeping files: Set<String>, folders: Set<String>) -> Int {
         var removed = 0
         func visit(_ relative: String) -> Bool {
@@ -221,7 +222,7 @@ enum OutputWriter {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
             var keptAny = false
             for name in names {
-                if relative.isEmpty, name.hasPrefix(".") {
+                if relative.isEmpty, name.hasPrefix("."), name != SourceTree.wellKnown {
                     keptAny = true
                     continue
                 }

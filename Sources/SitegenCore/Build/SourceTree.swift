@@ -89,7 +89,7 @@ struct SourceTree: Sendable {
         let realRoot = siteRoot.resolvingSymlinksInPath().standardizedFileURL.path
         var walker = Walker(realRoot: realRoot, known: known, settledBefore: settledBefore)
         let contentRoot = siteRoot.path + "/Content/"
-        walker.files(in: siteRoot.path + "/Content", display: "Content/") { path, stamp in
+        func visit(_ path: String, _ stamp: FileStamp) {
             if let kind = Kind(of: path) {
                 tree.markdown.append(MarkdownFile(kind: kind, contentPath: path, stamp: stamp))
                 return
@@ -108,6 +108,12 @@ struct SourceTree: Sendable {
                 tree.staticFiles.append(path)
             }
         }
+        walker.files(in: siteRoot.path + "/Content", display: "Content/") { visit($0, $1) }
+        // Hidden files and folders are not published (.git, .DS_Store), but for the one
+        // folder the web gives a meaning (RFC 8615: security.txt, app associations).
+        walker.files(in: contentRoot + SourceTree.wellKnown, display: "Content/\(SourceTree.wellKnown)/") { path, stamp in
+            visit(SourceTree.wellKnown + "/" + path, stamp)
+        }
         tree.staticFiles.sort()
 
         let themesFolder = siteRoot.path + "/Themes"
@@ -123,6 +129,9 @@ struct SourceTree: Sendable {
         tree.listings = walker.listed
         return tree
     }
+
+    /// The hidden folder of Content/ that is published.
+    static let wellKnown = ".well-known"
 
     /// The stamp the walk found of the file at `path` (relative to the site).
     func stamp(of path: String) -> FileStamp? {
