@@ -498,6 +498,14 @@ struct AssignmentFields: Sendable {
 
         if let due, let assigned, due.date < assigned {
             log.error(at: fields.node("due")!.location, "'due' must not be before 'assigned' (\(assigned)), found '\(due)'")
+        } else if let due, let assigned, due.time != nil, due.date <= assigned {
+            // Work comes out at the release time of the day it is assigned: due before then,
+            // it is past due when students first see it.
+            let release = context.site.homework.releaseTime
+            let zone = context.site.timeZone
+            if due.instant(in: zone) < DateTimeValue(date: assigned, time: release).instant(in: zone) {
+                log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(release) on \(assigned) ('homework.release_time'): it is past due when it first appears")
+            }
         }
         fields.reportUnknownKeys(what: "assignment front matter")
 
