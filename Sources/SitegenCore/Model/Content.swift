@@ -350,6 +350,9 @@ struct ArticleFields: Sendable {
     private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
         let source = fields.required("src", ImageSource.self)
         let alt = fields.required("alt", String.self)
+        if let alt, alt.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }), let node = fields.node("alt") {
+            fields.log.warning(at: node.location, "'\(fields.name("alt"))' is blank, so screen readers pass over the cover photo: say what it shows")
+        }
         let width = positive(fields, "width")
         let height = positive(fields, "height")
         switch source {
@@ -599,6 +602,9 @@ enum ContentBody {
             return resolved
         }, resolveImage: { image in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
+            if image.alt.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }) {
+                log.warning(at: location, "image '\(image.source)' has no alt text, so screen readers pass over it: say what it shows between the brackets, like ![what it shows](\(image.source))")
+            }
             guard let source = ImageSource(image.source) else {
                 log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
                 resolved.append(nil)
