@@ -135,9 +135,7 @@ struct HomeworkSchedule: Sendable {
     }
 
     /// The instant an assignment's day was released, as seconds since 1970.
-    func releaseInstant(of day: CalendarDate) -> Int {
-        DateTimeValue(date: day, time: site.homework.releaseTime).instant(in: site.timeZone)
-    }
+    func releaseInstant(of day: CalendarDate) -> Int { site.releaseInstant(of: day) }
 
     /// The moment as an instant, for "Updated …" and the feeds.
     var momentInstant: Int {

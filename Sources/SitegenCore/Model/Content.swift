@@ -228,12 +228,11 @@ extension Boxed where Fields == ArticleFields {
     }
 }
 
-/// A line and column of a model's own source file.
+/// A line and column of a model's own source file, whose path the model has: kept without
+/// a second copy of the path, which made every copy of the model retain one more string.
 struct SlugPlace: Sendable {
-    var line: Int32 = 1
-    var column: Int32 = 1
-
-    init() {}
+    var line: Int32
+    var column: Int32
 
     init(line: Int32, column: Int32) {
         self.line = line
@@ -241,8 +240,11 @@ struct SlugPlace: Sendable {
     }
 
     init(_ location: SourceLocation) {
-        line = Int32(clamping: location.line)
-        column = Int32(clamping: location.column)
+        self.init(line: Int32(clamping: location.line), column: Int32(clamping: location.column))
+    }
+
+    func location(in path: String) -> SourceLocation {
+        SourceLocation(path: path, line: Int(line), column: Int(column))
     }
 }
 
@@ -252,12 +254,8 @@ struct ArticleFields: Sendable {
     let slug: Slug
     /// Where the slug is written (the file's start when its name makes it): two articles
     /// of one slug are reported there.
-    var slugLocation: SourceLocation {
-        SourceLocation(path: sourcePath, line: Int(slugPlace.line), column: Int(slugPlace.column))
-    }
-    /// Only the line and column: the path is `sourcePath`, and a second copy of it made
-    /// every copy of the model retain one more string.
-    var slugPlace = SlugPlace()
+    var slugPlace: SlugPlace
+    var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
     /// model store each asked for it of every article, a string made each time.
@@ -350,7 +348,7 @@ struct ArticleFields: Sendable {
     private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
         let source = fields.required("src", ImageSource.self)
         let alt = fields.required("alt", String.self)
-        if let alt, alt.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }), let node = fields.node("alt") {
+        if let alt, Summary.isBlank(alt), let node = fields.node("alt") {
             fields.log.warning(at: node.location, "'\(fields.name("alt"))' is blank, so screen readers pass over the cover photo: say what it shows")
         }
         let width = positive(fields, "width")
@@ -504,10 +502,8 @@ struct AssignmentFields: Sendable {
         } else if let due, let assigned, due.time != nil, due.date <= assigned {
             // Work comes out at the release time of the day it is assigned: due before then,
             // it is past due when students first see it.
-            let release = context.site.homework.releaseTime
-            let zone = context.site.timeZone
-            if due.instant(in: zone) < DateTimeValue(date: assigned, time: release).instant(in: zone) {
-                log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(release) on \(assigned) ('homework.release_time'): it is past due when it first appears")
+            if due.instant(in: context.site.timeZone) < context.site.releaseInstant(of: assigned) {
+                log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(context.site.homework.releaseTime) on \(assigned) ('homework.release_time'): it is past due when it first appears")
             }
         }
         fields.reportUnknownKeys(what: "assignment front matter")
@@ -536,10 +532,8 @@ struct Page: Sendable {
     var sourcePath: String
     var slug: Slug
     /// Where the slug is written (the file's start when its name makes it).
-    var slugLocation: SourceLocation {
-        SourceLocation(path: sourcePath, line: Int(slugPlace.line), column: Int(slugPlace.column))
-    }
-    var slugPlace = SlugPlace()
+    var slugPlace: SlugPlace
+    var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     var title: String
     var summary: String
     var draft: Bool
@@ -602,7 +596,7 @@ enum ContentBody {
             return resolved
         }, resolveImage: { image in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
-            if image.alt.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }) {
+            if Summary.isBlank(image.alt) {
                 log.warning(at: location, "image '\(image.source)' has no alt text, so screen readers pass over it: say what it shows between the brackets, like ![what it shows](\(image.source))")
             }
             guard let source = ImageSource(image.source) else {
@@ -699,6 +693,13 @@ enum Summary {
         while start < end, trimmed(bytes[start]) { start += 1 }
         while end > start, trimmed(bytes[end - 1]) { end -= 1 }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) + "…"
+    }
+
+    /// Whether `text` shows nothing: empty or whitespace only. Most texts asked about start
+    /// with a visible ASCII letter, and only the others are looked at whole.
+    static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return collapsingWhitespace(text).isEmpty
     }
 
     /// Runs of whitespace become one space, none at either end — as splitting the text's

@@ -235,12 +235,12 @@ enum ImageSize: Equatable, Sendable {
     /// `viewBox`'s; nil when the file is no SVG.
     private static func svg(_ bytes: [UInt8], isWhole: Bool) -> ImageSize? {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        guard text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return nil }
+        guard text.first(where: { !isXMLSpace($0) }) == UInt8(ascii: "<") else { return nil }
         let start = Array("<svg".utf8)
         var index = text.startIndex
         while index + 4 < text.endIndex {
             if text[index] == start[0], text[index..<index + 4].elementsEqual(start),
-               [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(text[index + 4]) {
+               isXMLSpace(text[index + 4]) || text[index + 4] == UInt8(ascii: ">") || text[index + 4] == UInt8(ascii: "/") {
                 guard let attributes = svgAttributes(text[(index + 4)...]) else { return isWhole ? .cutShort(format: "an SVG") : .needsMore }
                 return svgSize(attributes)
             }
@@ -253,22 +253,21 @@ enum ImageSize: Equatable, Sendable {
     private static func svgAttributes(_ tag: ArraySlice<UInt8>) -> [String: String]? {
         var attributes: [String: String] = [:]
         var index = tag.startIndex
-        func isSpace(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D].contains(byte) }
         while index < tag.endIndex {
             let byte = tag[index]
             if byte == UInt8(ascii: ">") { return attributes }
-            if isSpace(byte) || byte == UInt8(ascii: "/") {
+            if isXMLSpace(byte) || byte == UInt8(ascii: "/") {
                 index += 1
                 continue
             }
             let nameStart = index
-            while index < tag.endIndex, !isSpace(tag[index]), tag[index] != UInt8(ascii: "="), tag[index] != UInt8(ascii: ">") { index += 1 }
+            while index < tag.endIndex, !isXMLSpace(tag[index]), tag[index] != UInt8(ascii: "="), tag[index] != UInt8(ascii: ">") { index += 1 }
             let name = String(decoding: tag[nameStart..<index], as: UTF8.self)
-            while index < tag.endIndex, isSpace(tag[index]) { index += 1 }
+            while index < tag.endIndex, isXMLSpace(tag[index]) { index += 1 }
             guard index < tag.endIndex else { return nil }
             guard tag[index] == UInt8(ascii: "=") else { continue }
             index += 1
-            while index < tag.endIndex, isSpace(tag[index]) { index += 1 }
+            while index < tag.endIndex, isXMLSpace(tag[index]) { index += 1 }
             guard index < tag.endIndex else { return nil }
             let quote = tag[index]
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
@@ -277,6 +276,10 @@ enum ImageSize: Equatable, Sendable {
             index = end + 1
         }
         return nil
+    }
+
+    private static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func svgSize(_ attributes: [String: String]) -> ImageSize {

@@ -165,7 +165,7 @@ struct Site: Sendable {
         guard let subjects = section.list("subjects", String.self), let items = section.node("subjects")?.sequence else { return [] }
         var order: [String] = []
         for (subject, item) in zip(subjects, items) {
-            guard !Summary.collapsingWhitespace(subject).isEmpty else {
+            guard !Summary.isBlank(subject) else {
                 section.log.error(at: item.location, "'\(section.name("subjects"))' must not list a blank subject, found \(item.shortDescription)")
                 continue
             }
@@ -182,6 +182,11 @@ struct Site: Sendable {
     /// end up in the middle of them (and was dropped without a word).
     static func isPublishingAddress(_ url: WebURL) -> Bool {
         !url.text.contains("?") && !url.text.contains("#")
+    }
+
+    /// When the work assigned on `day` is published, as seconds since 1970.
+    func releaseInstant(of day: CalendarDate) -> Int {
+        DateTimeValue(date: day, time: homework.releaseTime).instant(in: timeZone)
     }
 
     static func parts(of baseURL: WebURL?) -> (origin: String?, basePath: String) {

@@ -113,9 +113,7 @@ final class FieldReader {
     }
 
     private func visible(_ text: String, _ key: String) -> String? {
-        // Most titles start with a letter: only the others are looked at whole.
-        let startsVisibly = text.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
-        guard startsVisibly || !Summary.collapsingWhitespace(text).isEmpty else {
+        guard !Summary.isBlank(text) else {
             log.error(at: node(key)?.location ?? location, "'\(name(key))' must not be blank, found \(node(key)?.shortDescription ?? "''")")
             return nil
         }

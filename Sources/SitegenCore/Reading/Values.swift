@@ -574,7 +574,7 @@ struct Label: FrontMatterValue, Hashable, Sendable {
             self = label
             return
         }
-        guard !Summary.collapsingWhitespace(scalar.text).isEmpty else { throw .mismatch }
+        guard !Summary.isBlank(scalar.text) else { throw .mismatch }
         throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
     }
 
