@@ -26,7 +26,8 @@ enum BuildCommand {
           --drafts          include drafts (default: drafts are left out)
           --strict          treat warnings as errors (default: warnings do not fail)
           --quiet, -q       print problems only, no summary
-          --timings         print how long each stage took
+          --timings         print how long each stage took, and how many content files
+                    were parsed and pages rendered (the rest came from the cache)
           --cache-dir DIR   where the build cache is kept (default: ~/.cache/sitegen, or
                             $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never
                             changes what is built
@@ -93,7 +94,10 @@ enum BuildCommand {
         }
         stages.enter("Done")
         if showsProgress, clock.now - start > .seconds(1) { console.writeError("\r\u{1B}[K") }
-        if parsed.has("--timings") { console.printError(stages.summary) }
+        if parsed.has("--timings") {
+            console.printError(stages.summary)
+            console.printError("Parsed \(grouped(report.parsedCount)) content file\(report.parsedCount == 1 ? "" : "s"), rendered \(grouped(report.renderedCount)) page\(report.renderedCount == 1 ? "" : "s")")
+        }
         for diagnostic in report.diagnostics {
             console.printError(diagnostic.description)
         }

@@ -531,6 +531,41 @@ struct BuildCacheTests {
         #expect(try stored().range(of: phrase) != nil)
     }
 
+    /// With the output gone (`rm -rf Output`, a CI machine that restores only the cache)
+    /// there are no pages to read the articles' HTML from: the articles are parsed again,
+    /// all at once as a first build parses them, and only they.
+    @Test func parsesTheArticlesAgainWhenTheirPagesAreGone() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        let content = cached.appendingPathComponent("Content")
+        let sources = FolderSnapshot(content).files.keys.filter { $0.hasSuffix(".md") }
+        let articles = sources.filter { $0.hasPrefix("articles/") }
+        #expect(articles.count > 1 && articles.count < sources.count)
+        #expect(report(cached, cache: cache).parsedCount == sources.count)
+        #expect(report(cached, cache: cache).parsedCount == 0)
+
+        // What is left at the output's top when it is a deploy branch's checkout.
+        let output = cached.appendingPathComponent("Output")
+        try FileManager.default.removeItem(at: output)
+        try FileManager.default.createDirectory(at: output.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        let again = report(cached, cache: cache)
+        #expect(again.parsedCount == articles.count)
+        #expect(again.writtenCount == again.fileCount)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+
+        // With the pages in place, an edited template parses nothing.
+        for site in [cached, plain] {
+            let template = site.appendingPathComponent("Themes/default/article.mustache")
+            let original = try String(contentsOf: template, encoding: .utf8)
+            #expect(original.contains("<div class=\"prose\">"))
+            try original.replacingOccurrences(of: "<div class=\"prose\">", with: "<div class=\"prose main\">").write(to: template, atomically: true, encoding: .utf8)
+        }
+        #expect(report(cached, cache: cache).parsedCount == 0)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+    }
+
     @Test func buildsBetweenTwoChangesOfTheHomeworkAreOneBuild() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -141,6 +141,7 @@ struct EditedArticles {
         report.pageCount = previous.pageCount
         report.fileCount = previous.fileCount
         report.renderedCount = rendered.renderedCount
+        report.parsedCount = edited.count
         var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore)
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry

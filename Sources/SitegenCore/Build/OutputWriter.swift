@@ -444,6 +444,13 @@ struct OutputStaging: Sendable {
     private static func isEmptyFolder(_ path: String) -> Bool {
         (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true
     }
+
+    /// Whether the output at `path` has no page a last build could have left: it is
+    /// missing, or holds only hidden entries at its top (a deploy branch's `.git`).
+    static func holdsNoPages(_ path: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return true }
+        return names.allSatisfy { $0.hasPrefix(".") }
+    }
 }
 
 /// The folders of a staging laid out as the output, made one after the other on a thread

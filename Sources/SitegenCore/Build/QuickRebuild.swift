@@ -54,6 +54,7 @@ enum QuickRebuild {
         warm.report.writtenCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0
+        warm.report.parsedCount = edited.count
         guard !edited.isEmpty else { return .rebuilt }
 
         let entries = Validate.models(edited, tree: warm.tree, context: warm.modelContext)
