@@ -566,6 +566,43 @@ struct BuildCacheTests {
         #expect(sameOutputs(cached, plain))
     }
 
+    /// The models are kept by the hash of their sources' bytes and of the static files':
+    /// a `touch` or a fresh clone (a CI machine that restores the cache) changes every
+    /// stamp and no model, and a static file changed in its bytes changes every model.
+    @Test func keepsTheModelsOfFilesWhoseStampsChangedButNotTheirBytes() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        let sources = FolderSnapshot(cached.appendingPathComponent("Content")).files.keys.filter { $0.hasSuffix(".md") }
+        let articles = sources.filter { $0.hasPrefix("articles/") }
+        #expect(report(cached, cache: cache).parsedCount == sources.count)
+
+        let later = Date().addingTimeInterval(10)
+        for path in FolderSnapshot(cached.appendingPathComponent("Content")).files.keys {
+            try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: cached.appendingPathComponent("Content/" + path).path)
+        }
+        let touched = report(cached, cache: cache)
+        #expect(touched.parsedCount == 0)
+        #expect(touched.renderedCount == 0)
+        #expect(touched.writtenCount == 0)
+
+        // A clone of the site where it was, without its output.
+        try FileManager.default.removeItem(at: cached)
+        let clone = try copySampleSite(into: folder, as: "cached")
+        #expect(report(clone, cache: cache).parsedCount == articles.count)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(clone, plain))
+
+        // A cover whose size is read from its file, replaced by another photo.
+        for site in [clone, plain] {
+            let cover = site.appendingPathComponent("Content/articles/pineapple-bun-in-mong-kok/bun.jpg")
+            try FileManager.default.removeItem(at: cover)
+            try FileManager.default.copyItem(at: site.appendingPathComponent("Content/articles/egg-tarts-on-lyndhurst-terrace/tarts.jpg"), to: cover)
+        }
+        #expect(report(clone, cache: cache).parsedCount == sources.count)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(clone, plain))
+    }
+
     @Test func buildsBetweenTwoChangesOfTheHomeworkAreOneBuild() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -1082,9 +1082,10 @@ struct FileReaderTests {
             }
             #expect(asked == 1)
         }
-        let read = tree.reading(tree.markdown) { file, bytes in (file.contentPath, bytes) }
+        let read = tree.reading(tree.markdown) { position, file, bytes in (file.contentPath, bytes, position) }
         #expect(read.map(\.0) == names.map { "articles/" + $0 })
-        #expect(read.allSatisfy { path, bytes in bytes.map { String(decoding: $0, as: UTF8.self) } == String(path.dropFirst("articles/".count)) })
+        #expect(read.map(\.2) == Array(names.indices))
+        #expect(read.allSatisfy { path, bytes, _ in bytes.map { String(decoding: $0, as: UTF8.self) } == String(path.dropFirst("articles/".count)) })
     }
 
     @Test func eachSourceIsAskedForOnceAWindowAtATime() throws {

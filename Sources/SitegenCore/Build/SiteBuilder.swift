@@ -303,12 +303,12 @@ public enum SiteBuilder {
         context.add(signature)
         context.add(tree.siteYAML ?? [])
         context.add(tree.teachersYAML ?? [])
+        // Static files by their bytes, not their stamps: a fresh clone (a CI machine with
+        // the cache restored) or a `touch` changes every stamp and none of the models.
+        let staticHashes = BuildCache.staticHashes(of: tree, known: previous, racy: racyChanged)
         for path in tree.staticFiles {
             context.add(path)
-            if let stamp = tree.stamps["Content/" + path] {
-                context.add(stamp.size)
-                context.add(Int(stamp.modified))
-            }
+            context.add(staticHashes["Content/" + path] ?? 0)
         }
         if previous?.contextHash != context.value { previous?.content = ContentTable() }
         if let facts = previous?.formatFacts { Formats.of(site.language).learn(facts) }
@@ -341,8 +341,11 @@ public enum SiteBuilder {
             slots[$0]?.stamp != tree.markdown[$0].stamp || (pagesGone && tree.markdown[$0].kind == .article)
                 || (!racyChanged.isEmpty && racyChanged.contains("Content/" + tree.markdown[$0].contentPath))
         }
-        for (index, entry) in zip(stale, Validate.models(stale.map { tree.markdown[$0] }, tree: tree, context: modelContext)) {
-            slots[index] = entry
+        // A source whose stamp changed but whose bytes did not keeps its model.
+        let made = Validate.models(stale.map { tree.markdown[$0] }, reusing: stale.map { pagesGone && tree.markdown[$0].kind == .article ? nil : slots[$0] },
+                                   tree: tree, context: modelContext)
+        for (index, result) in zip(stale, made) {
+            slots[index] = result.entry
         }
         // Cached models are decoded on both cores; one that does not read back is built anew.
         let cached = slots
@@ -376,7 +379,7 @@ public enum SiteBuilder {
                                                            storedChecksum: entry.storedChecksum)
             }
         }
-        report.parsedCount = stale.count + unreadable.count
+        report.parsedCount = made.count { $0.parsed } + unreadable.count
         for (index, entry) in zip(unreadable, Validate.models(unreadable.map { tree.markdown[$0] }, tree: tree, context: modelContext)) {
             slots[index] = entry
             if let (model, diagnostics) = entry.decoded() {
@@ -474,6 +477,7 @@ public enum SiteBuilder {
         cache.moment = moment.key
         cache.store = storeMark
         cache.inputs = tree.stamps
+        cache.staticHashes = staticHashes
         cache.content = entries
         cache.pages = pages
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)

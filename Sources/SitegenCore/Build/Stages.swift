@@ -71,19 +71,35 @@ enum Validate {
     /// Reads, parses and validates `sources` on both cores: each file's model (or none)
     /// with its problems and the hash of its bytes.
     static func models(_ sources: [SourceTree.MarkdownFile], tree: SourceTree, context: ModelContext) -> [BuildCache.ContentEntry] {
-        tree.reading(sources) { source, bytes -> BuildCache.ContentEntry in
-            let (file, problems) = Parse.content(source, bytes: bytes)
+        models(sources, reusing: [], tree: tree, context: context).map(\.entry)
+    }
+
+    /// `models`, but a source whose bytes are those `reusing` (the cache's entries, by
+    /// position) was made from keeps that entry, with its new stamp; `parsed` tells which
+    /// were parsed.
+    static func models(_ sources: [SourceTree.MarkdownFile], reusing known: [BuildCache.ContentEntry?], tree: SourceTree,
+                       context: ModelContext) -> [(entry: BuildCache.ContentEntry, parsed: Bool)] {
+        tree.reading(sources) { position, source, bytes -> (entry: BuildCache.ContentEntry, parsed: Bool) in
             let hash = bytes.map(ContentHash.value) ?? 0
-            guard let file else { return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: .none, diagnostics: problems) }
-            let log = DiagnosticLog()
-            let model: BuildCache.Model
-            switch source.kind {
-            case .article: model = (try? Article(file: file, context: context, log: log)).map(BuildCache.Model.article) ?? .none
-            case .assignment: model = (try? Assignment(file: file, context: context, log: log)).map(BuildCache.Model.assignment) ?? .none
-            case .page: model = (try? Page(file: file, context: context, log: log)).map(BuildCache.Model.page) ?? .none
+            if position < known.count, var entry = known[position], let bytes, entry.hash == hash, entry.stamp.size == bytes.count {
+                entry.stamp = source.stamp
+                return (entry, false)
             }
-            return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: model, diagnostics: log.entries)
+            return (model(of: source, bytes: bytes, hash: hash, context: context), true)
         }
+    }
+
+    private static func model(of source: SourceTree.MarkdownFile, bytes: [UInt8]?, hash: UInt64, context: ModelContext) -> BuildCache.ContentEntry {
+        let (file, problems) = Parse.content(source, bytes: bytes)
+        guard let file else { return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: .none, diagnostics: problems) }
+        let log = DiagnosticLog()
+        let model: BuildCache.Model
+        switch source.kind {
+        case .article: model = (try? Article(file: file, context: context, log: log)).map(BuildCache.Model.article) ?? .none
+        case .assignment: model = (try? Assignment(file: file, context: context, log: log)).map(BuildCache.Model.assignment) ?? .none
+        case .page: model = (try? Page(file: file, context: context, log: log)).map(BuildCache.Model.page) ?? .none
+        }
+        return BuildCache.ContentEntry(stamp: source.stamp, hash: hash, model: model, diagnostics: log.entries)
     }
 
     /// The pieces of HTML of the article of `file`, made again from its source: nil when

@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-21"
+    static let format = "sitegen-build-cache-22"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -217,6 +217,9 @@ struct BuildCache: Sendable {
     var contextHash: UInt64
     /// The stamps of the site's files but its Markdown files (whose are in `content`).
     var inputs: [String: FileStamp] = [:]
+    /// The hash of each static file's bytes as of its stamp in `inputs`, by path relative
+    /// to the site: what the models depend on (`staticHashes(of:known:racy:)`).
+    var staticHashes: [String: UInt64] = [:]
     var diagnostics: [Diagnostic] = []
     var content = ContentTable()
     var pages = PageTable()
@@ -309,6 +312,27 @@ struct BuildCache: Sendable {
         return changed
     }
 
+    /// The hash of the bytes of each static file of `tree`, by path relative to the site:
+    /// `known`'s when the file's stamp is the one it has and the bytes did not change
+    /// within the stamp's tick (`racy`), else read now, on both cores.
+    static func staticHashes(of tree: SourceTree, known: BuildCache?, racy: Set<String>) -> [String: UInt64] {
+        var hashes: [String: UInt64] = [:]
+        hashes.reserveCapacity(tree.staticFiles.count)
+        var unknown: [String] = []
+        for file in tree.staticFiles {
+            let path = "Content/" + file
+            if let known, let stamp = tree.stamps[path], known.inputs[path] == stamp, let hash = known.staticHashes[path], !racy.contains(path) {
+                hashes[path] = hash
+            } else {
+                unknown.append(path)
+            }
+        }
+        for (path, hash) in zip(unknown, parallelMap(unknown) { tree.bytes(of: $0).map(ContentHash.value) ?? 0 }) {
+            hashes[path] = hash
+        }
+        return hashes
+    }
+
     /// The stamp this cache has of the input at `path` (relative to the site).
     private func stamp(of path: String) -> FileStamp? {
         inputs[path] ?? (path.hasPrefix("Content/") ? content[String(path.dropFirst("Content/".count))]?.stamp : nil)
@@ -389,6 +413,7 @@ struct BuildCache: Sendable {
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
             try cache.readSummary(&reader)
             try cache.readInputs(&reader)
+            try cache.readStaticHashes(&reader)
             try cache.readContent(&reader)
             try cache.readPages(&reader)
             try cache.readOutputs(&reader)
@@ -530,6 +555,7 @@ struct BuildCache: Sendable {
         writer.unsigned(contextHash)
         writeSummary(&writer, store: saved.mark)
         writeInputs(inputs, &writer)
+        writeStaticHashes(&writer)
         writeContent(saved.paths.indices.lazy.map { index in
             (saved.paths[index], saved.stamps[index], saved.hashes[index], saved.locations[index], saved.checksums[index])
         }, &writer)
@@ -608,6 +634,20 @@ struct BuildCache: Sendable {
             let path = try reader.string()
             inputs[path] = FileStamp(size: try reader.integer(), modified: Int64(bitPattern: try reader.word()))
         }
+    }
+
+    private func writeStaticHashes(_ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(staticHashes.count))
+        for (path, hash) in staticHashes.sorted(by: { $0.key < $1.key }) {
+            writer.string(path)
+            writer.word(hash)
+        }
+    }
+
+    private mutating func readStaticHashes(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let count = try reader.count()
+        staticHashes.reserveCapacity(count)
+        for _ in 0..<count { staticHashes[try reader.string()] = try reader.word() }
     }
 
     /// Each model's source, its stamp and hash, and where the model is in the store.
