@@ -126,13 +126,15 @@ enum BuildCommand {
         return 0
     }
 
-    /// The version and the executable's size and time: a rebuilt sitegen trusts no cache
-    /// of the one before. The executable is found from argv[0] (not /proc/self/exe, which
-    /// names valgrind when sitegen runs under it).
+    /// The version and the executable's build ID, or its size and time when it has none: a
+    /// sitegen built from other sources trusts no cache of the one before. The executable
+    /// is found from argv[0] (not /proc/self/exe, which names valgrind when sitegen runs
+    /// under it).
     static var toolIdentity: String {
+        let path = executablePath ?? "/proc/self/exe"
+        if let id = ELFBuildID.of(file: path) { return "\(CommandLineTool.version)|build-id \(id)" }
         var info = stat()
-        let found = executablePath.map { stat($0, &info) == 0 } ?? false
-        guard found || stat("/proc/self/exe", &info) == 0 else { return CommandLineTool.version }
+        guard stat(path, &info) == 0 else { return CommandLineTool.version }
         return "\(CommandLineTool.version)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 

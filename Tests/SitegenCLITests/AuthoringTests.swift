@@ -94,6 +94,7 @@ struct ScaffoldTests {
         #expect(workflow.contains("- cron: \"0 6 * * *\""))
         #expect(workflow.contains("--base-url \"${{ steps.pages.outputs.base_url }}/\""))
         #expect(workflow.contains("14:00 in Asia/Hong_Kong is 06:00 UTC"))
+        #expect(workflow.contains("path: ~/.cache/sitegen\n          key: sitegen-cache-${{ github.run_id }}"))
         #expect(try String(contentsOf: site.appendingPathComponent("Content/site.yaml"), encoding: .utf8).contains("title: My Site\n"))
 
         let build = CapturedConsole()

@@ -42,6 +42,13 @@ jobs:
         run: |
           git clone --depth 1 "$SITEGEN_REPOSITORY" /tmp/sitegen
           swift build -c release --package-path /tmp/sitegen --product sitegen --static-swift-stdlib
+      # sitegen's build cache from the run before: the models of files whose bytes did not
+      # change are kept (a sitegen built from the same sources trusts it).
+      - uses: actions/cache@v4
+        with:
+          path: ~/.cache/sitegen
+          key: sitegen-cache-${{ github.run_id }}
+          restore-keys: sitegen-cache-
       - id: pages
         uses: actions/configure-pages@v5
       - name: Build the site
