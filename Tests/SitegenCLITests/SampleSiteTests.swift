@@ -603,6 +603,34 @@ struct BuildCacheTests {
         #expect(sameOutputs(clone, plain))
     }
 
+    /// A static file is trusted by its stamp, like every input: a full build through the
+    /// cache does not read it again when the output has it as written, and copies it when
+    /// its stamp changed.
+    @Test func copiesAStaticFileAgainOnlyWhenItsStampChanged() throws {
+        let folder = TemporaryFolder()
+        let (cached, _, cache) = try twinSites(in: folder)
+        let photo = cached.appendingPathComponent("Content/articles/lovely-breakfast/tea.jpg")
+        let published = cached.appendingPathComponent("Output/articles/lovely-breakfast/tea.jpg")
+        let original = try Data(contentsOf: photo)
+        // Long settled: a stamp within the clock's tick of a build is checked by the bytes.
+        let stamp = Date(timeIntervalSinceNow: -3600)
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: photo.path)
+        _ = report(cached, cache: cache)
+        // The same size and time, other bytes: what no editor does.
+        var other = original
+        other[other.count - 3] ^= 0xFF
+        try other.write(to: photo)
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: photo.path)
+        let footer = cached.appendingPathComponent("Themes/default/footer.mustache")
+        try (try String(contentsOf: footer, encoding: .utf8) + "{{! a full build }}").write(to: footer, atomically: true, encoding: .utf8)
+        #expect(report(cached, cache: cache).renderedCount > 0)
+        #expect(try Data(contentsOf: published) == original)
+
+        try FileManager.default.setAttributes([.modificationDate: stamp.addingTimeInterval(1)], ofItemAtPath: photo.path)
+        _ = report(cached, cache: cache)
+        #expect(try Data(contentsOf: published) == other)
+    }
+
     @Test func buildsBetweenTwoChangesOfTheHomeworkAreOneBuild() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

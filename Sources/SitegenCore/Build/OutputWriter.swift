@@ -158,7 +158,13 @@ enum OutputWriter {
             guard rename(staged, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             return .written(entry, entry.size)
         case .bytes(let data): bytes = data
-        case .copy(let source):
+        case .copy(let source, let known):
+            // A site's photos are most of its bytes: a full build read them all again.
+            var info = stat()
+            if let known, let previous, previous.hash == known, stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+               Int(info.st_size) == previous.size, OutputManifest.time(of: info) == previous.modified {
+                return .unchanged(previous)
+            }
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
             bytes = data
         }
@@ -405,7 +411,7 @@ struct OutputStaging: Sendable {
             case .bytes(let bytes):
                 guard safe(), let modified = place(bytes, at: file.path) else { return nil }
                 entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
-            case .copy(let source):
+            case .copy(let source, _):
                 guard safe(), let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
                 entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
             case .unchanged:

@@ -8,7 +8,9 @@ import Synchronization
 struct OutputFile: Sendable {
     enum Contents: Sendable {
         case bytes([UInt8])
-        case copy(URL)
+        /// A static file, with the hash of its bytes when the build knows it: then it is
+        /// not read when the output has it as the last build wrote it.
+        case copy(URL, hash: UInt64?)
         case unchanged(OutputManifest.Entry)
         /// Rendered and written to the staging folder, to be moved into place.
         case staged(String, OutputManifest.Entry)

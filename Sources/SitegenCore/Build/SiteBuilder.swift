@@ -468,7 +468,8 @@ public enum SiteBuilder {
         rendered.files = []
         files.reserveCapacity(files.count + tree.staticFiles.count + assets.files.count)
         for path in tree.staticFiles {
-            files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path))))
+            files.append(OutputFile(path: path, contents: .copy(sourceURL.appendingPathComponent("Content").appendingPathComponent(path),
+                                                                hash: staticHashes["Content/" + path])))
         }
         for (path, bytes) in assets.files.sorted(by: { $0.key < $1.key }) {
             files.append(OutputFile(path: path, contents: .bytes(bytes)))
