@@ -149,6 +149,7 @@ enum OutputWriter {
     private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?) throws -> Result.FileOutcome {
         let target = root + "/" + file.path
         let bytes: [UInt8]
+        var knownHash: UInt64?
         switch file.contents {
         case .unchanged(let entry): return .unchanged(entry)
         case .staged(let staged, let entry):
@@ -167,8 +168,9 @@ enum OutputWriter {
             }
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
             bytes = data
+            knownHash = known
         }
-        let hash = ContentHash.value(bytes)
+        let hash = knownHash ?? ContentHash.value(bytes)
         var info = stat()
         guard stat(target, &info) == 0 else {
             // A new file replaces nothing: it is written in place.
@@ -411,9 +413,9 @@ struct OutputStaging: Sendable {
             case .bytes(let bytes):
                 guard safe(), let modified = place(bytes, at: file.path) else { return nil }
                 entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
-            case .copy(let source, _):
+            case .copy(let source, let known):
                 guard safe(), let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
-                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
+                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: known ?? ContentHash.value(bytes))
             case .unchanged:
                 return nil
             }

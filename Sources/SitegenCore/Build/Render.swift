@@ -9,7 +9,7 @@ struct OutputFile: Sendable {
     enum Contents: Sendable {
         case bytes([UInt8])
         /// A static file, with the hash of its bytes when the build knows it: then it is
-        /// not read when the output has it as the last build wrote it.
+        /// not read when the output has it as the last build wrote it, nor hashed again.
         case copy(URL, hash: UInt64?)
         case unchanged(OutputManifest.Entry)
         /// Rendered and written to the staging folder, to be moved into place.
