@@ -332,18 +332,11 @@ public enum SiteBuilder {
         // change, else a new one. Kept in an array: dictionaries of 60,000 paths built and
         // read again here cost a tenth of a second of a large first build.
         var slots: [BuildCache.ContentEntry?] = previous?.content.entries(for: tree.markdown) ?? Array(repeating: nil, count: tree.markdown.count)
-        // The cache leaves an article's HTML in its page. With no pages to read it from
-        // (`rm -rf Output`, a CI machine with the cache restored) the articles are parsed
-        // again here, on both cores, as in a first build: made one by one when a page
-        // first asked, they took a 10,000-article build from 1.3 to 1.9 s.
-        let pagesGone = previous != nil && OutputStaging.holdsNoPages(outputURL.path)
         let stale = tree.markdown.indices.filter {
-            slots[$0]?.stamp != tree.markdown[$0].stamp || (pagesGone && tree.markdown[$0].kind == .article)
-                || (!racyChanged.isEmpty && racyChanged.contains("Content/" + tree.markdown[$0].contentPath))
+            slots[$0]?.stamp != tree.markdown[$0].stamp || (!racyChanged.isEmpty && racyChanged.contains("Content/" + tree.markdown[$0].contentPath))
         }
         // A source whose stamp changed but whose bytes did not keeps its model.
-        let made = Validate.models(stale.map { tree.markdown[$0] }, reusing: stale.map { pagesGone && tree.markdown[$0].kind == .article ? nil : slots[$0] },
-                                   tree: tree, context: modelContext)
+        let made = Validate.models(stale.map { tree.markdown[$0] }, reusing: stale.map { slots[$0] }, tree: tree, context: modelContext)
         for (index, result) in zip(stale, made) {
             slots[index] = result.entry
         }
@@ -353,6 +346,12 @@ public enum SiteBuilder {
             if case .encoded = cached[index]?.payload { true } else { false }
         }
         let knownTeachers = KnownTeachers(teachers)
+        // The cache leaves an article's HTML in its page. With no pages to read it from
+        // (`rm -rf Output`, a CI machine with the cache restored) the articles stored so do
+        // not decode, and are parsed again below, on both cores, as in a first build (made
+        // one by one when a page first asked, they took a 10,000-article build from 1.3 to
+        // 1.9 s); this build stores their HTML in full, for the next without pages.
+        let pagesGone = previous != nil && OutputStaging.holdsNoPages(outputURL.path)
         let pageTexts = pagesGone ? nil : previous.map { PageTexts(output: outputURL.path, cache: $0, tree: tree, context: modelContext) }
         let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers, pages: pageTexts) }
         var models: [BuildCache.Model] = []
@@ -457,7 +456,7 @@ public enum SiteBuilder {
         let pages = PageTable(rendered.pages)
         let storingModels = memory == nil ? cacheFile.map { file in
             let content = entries
-            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pages) }
+            return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pagesGone ? nil : pages) }
         } : nil
 
         if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
