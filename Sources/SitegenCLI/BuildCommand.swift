@@ -27,7 +27,7 @@ enum BuildCommand {
           --strict          treat warnings as errors (default: warnings do not fail)
           --quiet, -q       print problems only, no summary
           --timings         print how long each stage took, and how many content files
-                    were parsed and pages rendered (the rest came from the cache)
+                            were parsed and pages rendered (the rest came from the cache)
           --cache-dir DIR   where the build cache is kept (default: ~/.cache/sitegen, or
                             $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never
                             changes what is built
