@@ -244,7 +244,8 @@ for size in "${sizes[@]}"; do
     card=$(median edit_template "${edit_build[@]}")
     rebuild_row "$size" sitegen "one template" "$card" "$pages"
     # The output gone and the cache kept (`rm -rf Output`, a CI machine that restores only
-    # the cache): the articles' HTML, which the cache leaves in their pages, is made again.
+    # the cache): the first run parses the articles again, since the cache left their HTML
+    # in their pages, and stores it; the later runs parse nothing.
     output_gone() { to_trash "$out-edit"; sync; }
     gone=$(median output_gone "${edit_build[@]}")
     rebuild_row "$size" sitegen "output deleted" "$gone" "$pages"
