@@ -531,6 +531,17 @@ struct BuildCacheTests {
         #expect(try stored().range(of: phrase) != nil)
     }
 
+    /// The content files of `site`, and those of its articles that have a page: a draft
+    /// has none, so the cache stores its HTML whole from the start.
+    private func contentFiles(of site: URL) throws -> (sources: [String], articles: [String]) {
+        let content = site.appendingPathComponent("Content")
+        let sources = FolderSnapshot(content).files.keys.filter { $0.hasSuffix(".md") }
+        let articles = try sources.filter { $0.hasPrefix("articles/") }.filter {
+            !(try String(contentsOf: content.appendingPathComponent($0), encoding: .utf8)).contains("\ndraft: true\n")
+        }
+        return (sources, articles)
+    }
+
     /// With the output gone (`rm -rf Output`, a CI machine that restores only the cache)
     /// there are no pages to read the articles' HTML from: the articles are parsed again,
     /// all at once as a first build parses them, and only they; their HTML is then stored
@@ -538,12 +549,7 @@ struct BuildCacheTests {
     @Test func parsesTheArticlesAgainWhenTheirPagesAreGone() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
-        let content = cached.appendingPathComponent("Content")
-        let sources = FolderSnapshot(content).files.keys.filter { $0.hasSuffix(".md") }
-        // A draft has no page: its HTML is stored whole from the start.
-        let articles = try sources.filter { $0.hasPrefix("articles/") }.filter {
-            !(try String(contentsOf: content.appendingPathComponent($0), encoding: .utf8)).contains("\ndraft: true\n")
-        }
+        let (sources, articles) = try contentFiles(of: cached)
         #expect(articles.count > 1 && articles.count < sources.count)
         #expect(report(cached, cache: cache).parsedCount == sources.count)
         #expect(report(cached, cache: cache).parsedCount == 0)
@@ -579,12 +585,7 @@ struct BuildCacheTests {
     @Test func keepsTheModelsOfFilesWhoseStampsChangedButNotTheirBytes() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
-        let content = cached.appendingPathComponent("Content")
-        let sources = FolderSnapshot(content).files.keys.filter { $0.hasSuffix(".md") }
-        // A draft has no page: its HTML is stored whole from the start.
-        let articles = try sources.filter { $0.hasPrefix("articles/") }.filter {
-            !(try String(contentsOf: content.appendingPathComponent($0), encoding: .utf8)).contains("\ndraft: true\n")
-        }
+        let (sources, articles) = try contentFiles(of: cached)
         #expect(report(cached, cache: cache).parsedCount == sources.count)
 
         let later = Date().addingTimeInterval(10)
