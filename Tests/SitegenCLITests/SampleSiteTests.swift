@@ -492,10 +492,7 @@ struct BuildCacheTests {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
         let phrase = Data("Two people and four baskets".utf8)
-        func stored() throws -> Data {
-            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
-            return try Data(contentsOf: cache.appendingPathComponent(name))
-        }
+        func stored() throws -> Data { try modelStore(in: cache) }
         // Every article page is rendered again from the cached models.
         func editArticleTemplate(_ text: String, _ replacement: String) throws {
             for site in [cached, plain] {
@@ -567,7 +564,8 @@ struct BuildCacheTests {
         #expect(report(cached, cache: cache).parsedCount == 0)
         #expect(sameOutputs(cached, plain))
 
-        // With the pages in place, an edited template parses nothing.
+        // With the pages in place, an edited template parses nothing, and the articles are
+        // stored without their HTML again: the next build without pages parses them.
         for site in [cached, plain] {
             let template = site.appendingPathComponent("Themes/default/article.mustache")
             let original = try String(contentsOf: template, encoding: .utf8)
@@ -577,6 +575,15 @@ struct BuildCacheTests {
         #expect(report(cached, cache: cache).parsedCount == 0)
         _ = build(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
+        try FileManager.default.removeItem(at: output)
+        #expect(report(cached, cache: cache).parsedCount == articles.count)
+        #expect(sameOutputs(cached, plain))
+    }
+
+    /// The bytes of the model store in `cache`.
+    private func modelStore(in cache: URL) throws -> Data {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        return try Data(contentsOf: cache.appendingPathComponent(name))
     }
 
     /// The models are kept by the hash of their sources' bytes and of the static files':

@@ -86,6 +86,9 @@ struct BuildCache: Sendable {
         var stored: Range<Int>?
         /// The checksum of those bytes, so that one model can be read without the store.
         var storedChecksum: UInt64 = 0
+        /// An article stored with its HTML (by a build without pages to leave it in): a save
+        /// stores it again without the HTML when its page now holds it.
+        var storedWithHTML = false
 
         enum Payload: Sendable {
             /// In the store, not read yet (`BuildCache.readModels`, `readModel`).

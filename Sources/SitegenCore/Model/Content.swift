@@ -150,6 +150,12 @@ struct StoredText: Sendable {
 
     var isEmpty: Bool { utf8Count == 0 }
 
+    /// Whether the text was read from elsewhere when first needed (`DeferredHTML`).
+    var isDeferred: Bool {
+        if case .deferred = storage { return true }
+        return false
+    }
+
     /// How many bytes the text's UTF-8 has.
     var utf8Count: Int {
         switch storage {
