@@ -42,6 +42,21 @@ struct ELFBuildIDTests {
         #expect(try buildID(of: elf(notes: aligned, alignment: 8)) == "0ab0")
     }
 
+    /// The running test binary's, as binutils' `readelf` reads it (when installed).
+    @Test func readsTheLinkersBuildIDOfThisExecutable() throws {
+        guard let readelf = ["/usr/bin/readelf", "/bin/readelf"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: readelf)
+        process.arguments = ["-n", "/proc/self/exe".resolvedExecutable]
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = output.split(separator: "\n").first { $0.contains("Build ID:") }
+        #expect(ELFBuildID.of(file: "/proc/self/exe") == line?.split(separator: " ").last.map(String.init))
+    }
+
     @Test func hasNoneForOtherFiles() throws {
         #expect(try buildID(of: elf(notes: note(type: 1, description: [1, 2, 3, 4]))) == nil)
         #expect(try buildID(of: Array("#!/bin/sh\necho sitegen\n".utf8)) == nil)
@@ -52,4 +67,9 @@ struct ELFBuildIDTests {
         #expect(try buildID(of: elf(notes: cut)) == nil)
         #expect(ELFBuildID.of(file: "/nonexistent/sitegen") == nil)
     }
+}
+
+private extension String {
+    /// The file a symbolic link such as /proc/self/exe names.
+    var resolvedExecutable: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: self)) ?? self }
 }
