@@ -42,9 +42,12 @@ struct ELFBuildIDTests {
         #expect(try buildID(of: elf(notes: aligned, alignment: 8)) == "0ab0")
     }
 
-    /// The running test binary's, as binutils' `readelf` reads it (when installed).
-    @Test func readsTheLinkersBuildIDOfThisExecutable() throws {
-        guard let readelf = ["/usr/bin/readelf", "/bin/readelf"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+    private static let readelf = ["/usr/bin/readelf", "/bin/readelf"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The running test binary's, as binutils' `readelf` reads it.
+    @Test(.enabled(if: readelf != nil, "needs binutils' readelf"))
+    func readsTheLinkersBuildIDOfThisExecutable() throws {
+        let readelf = try #require(Self.readelf)
         let process = Process()
         let pipe = Pipe()
         process.executableURL = URL(fileURLWithPath: readelf)

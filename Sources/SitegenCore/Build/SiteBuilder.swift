@@ -373,17 +373,13 @@ public enum SiteBuilder {
             }
             models.append(model)
             diagnostics.forEach(log.add)
-            if memory != nil, case .encoded = entry.payload {
+            // A long-running process keeps the models decoded. So does a build with pages for
+            // an article stored with its HTML by a build without them: the save stores it
+            // again without the HTML if its page holds it now (a store of 100 MB instead of
+            // 17 for 10,000 articles, read whole by every full build).
+            if case .encoded = entry.payload, memory != nil || (!pagesGone && model.isArticleWithItsHTML) {
                 slots[index] = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics, stored: entry.stored,
                                                            storedChecksum: entry.storedChecksum)
-            } else if !pagesGone, case .encoded = entry.payload, case .article(let article) = model, !article.mainHTML.isDeferred {
-                // Stored whole by a build without pages: stored again without the HTML if
-                // its page holds it now (a store of 100 MB instead of 17 for 10,000 articles,
-                // read whole by every full build).
-                var whole = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics, stored: entry.stored,
-                                                    storedChecksum: entry.storedChecksum)
-                whole.storedWithHTML = true
-                slots[index] = whole
             }
         }
         report.parsedCount = made.count { $0.parsed } + unreadable.count
@@ -492,7 +488,7 @@ public enum SiteBuilder {
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
         cache.homeworkFingerprint = fingerprinter.homework
         cache.formatFacts = Formats.of(index.site.language).known
-        cache.racyInputs = BuildCache.racyInputs(of: tree, hashes: hashes)
+        cache.racyInputs = BuildCache.racyInputs(of: tree, hashes: hashes, staticHashes: staticHashes)
         var warm: WarmBuild?
         if memory != nil {
             let positions = Dictionary(uniqueKeysWithValues: tree.markdown.enumerated().map { ($1.contentPath, $0) })

@@ -74,6 +74,12 @@ struct BuildCache: Sendable {
         case assignment(Assignment)
         case page(Page)
         case none
+
+        /// An article whose HTML is its own, not read from its page (`DeferredHTML`).
+        var isArticleWithItsHTML: Bool {
+            if case .article(let article) = self { return !article.mainHTML.isDeferred }
+            return false
+        }
     }
 
     struct ContentEntry: Sendable {
@@ -86,9 +92,6 @@ struct BuildCache: Sendable {
         var stored: Range<Int>?
         /// The checksum of those bytes, so that one model can be read without the store.
         var storedChecksum: UInt64 = 0
-        /// An article stored with its HTML (by a build without pages to leave it in): a save
-        /// stores it again without the HTML when its page now holds it.
-        var storedWithHTML = false
 
         enum Payload: Sendable {
             /// In the store, not read yet (`BuildCache.readModels`, `readModel`).
@@ -170,6 +173,13 @@ struct BuildCache: Sendable {
 
         /// Whether the model is an article whose page, among `pages` (the pages this build
         /// made), holds its HTML: the store then leaves the HTML out.
+        /// Whether the store has this article with the HTML that its page (in `pages`)
+        /// holds now: stored whole by a build without pages, to be stored without it again.
+        func storedWithHTMLItsPageHolds(_ pages: PageTable?) -> Bool {
+            guard stored != nil, case .decoded(let model, _) = payload, model.isArticleWithItsHTML else { return false }
+            return leavesOutHTML(pages)
+        }
+
         func leavesOutHTML(_ pages: PageTable?) -> Bool {
             guard let pages, case .decoded(.article(let article), _) = payload else { return false }
             return pages[folder: article.pagePath, name: "index.html"]?.html?.pieces.count == article.subContents.count + 1
@@ -350,16 +360,16 @@ struct BuildCache: Sendable {
     }
 
     /// `racyInputs` for a cache of `tree`: the inputs whose stamps are not before the
-    /// walk's `settledBefore`, each with the hash of its bytes (`hashes` for Markdown files,
-    /// by path relative to the site).
-    static func racyInputs(of tree: SourceTree, hashes: [String: UInt64]) -> [String: UInt64] {
+    /// walk's `settledBefore`, each with the hash of its bytes (`hashes` for Markdown files
+    /// and `staticHashes` for static files, by path relative to the site; the others read).
+    static func racyInputs(of tree: SourceTree, hashes: [String: UInt64], staticHashes: [String: UInt64]) -> [String: UInt64] {
         var racy: [String: UInt64] = [:]
         for file in tree.markdown where file.stamp.modified >= tree.settledBefore {
             let path = "Content/" + file.contentPath
             if let hash = hashes[path] { racy[path] = hash }
         }
         for (path, stamp) in tree.stamps where stamp.modified >= tree.settledBefore {
-            racy[path] = tree.bytes(of: path).map(ContentHash.value) ?? 0
+            racy[path] = staticHashes[path] ?? tree.bytes(of: path).map(ContentHash.value) ?? 0
         }
         return racy
     }
@@ -416,7 +426,7 @@ struct BuildCache: Sendable {
             var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
             try cache.readSummary(&reader)
             try cache.readInputs(&reader)
-            try cache.readStaticHashes(&reader)
+            cache.staticHashes = try cache.readHashes(&reader)
             try cache.readContent(&reader)
             try cache.readPages(&reader)
             try cache.readOutputs(&reader)
@@ -558,7 +568,7 @@ struct BuildCache: Sendable {
         writer.unsigned(contextHash)
         writeSummary(&writer, store: saved.mark)
         writeInputs(inputs, &writer)
-        writeStaticHashes(&writer)
+        writeHashes(staticHashes, &writer)
         writeContent(saved.paths.indices.lazy.map { index in
             (saved.paths[index], saved.stamps[index], saved.hashes[index], saved.locations[index], saved.checksums[index])
         }, &writer)
@@ -597,11 +607,7 @@ struct BuildCache: Sendable {
         writer.unsigned(homeworkFingerprint)
         writer.optional(formatFacts) { $0.formatFacts($1) }
         writer.string(moment)
-        writer.unsigned(UInt64(racyInputs.count))
-        for (path, hash) in racyInputs.sorted(by: { $0.key < $1.key }) {
-            writer.string(path)
-            writer.word(hash)
-        }
+        writeHashes(racyInputs, &writer)
     }
 
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
@@ -614,9 +620,7 @@ struct BuildCache: Sendable {
         homeworkFingerprint = try reader.unsigned()
         formatFacts = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
         moment = try reader.string()
-        let racy = try reader.count()
-        racyInputs = [:]
-        for _ in 0..<racy { racyInputs[try reader.string()] = try reader.word() }
+        racyInputs = try readHashes(&reader)
     }
 
     // Each writer takes the entries with their paths: looked up again by path, a large site's
@@ -639,18 +643,21 @@ struct BuildCache: Sendable {
         }
     }
 
-    private func writeStaticHashes(_ writer: inout BinaryWriter) {
-        writer.unsigned(UInt64(staticHashes.count))
-        for (path, hash) in staticHashes.sorted(by: { $0.key < $1.key }) {
+    /// Hashes by path (`racyInputs`, `staticHashes`), in the order of their paths.
+    private func writeHashes(_ hashes: [String: UInt64], _ writer: inout BinaryWriter) {
+        writer.unsigned(UInt64(hashes.count))
+        for (path, hash) in hashes.sorted(by: { $0.key < $1.key }) {
             writer.string(path)
             writer.word(hash)
         }
     }
 
-    private mutating func readStaticHashes(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+    private func readHashes(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) -> [String: UInt64] {
         let count = try reader.count()
-        staticHashes.reserveCapacity(count)
-        for _ in 0..<count { staticHashes[try reader.string()] = try reader.word() }
+        var hashes: [String: UInt64] = [:]
+        hashes.reserveCapacity(count)
+        for _ in 0..<count { hashes[try reader.string()] = try reader.word() }
+        return hashes
     }
 
     /// Each model's source, its stamp and hash, and where the model is in the store.

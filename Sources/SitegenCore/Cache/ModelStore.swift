@@ -153,7 +153,7 @@ enum ModelStore {
         stamps.reserveCapacity(paths.count)
         hashes.reserveCapacity(paths.count)
         for entry in entries {
-            kept.append(appendable && !(entry.storedWithHTML && entry.leavesOutHTML(pages)) ? entry.stored : nil)
+            kept.append(appendable && !entry.storedWithHTMLItsPageHolds(pages) ? entry.stored : nil)
             stamps.append(entry.stamp)
             hashes.append(entry.hash)
         }
