@@ -14,3 +14,8 @@ ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int f
 // memmem, declared by glibc only for _GNU_SOURCE too: where an article's HTML is in the
 // page rendered from it (`PageHTML`).
 void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
+
+// copy_file_range (Linux 4.5, glibc 2.27), declared by glibc only for _GNU_SOURCE as well: a
+// static file copied by the kernel, never read into the program (a clone where the file
+// system shares blocks).
+ssize_t copy_file_range(int fd_in, off_t *off_in, int fd_out, off_t *off_out, size_t len, unsigned int flags);

@@ -166,6 +166,11 @@ enum OutputWriter {
                Int(info.st_size) == previous.size, OutputManifest.time(of: info) == previous.modified {
                 return .unchanged(previous)
             }
+            // A new file: nothing to compare with, and the hash is known.
+            if let known, stat(target, &info) != 0, errno == ENOENT {
+                let copied = try FileCopy.copy(source.path, to: target, exclusive: true)
+                return .written(OutputManifest.Entry(size: copied.size, modified: copied.modified, hash: known), copied.size)
+            }
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
             bytes = data
             knownHash = known
@@ -395,29 +400,55 @@ struct OutputStaging: Sendable {
         return try? OutputWriter.writeStaged(bytes, to: target)
     }
 
+    /// Places a file not staged yet by its path inside the staging folder (`stage` checked
+    /// the paths of the staged ones): nil for one that would leave it, or cannot be placed.
+    private func place(_ file: OutputFile) -> OutputManifest.Entry? {
+        guard OutputWriter.safeRelativePath(file.path) != nil else { return nil }
+        switch file.contents {
+        case .bytes(let bytes):
+            return place(bytes, at: file.path).map { OutputManifest.Entry(size: bytes.count, modified: $0, hash: ContentHash.value(bytes)) }
+        case .copy(let source, let known?):
+            return copy(source.path, to: file.path).map { OutputManifest.Entry(size: $0.size, modified: $0.modified, hash: known) }
+        case .copy(let source, nil):
+            guard let bytes = FileReader.read(source.path) else { return nil }
+            return place(bytes, at: file.path).map { OutputManifest.Entry(size: bytes.count, modified: $0, hash: ContentHash.value(bytes)) }
+        case .staged, .unchanged:
+            return nil
+        }
+    }
+
+    /// `place` of a static file copied by the kernel (`FileCopy`).
+    private func copy(_ source: String, to path: String) -> (size: Int, modified: Int64)? {
+        folders?.waitForFolder(of: path)
+        let target = folder + "/" + path
+        if let copied = try? FileCopy.copy(source, to: opened == nil ? target : path, in: opened?.descriptor ?? AT_FDCWD, exclusive: false) { return copied }
+        guard errno == ENOENT else { return nil }
+        let parent = (target as NSString).deletingLastPathComponent
+        guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else { return nil }
+        return try? FileCopy.copy(source, to: target, exclusive: false)
+    }
+
     /// Adds the files not staged yet and renames the staging folder to the output; nil
     /// (with nothing lost) when the output appeared meanwhile or a file cannot be placed.
     func becomeOutput(with files: [OutputFile]) -> OutputWriter.Result? {
         folders?.finish()
         var result = OutputWriter.Result()
         result.manifest.reserveCapacity(files.count)
-        for file in files {
-            // Files not staged yet are placed by their path inside the staging folder (`stage`
-            // checked the paths of the staged ones): one that would leave it is not.
-            let safe = { OutputWriter.safeRelativePath(file.path) != nil }
+        // The files not staged yet (static files, assets, feeds) are placed on both cores: a
+        // site's photos are most of its bytes.
+        let unstaged = files.indices.filter { if case .staged = files[$0].contents { false } else { true } }
+        let placed = parallelMap(unstaged) { index in self.place(files[index]) }
+        var next = 0
+        for (index, file) in files.enumerated() {
             let entry: OutputManifest.Entry
-            switch file.contents {
-            case .staged(let staged, let stagedEntry):
+            if case .staged(let staged, let stagedEntry) = file.contents {
                 guard OutputStaging.isPath(staged, of: file.path, in: folder) else { return nil }
                 entry = stagedEntry
-            case .bytes(let bytes):
-                guard safe(), let modified = place(bytes, at: file.path) else { return nil }
-                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: ContentHash.value(bytes))
-            case .copy(let source, let known):
-                guard safe(), let bytes = FileReader.read(source.path), let modified = place(bytes, at: file.path) else { return nil }
-                entry = OutputManifest.Entry(size: bytes.count, modified: modified, hash: known ?? ContentHash.value(bytes))
-            case .unchanged:
-                return nil
+            } else {
+                assert(unstaged[next] == index, "placed in the files' order")
+                guard let placedEntry = placed[next] else { return nil }
+                entry = placedEntry
+                next += 1
             }
             result.written += 1
             result.bytesWritten += entry.size

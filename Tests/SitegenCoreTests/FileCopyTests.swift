@@ -1,0 +1,71 @@
+import Foundation
+@testable import SitegenCore
+import Testing
+
+@Suite("Copying static files")
+struct FileCopyTests {
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-copy-\(UUID().uuidString)")
+
+    private func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func bytes(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// A photo's worth, more than one call of the kernel's copy or one buffer moves.
+    @Test func copiesEveryByteAndTellsTheNewFilesSizeAndTime() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let photo = [UInt8](random.readData(ofLength: (3 << 20) + 12_345))
+        let source = try file("photo.jpg", photo)
+        let target = folder.appendingPathComponent("copy.jpg").path
+        let copied = try FileCopy.copy(source, to: target, exclusive: true)
+        #expect(try bytes(target) == photo)
+        #expect(copied.size == photo.count)
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        let modified = try #require(attributes[.modificationDate] as? Date)
+        #expect(abs(Double(copied.modified) / 1e9 - modified.timeIntervalSince1970) < 0.001)
+    }
+
+    @Test func copiesAnEmptyFile() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try file("empty.txt", [])
+        let target = folder.appendingPathComponent("copy.txt").path
+        #expect(try FileCopy.copy(source, to: target, exclusive: true).size == 0)
+        #expect(try bytes(target).isEmpty)
+    }
+
+    /// procfs gives its files no size, and the kernel does not copy them: the bytes come
+    /// through a buffer, as from any file system the kernel cannot copy from.
+    @Test func copiesAFileWhoseSizeSaysNothingOfItsBytes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("status").path
+        let copied = try FileCopy.copy("/proc/self/status", to: target, exclusive: true)
+        let text = String(decoding: try bytes(target), as: UTF8.self)
+        #expect(text.hasPrefix("Name:"))
+        #expect(copied.size == text.utf8.count)
+    }
+
+    @Test func replacesAFileOnlyWhenNotExclusive() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try file("new.css", Array("body{}".utf8))
+        let target = try file("old.css", Array("old and longer".utf8))
+        #expect(throws: POSIXError.self) { try FileCopy.copy(source, to: target, exclusive: true) }
+        #expect(try bytes(target) == Array("old and longer".utf8))
+        _ = try FileCopy.copy(source, to: target, exclusive: false)
+        #expect(try bytes(target) == Array("body{}".utf8))
+    }
+
+    @Test func failsForAMissingSource() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(throws: POSIXError.self) { try FileCopy.copy(folder.appendingPathComponent("gone.png").path, to: folder.appendingPathComponent("copy.png").path, exclusive: true) }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.png").path))
+    }
+}
