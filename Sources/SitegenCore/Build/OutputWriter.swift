@@ -160,16 +160,21 @@ enum OutputWriter {
             return .written(entry, entry.size)
         case .bytes(let data): bytes = data
         case .copy(let source, let known):
-            // A site's photos are most of its bytes: a full build read them all again.
-            var info = stat()
-            if let known, let previous, previous.hash == known, stat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-               Int(info.st_size) == previous.size, OutputManifest.time(of: info) == previous.modified {
-                return .unchanged(previous)
-            }
-            // A new file: nothing to compare with, and the hash is known.
-            if let known, stat(target, &info) != 0, errno == ENOENT {
-                let copied = try FileCopy.copy(source.path, to: target, exclusive: true)
-                return .written(OutputManifest.Entry(size: copied.size, modified: copied.modified, hash: known), copied.size)
+            // A site's photos are most of its bytes: with their hashes known, they are
+            // neither read to be compared nor read to be copied (`FileCopy`).
+            if let known {
+                var info = stat()
+                if stat(target, &info) != 0 {
+                    if errno == ENOENT {
+                        let copied = try FileCopy.copy(source.path, to: target, exclusive: true)
+                        return .written(OutputManifest.Entry(size: copied.size, modified: copied.modified, hash: known), copied.size)
+                    }
+                } else if let previous, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == previous.size, OutputManifest.time(of: info) == previous.modified {
+                    // The output's copy is as the last build wrote it: its hash tells.
+                    if previous.hash == known { return .unchanged(previous) }
+                    let copied = try replace(file.path, root: root) { try FileCopy.copy(source.path, to: $0, exclusive: false) }
+                    return .written(OutputManifest.Entry(size: copied.size, modified: copied.modified, hash: known), copied.size)
+                }
             }
             guard let data = FileReader.read(source.path) else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: source.path]) }
             bytes = data
@@ -194,15 +199,28 @@ enum OutputWriter {
             // A folder stands where the file goes: the site changed shape.
             try FileManager.default.removeItem(atPath: target)
         }
-        let folder = file.path.split(separator: "/").dropLast().map { $0 + "/" }.joined()
-        let temporary = root + "/" + folder + ".sitegen-\(getpid())-" + (file.path.split(separator: "/").last.map(String.init) ?? "file")
-        let modified = try writeFile(bytes, to: temporary, exclusive: false)
-        guard rename(temporary, target) == 0 else {
+        let modified = try replace(file.path, root: root) { try writeFile(bytes, to: $0, exclusive: false) }
+        return written(modified, bytes, hash)
+    }
+
+    /// Replaces the file at `path` atomically: `write` makes a temporary file beside it,
+    /// renamed over it once whole.
+    private static func replace<Written>(_ path: String, root: String, write: (String) throws -> Written) throws -> Written {
+        let folder = path.split(separator: "/").dropLast().map { $0 + "/" }.joined()
+        let temporary = root + "/" + folder + ".sitegen-\(getpid())-" + (path.split(separator: "/").last.map(String.init) ?? "file")
+        let written: Written
+        do {
+            written = try write(temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, root + "/" + path) == 0 else {
             let code = errno
             unlink(temporary)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        return written(modified, bytes, hash)
+        return written
     }
 
     private static func written(_ modified: Int64, _ bytes: [UInt8], _ hash: UInt64) -> Result.FileOutcome {
