@@ -68,4 +68,43 @@ struct FileCopyTests {
         #expect(throws: POSIXError.self) { try FileCopy.copy(folder.appendingPathComponent("gone.png").path, to: folder.appendingPathComponent("copy.png").path, exclusive: true) }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.png").path))
     }
+    /// An output whose copy of a photo is as the last build wrote it (the manifest's size
+    /// and time), with another hash: the writer copies the new bytes into a temporary and
+    /// renames it over the old copy.
+    private func outputWithPhoto() throws -> (output: URL, previous: PathTable<OutputManifest.Entry>) {
+        let output = folder.appendingPathComponent("Output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let photo = output.appendingPathComponent("photo.jpg").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: photo))
+        var info = stat()
+        #expect(stat(photo, &info) == 0)
+        return (output, PathTable(["photo.jpg": OutputManifest.Entry(size: 3, modified: OutputManifest.time(of: info), hash: 42)]))
+    }
+
+    @Test func replacesAChangedCopyWithTheNewBytes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, previous) = try outputWithPhoto()
+        let source = try file("new.jpg", Array("new bytes".utf8))
+        let result = try OutputWriter.write([OutputFile(path: "photo.jpg", contents: .copy(URL(fileURLWithPath: source), hash: 7))], to: output,
+                                            previous: previous, removingStale: false)
+        #expect(result.written == 1)
+        #expect(result.manifest["photo.jpg"]?.hash == 7)
+        #expect(result.manifest["photo.jpg"]?.size == 9)
+        #expect(try bytes(output.appendingPathComponent("photo.jpg").path) == Array("new bytes".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["photo.jpg"])
+    }
+
+    /// A copy that fails half-way (here a source that is a folder, which opens but does not
+    /// read) leaves the old copy as it was and no temporary beside it.
+    @Test func aFailedReplacementLeavesTheOldCopyAndNoTemporary() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, previous) = try outputWithPhoto()
+        let source = folder.appendingPathComponent("not-a-file")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) {
+            try OutputWriter.write([OutputFile(path: "photo.jpg", contents: .copy(source, hash: 7))], to: output, previous: previous, removingStale: false)
+        }
+        #expect(try bytes(output.appendingPathComponent("photo.jpg").path) == Array("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["photo.jpg"])
+    }
 }
