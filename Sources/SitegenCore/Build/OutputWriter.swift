@@ -409,41 +409,41 @@ struct OutputStaging: Sendable {
     }
 
     private func place(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) -> Int64? {
+        placing(at: path) { name, folder in try OutputWriter.writeStaged(bytes, to: name, in: folder) }
+    }
+
+    /// What `write` made at `path` inside the staging folder, given the name to make and the
+    /// open folder it is relative to (nil: the name is the whole path); the folders are made
+    /// when `write` finds one missing.
+    private func placing<Placed>(at path: String, _ write: (_ name: String, _ folder: OpenFolder?) throws -> Placed) -> Placed? {
         folders?.waitForFolder(of: path)
         let target = folder + "/" + path
-        if let modified = try? OutputWriter.writeStaged(bytes, to: opened == nil ? target : path, in: opened) { return modified }
+        if let placed = try? write(opened == nil ? target : path, opened) { return placed }
         guard errno == ENOENT else { return nil }
         let parent = (target as NSString).deletingLastPathComponent
         guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else { return nil }
-        return try? OutputWriter.writeStaged(bytes, to: target)
+        return try? write(target, nil)
     }
 
     /// Places a file not staged yet by its path inside the staging folder (`stage` checked
     /// the paths of the staged ones): nil for one that would leave it, or cannot be placed.
     private func place(_ file: OutputFile) -> OutputManifest.Entry? {
         guard OutputWriter.safeRelativePath(file.path) != nil else { return nil }
+        let bytes: [UInt8]
         switch file.contents {
-        case .bytes(let bytes):
-            return place(bytes, at: file.path).map { OutputManifest.Entry(size: bytes.count, modified: $0, hash: ContentHash.value(bytes)) }
+        case .bytes(let given):
+            bytes = given
         case .copy(let source, let known?):
-            return copy(source.path, to: file.path).map { OutputManifest.Entry(size: $0.size, modified: $0.modified, hash: known) }
+            // Copied by the kernel (`FileCopy`).
+            let copied = placing(at: file.path) { name, folder in try FileCopy.copy(source.path, to: name, in: folder?.descriptor ?? AT_FDCWD, exclusive: false) }
+            return copied.map { OutputManifest.Entry(size: $0.size, modified: $0.modified, hash: known) }
         case .copy(let source, nil):
-            guard let bytes = FileReader.read(source.path) else { return nil }
-            return place(bytes, at: file.path).map { OutputManifest.Entry(size: bytes.count, modified: $0, hash: ContentHash.value(bytes)) }
+            guard let read = FileReader.read(source.path) else { return nil }
+            bytes = read
         case .staged, .unchanged:
             return nil
         }
-    }
-
-    /// `place` of a static file copied by the kernel (`FileCopy`).
-    private func copy(_ source: String, to path: String) -> (size: Int, modified: Int64)? {
-        folders?.waitForFolder(of: path)
-        let target = folder + "/" + path
-        if let copied = try? FileCopy.copy(source, to: opened == nil ? target : path, in: opened?.descriptor ?? AT_FDCWD, exclusive: false) { return copied }
-        guard errno == ENOENT else { return nil }
-        let parent = (target as NSString).deletingLastPathComponent
-        guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else { return nil }
-        return try? FileCopy.copy(source, to: target, exclusive: false)
+        return place(bytes, at: file.path).map { OutputManifest.Entry(size: bytes.count, modified: $0, hash: ContentHash.value(bytes)) }
     }
 
     /// Adds the files not staged yet and renames the staging folder to the output; nil

@@ -171,8 +171,6 @@ struct BuildCache: Sendable {
             return html + 1024
         }
 
-        /// Whether the model is an article whose page, among `pages` (the pages this build
-        /// made), holds its HTML: the store then leaves the HTML out.
         /// Whether the store has this article with the HTML that its page (in `pages`)
         /// holds now: stored whole by a build without pages, to be stored without it again.
         func storedWithHTMLItsPageHolds(_ pages: PageTable?) -> Bool {
@@ -180,6 +178,8 @@ struct BuildCache: Sendable {
             return leavesOutHTML(pages)
         }
 
+        /// Whether the model is an article whose page, among `pages` (the pages this build
+        /// made), holds its HTML: the store then leaves the HTML out.
         func leavesOutHTML(_ pages: PageTable?) -> Bool {
             guard let pages, case .decoded(.article(let article), _) = payload else { return false }
             return pages[folder: article.pagePath, name: "index.html"]?.html?.pieces.count == article.subContents.count + 1
