@@ -1,6 +1,6 @@
 import Foundation
 import SitegenCLI
-import SitegenCore
+@testable import SitegenCore
 import Testing
 
 /// The sample site built at a fixed moment, compared file by file with
@@ -451,6 +451,46 @@ struct BuildCacheTests {
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
+    }
+
+    /// A rebuild that found the output as the last build left it removes a deleted article's
+    /// files by that build's list and takes new times only for the folders it changed: the
+    /// next build finds nothing changed, and still finds files others put in a folder the
+    /// rebuild changed and in one it did not.
+    @Test func findsStrangersAfterARebuildThatChangedAnOutputFoundAsLeft() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        for site in [cached, plain] {
+            let article = site.appendingPathComponent("Content/articles/egg-tarts-on-lyndhurst-terrace/index.md")
+            try (try String(contentsOf: article, encoding: .utf8)).replacingOccurrences(of: "title: Egg Tarts on", with: "title: Egg Tarts of")
+                .write(to: article, atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(at: site.appendingPathComponent("Content/articles/lovely-breakfast"))
+        }
+        #expect(build(cached, cache: cache).contains(" removed)"))
+        _ = build(plain, cache: nil)
+        let output = cached.appendingPathComponent("Output")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("articles/lovely-breakfast").path))
+        #expect(sameOutputs(cached, plain))
+        #expect(cacheHoldsTheFolderTimesOfTheOutput(of: cached, cache: cache))
+        let strangers = ["articles/egg-tarts-on-lyndhurst-terrace/stranger.html", "articles/wonton-noodles-in-central/stranger.html"]
+        for site in [cached, plain] {
+            for path in strangers { try Data("not ours\n".utf8).write(to: site.appendingPathComponent("Output/" + path)) }
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        for path in strangers { #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "\(path)") }
+        #expect(sameOutputs(cached, plain))
+        #expect(cacheHoldsTheFolderTimesOfTheOutput(of: cached, cache: cache))
+    }
+
+    /// Whether the folder times the cache of `site` holds are those of its output's folders
+    /// now: the next build takes a folder with another time for one that others changed.
+    private func cacheHoldsTheFolderTimesOfTheOutput(of site: URL, cache: URL) -> Bool {
+        let output = site.appendingPathComponent("Output")
+        guard let saved = BuildCache.load(from: BuildCache.file(in: cache.path, site: site, output: output)) else { return false }
+        return Dictionary(uniqueKeysWithValues: zip(saved.folders.keys, saved.folders.values)) == OutputWriter.folderTimes(of: saved.outputs.keys, in: output.path)
     }
 
     @Test func removesFilesOthersPutInTheOutputAsABuildWithoutTheCacheDoes() throws {

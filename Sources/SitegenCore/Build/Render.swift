@@ -62,6 +62,11 @@ enum Render {
         /// Where rendered pages wait, outside the output folder, so that a large site
         /// need not hold every page in memory; nil keeps them in memory.
         var staging: OutputStaging?
+        /// True when every file of the output was found as the last build wrote it, at the
+        /// start of this build (`SiteBuilder.outputIsAsLeft`): a page is then not looked at
+        /// again before it is reused. Looked at page by page, a rebuild after a title was
+        /// edited took the stamps of all 12,500 files of 10,000 articles a second time.
+        var outputIsAsLeft = false
     }
 
     struct Output {
@@ -123,7 +128,7 @@ enum Render {
             let fingerprint = reuse?.fingerprints[position]
             if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
                templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
-               outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
+               reuse.outputIsAsLeft || outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
                 return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier, false))
             }
             switch job.kind {

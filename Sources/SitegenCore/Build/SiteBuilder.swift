@@ -107,7 +107,7 @@ public enum SiteBuilder {
         let result: OutputWriter.Result
         do {
             result = try OutputWriter.write(prepared.files!, to: outputURL, previous: prepared.previousOutputs, previousFolders: prepared.previousFolders,
-                                            removingStale: !prepared.isPartial, staging: prepared.staging)
+                                            removingStale: !prepared.isPartial, outputIsAsLeft: prepared.outputIsAsLeft, staging: prepared.staging)
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             prepared.storingModels?.wait()?.discard()
@@ -130,6 +130,7 @@ public enum SiteBuilder {
         if options.leavesMemoryToExit, let files = prepared.files { ProcessLifetime.keep(files) }
         prepared.files = nil
         prepared.previousOutputs = PathTable()
+        let previousFolders = prepared.previousFolders
         prepared.previousFolders = PathTable()
         // Taken out, so that its tables are changed in place rather than copied.
         if var cache = prepared.cache.take() {
@@ -145,11 +146,17 @@ public enum SiteBuilder {
                 cache.changes.folders.formUnion(folders.keys)
             } else {
                 cache.outputs = PathTable(result.manifest)
+                // Only the folders where files were written or removed can have new times
+                // when the output was found as left.
+                let (manifest, changed, root) = (result.manifest, result.changedPaths, outputURL.path)
+                let times: @Sendable () -> PathTable<Int64> = {
+                    if let changed { return OutputWriter.folderTimes(previousFolders, updatedAlong: changed, in: root) }
+                    return PathTable(OutputWriter.folderTimes(of: manifest.keys, in: root))
+                }
                 if memory == nil, cacheFile != nil {
-                    let (manifest, root) = (result.manifest, outputURL.path)
-                    folderTimes = Concurrently { PathTable(OutputWriter.folderTimes(of: manifest.keys, in: root)) }
+                    folderTimes = Concurrently(times)
                 } else {
-                    cache.folders = PathTable(OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path))
+                    cache.folders = times()
                 }
             }
             cache.diagnostics = report.diagnostics
@@ -188,6 +195,10 @@ public enum SiteBuilder {
         var cache: BuildCache?
         var previousOutputs = PathTable<OutputManifest.Entry>()
         var previousFolders = PathTable<Int64>()
+        /// True when every file and folder of the output was found as `previousOutputs` and
+        /// `previousFolders` have them, at the start of the build: the writer need not look
+        /// at them again, and only the folders it changes have new times.
+        var outputIsAsLeft = false
         /// True when the cache shows no input changed and the output is intact.
         var nothingChanged = false
         var staging: OutputStaging?
@@ -435,10 +446,15 @@ public enum SiteBuilder {
         let fingerprints = fingerprinter.of(index.plan, paths: index.planPaths)
         articleViews.stop()
         _ = makingViews.wait()
+        // The output's check, started with the cache's load, is long done by now. A long-
+        // running process does not check it in the background; its pages are looked at one
+        // by one.
+        let outputFoundAsLeft = remembered == nil && previous != nil && loaded?.outputIsAsLeft?.wait() == true
         var rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
-                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging),
+                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints, outputRoot: outputURL.path, staging: staging,
+                                                          outputIsAsLeft: outputFoundAsLeft),
                                       articles: articleViews)
         } catch {
             staging?.remove()
@@ -496,7 +512,7 @@ public enum SiteBuilder {
                              hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
         }
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? PathTable(),
-                        previousFolders: previous?.folders ?? PathTable(), staging: staging, warm: warm,
+                        previousFolders: previous?.folders ?? PathTable(), outputIsAsLeft: outputFoundAsLeft, staging: staging, warm: warm,
                         storingModels: storingModels)
     }
 
