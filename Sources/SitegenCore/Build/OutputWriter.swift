@@ -287,9 +287,6 @@ enum OutputWriter {
         }
     }
 
-    /// Removes what the site no longer has, leaving hidden files and folders at the top of
-    /// the output (`.git` of a deploy branch, `.gitkeep`) alone, but for `.well-known`,
-    /// which a site publishes like any other folder.
     /// Removes the files at `stale`, and the folders that held them when nothing is left in
     /// them (none of `folders`, which hold the site's files); how many files were removed.
     private static func remove(_ stale: [String], in root: String, keepingFoldersOf folders: Set<String>) -> Int {
@@ -308,6 +305,9 @@ enum OutputWriter {
         return removed
     }
 
+    /// Removes what the site no longer has, leaving hidden files and folders at the top of
+    /// the output (`.git` of a deploy branch, `.gitkeep`) alone, but for `.well-known`,
+    /// which a site publishes like any other folder.
     private static func removeStale(in root: String, keeping files: Set<String>, folders: Set<String>) -> Int {
         var removed = 0
         func visit(_ relative: String) -> Bool {
