@@ -754,6 +754,55 @@ struct BuildCacheTests {
         #expect(changed == ["meals/index.html", "tags/index.html"], "\(output)")
     }
 
+    /// An assignment is on its day's page, its grade's page, feed and calendar; the home
+    /// pages, `/homework/` and the other days show only the digest day's work of it.
+    @Test func rendersAgainOnlyThePagesThatShowAnEditedAssignment() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        func edit(_ path: String, _ old: String, _ new: String) throws {
+            for site in [cached, plain] {
+                let file = site.appendingPathComponent("Content/homework/" + path)
+                try (try String(contentsOf: file, encoding: .utf8)).replacingOccurrences(of: old, with: new).write(to: file, atomically: true, encoding: .utf8)
+            }
+        }
+        // A day before the digest day's.
+        try edit("2026-11-23/linear-equations-grade-8.md", "15 equations", "16 equations")
+        let old = report(cached, cache: cache)
+        _ = report(plain, cache: nil)
+        #expect(old.renderedCount == 4, "\(old.renderedCount) pages rendered")
+        #expect(sameOutputs(cached, plain))
+        // The digest day's: its sentence on every page of the homework and the home page.
+        try edit("2026-11-25/poetry-analysis-grade-8.md", "grade: 8", "grade: 7")
+        let digest = report(cached, cache: cache)
+        _ = report(plain, cache: nil)
+        #expect(digest.renderedCount > old.renderedCount + 10, "\(digest.renderedCount) pages rendered")
+        #expect(sameOutputs(cached, plain))
+    }
+
+    /// A group whose last published article leaves it keeps its page, for its drafts, but
+    /// leaves the sitemap.
+    @Test func takesAGroupLeftWithDraftsOnlyOutOfTheSitemap() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        func tag(_ tags: String) throws {
+            for site in [cached, plain] {
+                let file = site.appendingPathComponent("Content/articles/claypot-rice-at-temple-street/index.md")
+                try (try String(contentsOf: file, encoding: .utf8)).replacing(#/tags: \[.*\]/#, with: "tags: [\(tags)]")
+                    .write(to: file, atomically: true, encoding: .utf8)
+            }
+        }
+        try tag("claypot, dinner, kowloon, guide")
+        _ = report(cached, cache: cache)
+        let sitemap = cached.appendingPathComponent("Output/sitemap.xml")
+        #expect(try String(contentsOf: sitemap, encoding: .utf8).contains("/tags/guide/"))
+        try tag("claypot, dinner, kowloon")
+        _ = report(cached, cache: cache)
+        _ = report(plain, cache: nil)
+        #expect(try !String(contentsOf: sitemap, encoding: .utf8).contains("/tags/guide/"))
+        #expect(sameOutputs(cached, plain))
+    }
+
     /// Builds `site` through the cache in `cache` (nil: without it) and tells what the
     /// build did.
     private func report(_ site: URL, cache: URL?) -> BuildReport {

@@ -122,7 +122,7 @@ struct EditedArticles {
             shown.append(planned)
             paths.append(path)
         }
-        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths, homework: previous.homeworkFingerprint)
+        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths)
         let rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,

@@ -17,7 +17,6 @@ struct WarmBuild: Sendable {
     /// entries) on every save.
     var hashes: [String: UInt64]
     var contextHash: UInt64
-    var homeworkFingerprint: UInt64
     var report: BuildReport
     /// The cache as it stands after this build, output manifest included.
     var cache: BuildCache
@@ -95,7 +94,7 @@ enum QuickRebuild {
         }
         let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), retitled: retitled)
         let shownPaths = shown.map(\.path)
-        let fingerprints = PageFingerprints(warm.index, hashes: warm.hashes, context: warm.contextHash, assets: warm.assets, homework: warm.homeworkFingerprint)
+        let fingerprints = PageFingerprints(warm.index, hashes: warm.hashes, context: warm.contextHash, assets: warm.assets)
         let result: OutputWriter.Result
         do {
             let rendered = try Render.run(warm.index, theme: warm.theme, leaflet: warm.leaflet, assets: warm.assets,

@@ -502,14 +502,13 @@ public enum SiteBuilder {
         cache.pages = pages
         cache.cardReads = rendered.cardReads | (previous?.cardReads ?? 0)
         cache.feedSources = index.hasFeeds ? index.articles.prefix(Publishing.feedLength).map(\.sourcePath) : []
-        cache.homeworkFingerprint = fingerprinter.homework
         cache.formatFacts = Formats.of(index.site.language).known
         cache.racyInputs = BuildCache.racyInputs(of: tree, hashes: hashes, staticHashes: staticHashes)
         var warm: WarmBuild?
         if memory != nil {
             let positions = Dictionary(uniqueKeysWithValues: tree.markdown.enumerated().map { ($1.contentPath, $0) })
             warm = WarmBuild(tree: tree, positions: positions, modelContext: modelContext, theme: theme, leaflet: leaflet, assets: assets.paths, index: index,
-                             hashes: hashes, contextHash: context.value, homeworkFingerprint: fingerprinter.homework, report: report, cache: cache, outputURL: outputURL)
+                             hashes: hashes, contextHash: context.value, report: report, cache: cache, outputURL: outputURL)
         }
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? PathTable(),
                         previousFolders: previous?.folders ?? PathTable(), outputIsAsLeft: outputFoundAsLeft, staging: staging, warm: warm,

@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-22"
+    static let format = "sitegen-build-cache-23"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -252,8 +252,6 @@ struct BuildCache: Sendable {
     var cardReads: UInt64 = 0
     /// The articles of the site's feed, newest first (paths relative to the site).
     var feedSources: [String] = []
-    /// What the homework pages were fingerprinted with (`PageFingerprints.homework`).
-    var homeworkFingerprint: UInt64 = 0
     /// What the build learned from ICU of the site's language (`Formats.learn`).
     var formatFacts: FormatFacts?
     /// The hash of the bytes of every input (path relative to the site) whose stamp was
@@ -477,7 +475,6 @@ struct BuildCache: Sendable {
         diagnostics = changed.diagnostics
         cardReads = changed.cardReads
         feedSources = changed.feedSources
-        homeworkFingerprint = changed.homeworkFingerprint
         formatFacts = changed.formatFacts
         moment = changed.moment
         racyInputs = changed.racyInputs
@@ -604,7 +601,6 @@ struct BuildCache: Sendable {
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(cardReads)
         writer.array(feedSources) { $0.string($1) }
-        writer.unsigned(homeworkFingerprint)
         writer.optional(formatFacts) { $0.formatFacts($1) }
         writer.string(moment)
         writeHashes(racyInputs, &writer)
@@ -617,7 +613,6 @@ struct BuildCache: Sendable {
         diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
         cardReads = try reader.unsigned()
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
-        homeworkFingerprint = try reader.unsigned()
         formatFacts = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
         moment = try reader.string()
         racyInputs = try readHashes(&reader)

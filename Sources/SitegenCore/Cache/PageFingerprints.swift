@@ -8,16 +8,15 @@ struct PageFingerprints: Sendable {
     /// site.yaml, teachers.yaml, static files, options, page titles, asset names and the
     /// build's day, which every page depends on.
     let global: UInt64
-    /// Every assignment and the build's moment, which the homework pages depend on.
-    let homework: UInt64
     /// Each article's path and content hash folded into one word, once: a list adds a word
     /// per article, where it hashed each article's path twice on every page listing it (to
     /// find the article's hash, then into the list's print).
     private let articlePrints: [ObjectIdentifier: UInt64]
+    /// The same of each assignment, made when a homework page is first fingerprinted: a
+    /// grade's page, feed and calendar each fold in thousands of them on a large site.
+    private let assignmentPrints = Once<[ObjectIdentifier: UInt64]>()
 
-    /// `homework`: the homework fingerprint of a build with the same assignments, moment
-    /// and hashes of assignments, when the caller has it; it is the costly part.
-    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homework known: UInt64? = nil) {
+    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) {
         self.index = index
         self.hashes = hashes
         var articlePrints: [ObjectIdentifier: UInt64] = [:]
@@ -38,18 +37,6 @@ struct PageFingerprints: Sendable {
             }
         }
         self.global = global.value
-        if let known {
-            homework = known
-        } else {
-            var homework = Fingerprint()
-            homework.add(index.moment.key)
-            for assignment in index.homework.assignments {
-                homework.add(assignment.sourcePath)
-                homework.add(hashes[assignment.sourcePath] ?? 0)
-            }
-            homework.add(index.homework.draftCounts.values.reduce(0, +))
-            self.homework = homework.value
-        }
     }
 
     /// The fingerprints of `pages`, whose output paths are `paths`, in their order; on both
@@ -61,6 +48,8 @@ struct PageFingerprints: Sendable {
         // rebuild of a few pages makes them only if one of its pages shows them).
         _ = lists.everyArticle()
         _ = lists.restaurants()
+        _ = lists.homeworkSummary()
+        for grade in index.site.homework.grades { _ = lists.grade(grade) }
         let shared = lists
         return parallelMap([0..<pages.count / 2, pages.count / 2..<pages.count]) { half in
             var lists = shared
@@ -89,6 +78,8 @@ struct PageFingerprints: Sendable {
         let fingerprints: PageFingerprints
         var cachedEveryArticle: UInt64?
         var cachedRestaurants: UInt64?
+        var cachedHomeworkSummary: UInt64?
+        var cachedGrades: [GradeID: UInt64] = [:]
 
         /// Where every article is and its date: what the sitemap shows of them.
         mutating func everyArticle() -> UInt64 {
@@ -118,6 +109,58 @@ struct PageFingerprints: Sendable {
             cachedRestaurants = print.value
             return print.value
         }
+
+        /// What the homework summary shows — on the home pages, `/homework/`, the teachers'
+        /// page and every page of a grade: the moment, the digest day and each grade's work
+        /// of it, in the order subjects are named. An assignment of another day changes no
+        /// home page (a large site's 1,000 were all rendered again for it).
+        mutating func homeworkSummary() -> UInt64 {
+            if let cachedHomeworkSummary { return cachedHomeworkSummary }
+            let schedule = fingerprints.index.homework
+            var print = Fingerprint()
+            print.add(schedule.moment.key)
+            print.add(schedule.digestDay?.description ?? "-")
+            print.add(schedule.assignments.isEmpty ? 0 : 1)
+            print.add(fingerprints.subjectOrder)
+            for grade in fingerprints.index.site.homework.grades {
+                print.add(grade.text)
+                print.add(fingerprints.assignments(schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []))
+            }
+            cachedHomeworkSummary = print.value
+            return print.value
+        }
+
+        /// Every assignment of `grade`, in the order its feed lists them.
+        mutating func grade(_ grade: GradeID) -> UInt64 {
+            if let known = cachedGrades[grade] { return known }
+            let print = fingerprints.assignments(fingerprints.index.homework.assignments(of: grade))
+            cachedGrades[grade] = print
+            return print
+        }
+    }
+
+    /// The subjects in the order sentences and lists name them.
+    private var subjectOrder: UInt64 {
+        var print = Fingerprint()
+        for (subject, _) in index.homework.subjectOrder.sorted(by: { $0.value < $1.value }) { print.add(subject) }
+        return print.value
+    }
+
+    private func assignments(_ list: [Assignment]) -> UInt64 {
+        let prints = assignmentPrints.value {
+            var prints: [ObjectIdentifier: UInt64] = [:]
+            prints.reserveCapacity(index.homework.assignments.count)
+            for assignment in index.homework.assignments {
+                var print = Fingerprint()
+                print.add(assignment.sourcePath)
+                print.add(hashes[assignment.sourcePath] ?? 0)
+                prints[assignment.identity] = print.value
+            }
+            return prints
+        }
+        var print = Fingerprint()
+        for assignment in list { print.add(prints[assignment.identity] ?? 0) }
+        return print.value
     }
 
     private func of(_ planned: PlannedPage, path: String, lists: inout SharedLists) -> UInt64 {
@@ -128,7 +171,7 @@ struct PageFingerprints: Sendable {
         case .home(let list):
             print.add(list.count)
             print.add(articles(list.articles))
-            print.add(homework)
+            print.add(lists.homeworkSummary())
             print.add(index.draftCount > 0 ? 1 : 0)
         case .article(let article):
             print.add(hashes[article.sourcePath] ?? 0)
@@ -148,8 +191,30 @@ struct PageFingerprints: Sendable {
             }
         case .restaurants, .map:
             print.add(lists.restaurants())
-        case .homework, .teachers, .grade, .day, .gradeFeed, .gradeCalendar:
-            print.add(homework)
+        case .homework, .teachers:
+            print.add(lists.homeworkSummary())
+        case .day(let grade, let day):
+            // A day's work, and the days its page links to.
+            let schedule = index.homework
+            print.add(lists.homeworkSummary())
+            print.add(assignments(schedule.assignments(of: grade, on: day)))
+            let (previous, next) = schedule.neighbours(of: day)
+            print.add(previous?.description ?? "-")
+            print.add(next?.description ?? "-")
+        case .gradeFeed(let grade), .gradeCalendar(let grade):
+            // Every assignment of the grade in its order, and the moment (the feed's time,
+            // the calendar's first day).
+            print.add(index.moment.key)
+            print.add(subjectOrder)
+            print.add(lists.grade(grade))
+        case .grade(let grade):
+            // The grade's work (tonight's, what is due next, its recent days) and the
+            // archive's last days.
+            let schedule = index.homework
+            print.add(lists.homeworkSummary())
+            print.add(lists.grade(grade))
+            for day in schedule.schoolDays.suffix(HomeworkViews.recentDayCount) { print.add(day.description) }
+            print.add(schedule.draftCounts[grade, default: 0])
         case .siteFeed:
             print.add(articles(index.articles.prefix(Publishing.feedLength)))
             // A feed with no entries was updated at the moment.
@@ -157,8 +222,13 @@ struct PageFingerprints: Sendable {
         case .sitemap:
             print.add(index.plan.count)
             print.add(lists.everyArticle())
-            print.add(homework)
-            for group in index.meals + index.tags { print.add(group.path) }
+            // The archive's days (a page for each, in every grade), not what is due on them.
+            for day in index.homework.schoolDays { print.add(day.description) }
+            // A group with drafts only keeps its page but leaves the sitemap.
+            for group in index.meals + index.tags {
+                print.add(group.path)
+                print.add(group.isPublished ? 1 : 0)
+            }
         case .notFound, .robots:
             break
         }
