@@ -2,9 +2,10 @@
 # Prints sitegen's benchmark figures, and Hugo's beside them when Hugo is installed:
 #   1. the Mustache benchmark (ns per article page);
 #   2. for each corpus of ../shared/bench/gen_corpus.py: a full build into an empty
-#      folder, a rebuild with nothing changed, a rebuild after one article is edited,
-#      one after one template is edited and one into a deleted output with the cache
-#      kept; wall and CPU time, peak memory, files and bytes written, pages per second.
+#      folder, a rebuild with nothing changed, a rebuild after one article's story is
+#      edited, one after its title is edited, one after one template is edited and one
+#      into a deleted output with the cache kept; wall and CPU time, peak memory, files
+#      and bytes written, pages per second.
 #      Each figure is the median of $RUNS runs (default 3).
 #
 #   Scripts/bench.sh [small|medium|large|articles ...]   (default: small medium large)
@@ -241,6 +242,11 @@ for size in "${sizes[@]}"; do
     watched=$out-edit
     one=$(median edit_article "${edit_build[@]}")
     rebuild_row "$size" sitegen "one article" "$one" "$pages"
+    # An edit of the front matter: the title, which the lists, the restaurants and the
+    # map show. The story's edit above changes the article's page alone (and the feed).
+    edit_title() { sed -i "s/^title: .*/title: \"Edited $RANDOM$RANDOM\"/" "$article"; sync; }
+    retitled=$(median edit_title "${edit_build[@]}")
+    rebuild_row "$size" sitegen "one title" "$retitled" "$pages"
     card=$(median edit_template "${edit_build[@]}")
     rebuild_row "$size" sitegen "one template" "$card" "$pages"
     # The output gone and the cache kept (`rm -rf Output`, a CI machine that restores only
