@@ -12,9 +12,6 @@ struct PageFingerprints: Sendable {
     /// per article, where it hashed each article's path twice on every page listing it (to
     /// find the article's hash, then into the list's print).
     private let articlePrints: [ObjectIdentifier: UInt64]
-    /// The same of each assignment, made when a homework page is first fingerprinted: a
-    /// grade's page, feed and calendar each fold in thousands of them on a large site.
-    private let assignmentPrints = Once<[ObjectIdentifier: UInt64]>()
 
     init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) {
         self.index = index
@@ -146,20 +143,16 @@ struct PageFingerprints: Sendable {
         return print.value
     }
 
+    /// Each assignment is folded in once for each grade it is for and once for its day's
+    /// page (a grade's print is made once for its page, feed and calendar): no table of
+    /// every assignment's print, which the dev server made again for the home page's
+    /// summary, of a handful, after each edit.
     private func assignments(_ list: [Assignment]) -> UInt64 {
-        let prints = assignmentPrints.value {
-            var prints: [ObjectIdentifier: UInt64] = [:]
-            prints.reserveCapacity(index.homework.assignments.count)
-            for assignment in index.homework.assignments {
-                var print = Fingerprint()
-                print.add(assignment.sourcePath)
-                print.add(hashes[assignment.sourcePath] ?? 0)
-                prints[assignment.identity] = print.value
-            }
-            return prints
-        }
         var print = Fingerprint()
-        for assignment in list { print.add(prints[assignment.identity] ?? 0) }
+        for assignment in list {
+            print.add(assignment.sourcePath)
+            print.add(hashes[assignment.sourcePath] ?? 0)
+        }
         return print.value
     }
 
