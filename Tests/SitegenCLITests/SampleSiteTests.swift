@@ -332,12 +332,34 @@ struct BuildCacheTests {
         _ = build(cached, cache: cache)
         #expect(FolderSnapshot(cached.appendingPathComponent("Output")).files == FolderSnapshot(plain.appendingPathComponent("Output")).files)
 
-        // The models are in a store beside the cache: one damaged model spoils the store.
+        // The models are in a store beside the cache, each with its checksum: a damaged one
+        // is made again from its source.
         let store = cache.appendingPathComponent(file.replacingOccurrences(of: ".cache", with: ".models"))
         var models = try Array(Data(contentsOf: store))
         models[models.count / 2] ^= 0x01
         try Data(models).write(to: store)
         #expect(try editAndBuild(cached, plain, cache: cache))
+    }
+
+    /// The store is read without a checksum of the whole: each model is checked against its
+    /// own when it is decoded, and one whose bytes changed is made again from its source.
+    @Test func makesADamagedModelAgainFromItsSource() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = build(cached, cache: cache)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        let store = cache.appendingPathComponent(name)
+        var models = try Array(Data(contentsOf: store))
+        for index in stride(from: ModelStore.headerLength + 5, to: models.count, by: 61) { models[index] ^= 0x01 }
+        try Data(models).write(to: store)
+        // Every page shows the layout: every model is decoded and every page rendered again.
+        for site in [cached, plain] {
+            let layout = site.appendingPathComponent("Themes/default/layout.mustache")
+            try (try String(contentsOf: layout, encoding: .utf8) + "{{! edited }}\n").write(to: layout, atomically: true, encoding: .utf8)
+        }
+        _ = build(cached, cache: cache)
+        _ = build(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
     }
 
     /// A build that fails (here the index: a page taking the slug of sitegen's map) leaves

@@ -126,6 +126,9 @@ struct BuildCache: Sendable {
             case .decoded(let model, let diagnostics):
                 return (model, diagnostics)
             case .encoded(let bytes):
+                // Read from the store unchecked (`ModelStore.read`): a damaged model is
+                // made again from its source.
+                guard stored == nil || Checksum.value(bytes) == storedChecksum else { return nil }
                 return ContentEntry.decode(bytes, teachers: teachers, pages: pages)
             }
         }
