@@ -232,10 +232,7 @@ struct BuildCacheTests {
         _ = build(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
         #expect(build(cached, cache: cache).hasPrefix("Nothing changed: "))
-        for site in [cached, plain] {
-            let file = site.appendingPathComponent("Content/articles/e\u{301}clair-stand.md")
-            try (try String(contentsOf: file, encoding: .utf8) + "\nAnother stand.\n").write(to: file, atomically: false, encoding: .utf8)
-        }
+        try append("\nAnother stand.\n", toFile: "Content/articles/e\u{301}clair-stand.md", in: [cached, plain])
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
@@ -347,16 +344,11 @@ struct BuildCacheTests {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
         _ = build(cached, cache: cache)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
-        let store = cache.appendingPathComponent(name)
-        var models = try Array(Data(contentsOf: store))
-        for index in stride(from: ModelStore.headerLength + 5, to: models.count, by: 61) { models[index] ^= 0x01 }
-        try Data(models).write(to: store)
-        // Every page shows the layout: every model is decoded and every page rendered again.
-        for site in [cached, plain] {
-            let layout = site.appendingPathComponent("Themes/default/layout.mustache")
-            try (try String(contentsOf: layout, encoding: .utf8) + "{{! edited }}\n").write(to: layout, atomically: true, encoding: .utf8)
+        try damageStore(in: cache) { models in
+            for index in stride(from: ModelStore.headerLength + 5, to: models.count, by: 61) { models[index] ^= 0x01 }
         }
+        // Every page shows the layout: every model is decoded and every page rendered again.
+        try append("{{! edited }}\n", toFile: "Themes/default/layout.mustache", in: [cached, plain])
         _ = build(cached, cache: cache)
         _ = build(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
@@ -825,6 +817,15 @@ struct BuildCacheTests {
         #expect(sameOutputs(cached, plain))
     }
 
+    /// Changes the bytes of the model store in `cache` with `damage`.
+    private func damageStore(in cache: URL, _ damage: (inout [UInt8]) -> Void) throws {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
+        let store = cache.appendingPathComponent(name)
+        var models = try Array(Data(contentsOf: store))
+        damage(&models)
+        try Data(models).write(to: store)
+    }
+
     /// Builds `site` through the cache in `cache` (nil: without it) and tells what the
     /// build did.
     private func report(_ site: URL, cache: URL?) -> BuildReport {
@@ -835,8 +836,13 @@ struct BuildCacheTests {
     }
 
     private func append(_ text: String, to article: String, in sites: URL...) throws {
+        try append(text, toFile: "Content/articles/\(article)", in: sites)
+    }
+
+    /// Appends `text` to the file at `path`, relative to the site, of each of `sites`.
+    private func append(_ text: String, toFile path: String, in sites: [URL]) throws {
         for site in sites {
-            let file = site.appendingPathComponent("Content/articles/\(article)")
+            let file = site.appendingPathComponent(path)
             try (try String(contentsOf: file, encoding: .utf8) + text).write(to: file, atomically: false, encoding: .utf8)
         }
     }
@@ -911,11 +917,9 @@ struct BuildCacheTests {
         let (cached, plain, cache) = try twinSites(in: folder)
         _ = report(cached, cache: cache)
         // Every byte of the store damaged: the edited article's old model does not read back.
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".models") })
-        let store = cache.appendingPathComponent(name)
-        var models = try Array(Data(contentsOf: store))
-        for index in 16..<models.count { models[index] ^= 0x20 }
-        try Data(models).write(to: store)
+        try damageStore(in: cache) { models in
+            for index in ModelStore.headerLength..<models.count { models[index] ^= 0x20 }
+        }
         try append("\nAnother basket.\n", to: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
         #expect(report(cached, cache: cache).renderedCount > 2)
         _ = report(plain, cache: nil)
