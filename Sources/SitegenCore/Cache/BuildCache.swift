@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-23"
+    static let format = "sitegen-build-cache-24"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -600,7 +600,6 @@ struct BuildCache: Sendable {
         writer.integer(fileCount)
         writer.unsigned(store.identity)
         writer.integer(store.length)
-        writer.unsigned(store.checksum)
         writer.array(diagnostics) { $0.diagnostic($1) }
         writer.unsigned(cardReads)
         writer.array(feedSources) { $0.string($1) }
@@ -612,7 +611,7 @@ struct BuildCache: Sendable {
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         pageCount = try reader.integer()
         fileCount = try reader.integer()
-        store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer(), checksum: try reader.unsigned())
+        store = ModelStore.Mark(identity: try reader.unsigned(), length: try reader.integer())
         diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
         cardReads = try reader.unsigned()
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
@@ -868,16 +867,6 @@ enum Checksum {
     private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
         let mixed = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
         return mixed ^ (mixed >> 29)
-    }
-
-    /// The running checksum `state` carried over `words` (a whole number of 8-byte words),
-    /// so that a file that only grows can be checked without reading it again.
-    static func advance(_ state: UInt64, over words: ArraySlice<UInt8>) -> UInt64 {
-        var hash = state
-        words.withUnsafeBytes { raw in
-            for index in 0..<(raw.count / 8) { hash = mix(hash, raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
-        }
-        return hash
     }
 }
 

@@ -7,21 +7,20 @@ import Glibc
 /// The file beside a build cache that holds the encoded models, 60,000 of them on a large
 /// site: a build adds the models it made to its end instead of writing the whole file
 /// again, so a rebuild after one edit writes kilobytes, not a hundred megabytes. The
-/// cache remembers which store it was written with, how long it was and its checksum; a
-/// store that does not match is not trusted. When most of the store is models no longer
-/// used, a new one is written in its place.
+/// cache remembers which store it was written with and how long it was, and each model's
+/// checksum; a store that is not that one is not read, a model that does not match its
+/// checksum is made again. When most of the store is models no longer used, a new one is
+/// written in its place.
 enum ModelStore {
-    /// Which store, how much of it a cache uses, and the running checksum of that much.
+    /// Which store, and how much of it a cache uses.
     struct Mark: Sendable, Equatable {
         var identity: UInt64 = 0
         var length = 0
-        var checksum: UInt64 = 0
     }
 
     /// "sgmodel1" and the store's identity.
     static let headerLength = 16
     private static let magic = Array("sgmodel1".utf8)
-    private static let seed: UInt64 = 0x5347_4D4F_4445_4C31
 
     static func path(besides cachePath: String) -> String {
         (cachePath.hasSuffix(".cache") ? String(cachePath.dropLast(".cache".count)) : cachePath) + ".models"
@@ -29,9 +28,9 @@ enum ModelStore {
 
     /// The store's bytes, when it is the store of `mark` and holds its first `mark.length`
     /// bytes. Each model is checked against its own checksum when it is decoded
-    /// (`ContentEntry.decoded`), on both cores: the store's running checksum, one word after
-    /// the other on one core, held up a rebuild of the large corpus for 60 ms before any
-    /// model was decoded.
+    /// (`ContentEntry.decoded`), on both cores: a running checksum of the whole store, one
+    /// word after the other on one core, held up a rebuild of the large corpus before any
+    /// model was decoded, and the store's writer and every append made it again.
     static func read(_ path: String, as mark: Mark) -> [UInt8]? {
         guard mark.length >= headerLength, mark.length % 8 == 0, let bytes = FileReader.read(path), bytes.count >= mark.length,
               Array(bytes[0..<8]) == magic, identity(in: bytes[8..<16]) == mark.identity
@@ -95,7 +94,7 @@ enum ModelStore {
             places.append((start..<(start + model.count), Checksum.value(model)))
         }
         guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
-        return (Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])), places)
+        return (Mark(identity: mark.identity, length: mark.length + tail.count), places)
     }
 
     /// Where a save put each model, for the cache file to name, with the stamp and hash
@@ -230,7 +229,7 @@ enum ModelStore {
                 unlink(temporary)
                 return nil
             }
-            return Saved(mark: Mark(identity: identity, length: writer.length, checksum: writer.checksum), paths: paths, locations: locations, checksums: checksums,
+            return Saved(mark: Mark(identity: identity, length: writer.length), paths: paths, locations: locations, checksums: checksums,
                          stamps: stamps, hashes: hashes, replacement: (temporary, path))
         }
 
@@ -251,7 +250,7 @@ enum ModelStore {
             }
         }
         guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
-        return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count, checksum: Checksum.advance(mark.checksum, over: tail[...])),
+        return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count),
                      paths: paths, locations: locations, checksums: checksums, stamps: stamps, hashes: hashes)
     }
 
@@ -285,12 +284,11 @@ enum ModelStore {
         return (writer.bytes.count - start, Checksum.value(writer.bytes[start...]))
     }
 
-    /// Writes a new store through a buffer, keeping its length and running checksum.
+    /// Writes a new store through a buffer, keeping its length.
     private struct ChunkWriter {
         let descriptor: Int32
         var buffer = BinaryWriter(reservingCapacity: ChunkWriter.chunk + 65_536)
         var length = 0
-        var checksum = ModelStore.seed
         var failed = false
         static let chunk = 1 << 20
 
@@ -333,7 +331,6 @@ enum ModelStore {
         /// Writes whole words; a partial word waits for the next chunk.
         private mutating func flush() {
             let whole = buffer.bytes.count / 8 * 8
-            checksum = Checksum.advance(checksum, over: buffer.bytes[..<whole])
             if !failed, !ModelStore.writeAll(buffer.bytes[..<whole], to: descriptor, at: length - buffer.bytes.count) { failed = true }
             buffer.removeFirst(whole)
         }
