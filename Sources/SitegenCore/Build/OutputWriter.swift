@@ -110,32 +110,22 @@ enum OutputWriter {
     /// `times` with the folders along `paths` (relative to `root`) looked at again, and
     /// those gone left out.
     static func folderTimes(_ times: PathTable<Int64>, updatedAlong paths: [String], in root: String) -> PathTable<Int64> {
-        var folders: Set<String> = [""]
-        for path in paths {
-            var end = path.utf8.endIndex
-            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")), folders.insert(String(path[..<slash])).inserted {
-                end = slash
-            }
-        }
-        guard let output = OpenFolder(root) else { return PathTable() }
-        let list = Array(folders)
-        let found = parallelMap(list) { output.stamp(of: $0.isEmpty ? "." : $0)?.modified }
+        guard let (found, gone) = folderTimes(along: paths, in: root) else { return PathTable() }
         var updated = times
-        var changes: [String: Int64] = [:]
-        for (folder, time) in zip(list, found) {
-            if let time {
-                changes[folder] = time
-            } else if updated[folder] != nil {
-                updated[folder] = nil
-            }
-        }
-        updated.merge(changes)
+        for folder in gone where updated[folder] != nil { updated[folder] = nil }
+        updated.merge(found)
         return updated
     }
 
     /// The modification time of the output and of every folder that holds its `paths`,
     /// and every folder above those, by path relative to the output ("" for the output).
     static func folderTimes(of paths: some Collection<String>, in root: String) -> [String: Int64] {
+        folderTimes(along: paths, in: root)?.times ?? [:]
+    }
+
+    /// The times of the output and of the folders along `paths`, and those of them that are
+    /// gone; nil when the output cannot be opened.
+    private static func folderTimes(along paths: some Collection<String>, in root: String) -> (times: [String: Int64], gone: [String])? {
         // The folders are hashed once, as the keys of the result, and their times put in
         // place by position: at the end of a first build, on one core, a set of 13,000
         // folders made and then hashed again into a dictionary took most of this.
@@ -148,7 +138,7 @@ enum OutputWriter {
                 end = slash
             }
         }
-        guard let output = OpenFolder(root) else { return [:] }
+        guard let output = OpenFolder(root) else { return nil }
         let folders = Array(times.keys)
         let places = Array(times.values.indices)
         let found = parallelMap(folders) { output.stamp(of: $0.isEmpty ? "." : $0)?.modified }
@@ -157,7 +147,7 @@ enum OutputWriter {
             if let time { times.values[places[index]] = time } else { gone.append(folders[index]) }
         }
         for folder in gone { times[folder] = nil }
-        return times
+        return (times, gone)
     }
 
     /// Whether every file of the last build's manifest is still there as it was written

@@ -113,7 +113,8 @@ enum Render {
             return made
         }
         let staging = reuse?.staging
-        let outputFolder = reuse.flatMap { OpenFolder($0.outputRoot) }
+        // Opened only where reused pages are looked at one by one.
+        let outputFolder = reuse.flatMap { $0.outputIsAsLeft ? nil : OpenFolder($0.outputRoot) }
         @Sendable func made(_ path: String, _ bytes: [UInt8]) -> OutputFile {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
             return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
