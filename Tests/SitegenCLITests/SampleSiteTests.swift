@@ -888,17 +888,106 @@ struct BuildCacheTests {
         _ = report(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
         #expect(report(cached, cache: cache).renderedCount == 0)
-        // The price is on the article's card in every list: a full build, which writes the
-        // cache file whole again.
-        try replace("price: 98", with: "price: 99", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
-        #expect(report(cached, cache: cache).renderedCount > 2)
+        // A new date moves the article in every list: a full build, which writes the cache
+        // file whole again.
+        try replace("date: 2026-11-07T10:00", with: "date: 2026-11-08T10:00", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        let moved = report(cached, cache: cache)
+        #expect(moved.renderedCount > 2, "\(moved)")
         #expect(try !changesFile())
         _ = report(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
         #expect(report(cached, cache: cache).renderedCount == 0)
     }
 
-    @Test func rebuildsInFullWhenAListShowsWhatWasEdited() throws {
+    /// Whether the last build through `cache` wrote only its changes beside the cache file,
+    /// as a rebuild of edited articles does (a full build writes the file whole).
+    private func wroteChangesOnly(_ cache: URL) throws -> Bool {
+        try FileManager.default.contentsOfDirectory(atPath: cache.path).contains { $0.hasSuffix(".cache-changes") }
+    }
+
+    @Test func rendersTheListsOfARetitledArticleFromTheListsKeptBesideTheCache() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        try replace("title: Dim Sum in Sham Shui Po", with: "title: Dim Sum <& Sham Shui Po>", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        // Its page, the home page, its meal's and three tags' pages, the restaurants, the
+        // map and the feed, from the one model read again and those of the lists' articles.
+        let retitled = report(cached, cache: cache)
+        #expect(retitled.succeeded && retitled.parsedCount == 1 && retitled.renderedCount == 9, "\(retitled)")
+        #expect(try wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        // The title is noted in the cache, not written into the lists: a second one, and
+        // another article's, find the first.
+        try replace("title: Dim Sum <& Sham Shui Po>", with: "title: Dim Sum, Again", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 9)
+        try replace("title: Egg Tarts on Lyndhurst Terrace", with: "title: Egg Tarts", in: "egg-tarts-on-lyndhurst-terrace/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 9)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        // A price is on the cards, not in the lists of restaurants.
+        try replace("price: 98", with: "price: 99", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 7)
+        #expect(try wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        #expect(report(cached, cache: cache).renderedCount == 0)
+    }
+
+    @Test func rendersTheListPagesOfAnEditedArticleWhereverItIsListed() throws {
+        for perPage in [1, 2] {
+            let folder = TemporaryFolder()
+            let (cached, plain, cache) = try twinSites(in: folder)
+            for site in [cached, plain] {
+                let settings = site.appendingPathComponent("Content/site.yaml")
+                let text = try String(contentsOf: settings, encoding: .utf8)
+                try text.replacingOccurrences(of: "articles_per_page: 3", with: "articles_per_page: \(perPage)").write(to: settings, atomically: false, encoding: .utf8)
+            }
+            _ = report(cached, cache: cache)
+            for article in ["claypot-rice-at-temple-street", "pineapple-bun-in-mong-kok", "lovely-breakfast", "wonton-noodles-in-central"] {
+                let file = "Content/articles/\(article)/index.md"
+                for site in [cached, plain] {
+                    let url = site.appendingPathComponent(file)
+                    let text = try String(contentsOf: url, encoding: .utf8)
+                    try text.replacingOccurrences(of: "\ntitle: ", with: "\ntitle: Edited ").write(to: url, atomically: false, encoding: .utf8)
+                }
+                let edited = report(cached, cache: cache)
+                #expect(edited.succeeded && edited.parsedCount == 1, "\(perPage) \(article): \(edited)")
+                #expect(try wroteChangesOnly(cache), "\(perPage) \(article)")
+                _ = report(plain, cache: nil)
+                #expect(sameOutputs(cached, plain), "\(perPage) \(article)")
+            }
+        }
+    }
+
+    @Test func rebuildsInFullWhenTheListsBesideTheCacheAreDamagedOrGone() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        func lists() throws -> URL {
+            cache.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasSuffix(".cache-lists") }))
+        }
+        var bytes = try Array(Data(contentsOf: try lists()))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: try lists())
+        try replace("title: Dim Sum in Sham Shui Po", with: "title: Dim Sum", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).succeeded)
+        #expect(try !wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        // The full build wrote them again.
+        try replace("title: Dim Sum", with: "title: Dim Sum Again", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).renderedCount == 9)
+        #expect(try wroteChangesOnly(cache))
+        try FileManager.default.removeItem(at: try lists())
+        try replace("title: Dim Sum Again", with: "title: Dim Sum Once More", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).succeeded)
+        #expect(try !wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+    }
+
+    @Test func rendersTheListsAgainWhenTheirCardsShowWhatWasEdited() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
         for site in [cached, plain] {

@@ -53,4 +53,32 @@ struct IndexStageTests {
         #expect(withDrafts.tags.map(\.articles.count) == [1, 1, 1, 2, 2])
         #expect(withDrafts.tags.allSatisfy { $0.draftCount == 0 })
     }
+
+    @Test func listsKeptBesideTheCacheReadBackAndFindTheListPagesOfAnArticle() throws {
+        let index = index(try articles(), drafts: false)
+        let summary = HomeworkSummary(grades: [HomeworkSummary.Grade(name: "Grade 8", url: "/homework/grade-8/", sentence: "No homework", count: 0)],
+                                      hasAssignments: false, updated: "Updated Monday", updatedISO: "2026-12-01T00:00:00+08:00", teachersURL: "/homework/teachers/")
+        let lists = SiteLists(index: index, contextHash: 7, homeworkSummary: summary, homeworkSummaryPrint: 11)
+        let names: ([String]) -> [String] = { paths in paths.map { String($0.dropFirst("Content/articles/".count)) } }
+        #expect(names(lists.articles) == ["noodles.md", "milk-tea.md", "a-toast.md", "b-toast.md"])
+        #expect(lists.draftCount == 1)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-lists-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cacheFile = folder.appendingPathComponent("site.cache").path
+        let checksum = try #require(lists.write(besides: cacheFile))
+        #expect(SiteLists.read(besides: cacheFile, checksum: checksum) == lists)
+        #expect(SiteLists.read(besides: cacheFile, checksum: checksum ^ 1) == nil)
+
+        // Two to a page: b-toast is the second on the home page's second page, and the
+        // second of "toast", whose first page holds both; "Tea" has it alone.
+        let pages = try #require(lists.listPages(showing: "Content/articles/b-toast.md", perPage: 2))
+        let paths: [String] = pages.map { found in found.page.planned([]).path }
+        #expect(paths == ["page/2/index.html", "tags/tea/index.html", "tags/toast/index.html"])
+        let members: [[String]] = pages.map { found in names(found.members) }
+        #expect(members == [["a-toast.md", "b-toast.md"], ["b-toast.md"], ["a-toast.md", "b-toast.md"]])
+        #expect(pages[0].page == .home(number: 2, count: 2))
+        // A draft is on no list.
+        #expect(lists.listPages(showing: "Content/articles/congee.md", perPage: 2) == nil)
+    }
 }

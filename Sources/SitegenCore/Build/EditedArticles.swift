@@ -30,6 +30,10 @@ struct EditedArticles {
         var formatFacts: FormatFacts?
         /// The walk's `SourceTree.settledBefore`: edited files stamped since are racy.
         var settledBefore = Int64.max
+        /// What the list pages rendered asked of articles (`ArticleView.Reads`).
+        var cardReads: UInt64 = 0
+        /// The edited titles the lists show, by source path (`BuildCache.listsTitles`).
+        var listsTitles: [String: String] = [:]
     }
 
     /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
@@ -62,34 +66,76 @@ struct EditedArticles {
         var articles: [Article] = []
         var removedDiagnostics: [Diagnostic] = []
         var addedDiagnostics: [Diagnostic] = []
+        // Edited articles whose cards show the edit, and those whose titles changed.
+        var listed: [Article] = []
+        var retitled: [Article] = []
         for (file, entry) in zip(edited, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
             guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
-                  SiteIndex.keepsPlace(new, of: old), new.title == old.title,
-                  ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
-                      .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads)
+                  SiteIndex.keepsPlace(new, of: old)
             else { return nil }
+            if new.title != old.title { retitled.append(new) }
+            if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
+                .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads) {
+                listed.append(new)
+            }
             articles.append(new)
             removedDiagnostics += oldProblems
             addedDiagnostics += problems
         }
 
-        // The feed shows its articles whole: with an edited one, it is made again from
-        // all of them.
+        // An edit the lists show renders the list pages of the article from the last
+        // build's lists and the models of the articles on them, and, for a title, the
+        // restaurants and the map from the lists' titles.
+        var lists: SiteLists?
+        var restaurantsChange = false
+        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
+        if !listed.isEmpty {
+            guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
+                  read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
+            _ = read.retitle(previous.listsTitles)
+            lists = read
+            var seen: Set<SiteLists.ListedPage> = []
+            for article in listed {
+                for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
+                    listPages.append(found)
+                }
+            }
+            restaurantsChange = !retitled.isEmpty && lists!.retitle(Dictionary(uniqueKeysWithValues: retitled.map { ($0.sourcePath, $0.title) }))
+        }
         let editedSources = Set(articles.map(\.sourcePath))
         var hashes: [String: UInt64] = [:]
         for (article, entry) in zip(articles, entries) { hashes[article.sourcePath] = entry.hash }
+        var bySource: [String: Article] = Dictionary(uniqueKeysWithValues: articles.map { ($0.sourcePath, $0) })
+        /// The last build's model of the article at `source`, kept with its hash.
+        func model(_ source: String) -> Article? {
+            if let known = bySource[source] { return known }
+            let contentPath = String(source.dropFirst("Content/".count))
+            guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
+                  let hash = previous.content[contentPath]?.hash else { return nil }
+            bySource[source] = article
+            hashes[source] = hash
+            return article
+        }
+        var shownLists: [PlannedPage] = []
+        for (page, members) in listPages {
+            var shown: [Article] = []
+            for source in members {
+                guard let article = model(source) else { return nil }
+                shown.append(article)
+            }
+            shownLists.append(page.planned(shown))
+        }
+
+        // The feed shows its articles whole: with an edited one, it is made again from
+        // all of them.
         let feedChanges = site.baseURL != nil && previous.feedSources.contains { editedSources.contains($0) }
         if feedChanges {
             for source in previous.feedSources where !editedSources.contains(source) {
-                let contentPath = String(source.dropFirst("Content/".count))
-                guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
-                      let hash = previous.content[contentPath]?.hash else { return nil }
-                articles.append(article)
-                hashes[source] = hash
+                guard model(source) != nil else { return nil }
             }
         }
         // Every page is in every page's menu.
@@ -107,27 +153,38 @@ struct EditedArticles {
         // the work of one core while the other had nothing to do.
         let log = DiagnosticLog()
         let (theme, assets) = SiteBuilder.loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
-        let content = SiteContent(teachers: teachers, articles: articles, assignments: [], pages: pages)
-        let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
+        let content = SiteContent(teachers: teachers, articles: Array(bySource.values), assignments: [], pages: pages)
+        var index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
+        // What the list pages show of the articles not read: as the last build had it.
+        if let lists {
+            index.draftCount = lists.draftCount
+            index.restaurants = lists.restaurants
+        }
         var shown: [PlannedPage] = []
         var paths: [String] = []
         for (planned, path) in zip(index.plan, index.planPaths) {
             switch planned {
             case .article(let article) where editedSources.contains(article.sourcePath): break
             case .siteFeed where feedChanges: break
+            case .restaurants where restaurantsChange, .map where restaurantsChange: break
             default: continue
             }
             shown.append(planned)
             paths.append(path)
         }
-        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths)
+        for page in shownLists {
+            shown.append(page)
+            paths.append(page.path)
+        }
+        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths,
+                                            homeworkSummaryPrint: lists?.homeworkSummaryPrint)
         let rendered: Render.Output
         do {
             rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
                                       reuse: Render.Reuse(previous: previous, fingerprints: fingerprints.of(shown, paths: paths), outputRoot: outputURL.path, staging: nil),
-                                      pages: (shown, paths))
+                                      pages: (shown, paths), homeworkSummary: lists?.homeworkSummary)
         } catch {
             return nil
         }
@@ -142,7 +199,9 @@ struct EditedArticles {
         report.fileCount = previous.fileCount
         report.renderedCount = rendered.renderedCount
         report.parsedCount = edited.count
-        var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore)
+        var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore, cardReads: rendered.cardReads)
+        // The lists are not written again for a title: the cache notes it.
+        for article in retitled { edits.listsTitles[article.sourcePath] = article.title }
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry
         }

@@ -80,13 +80,18 @@ enum Render {
         /// outcomes): a process that ends after the build leaves it to the exit instead of
         /// freeing it piece by piece, on one core, after the last page.
         var workings: (any Sendable)?
+        /// The homework views of the run: its summary, made when a page showed it.
+        var homework: HomeworkViews?
     }
 
     /// Renders `pages` (with their output paths), or every page of the plan.
     /// `articles`: the views of articles made so far for this run (`ArticleViewMemo.makeAhead`).
+    /// `homeworkSummary`: the summary a build at the same moment made, when the index has
+    /// none of the assignments.
     static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
-                    pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo? = nil) throws(MustacheError) -> Output {
-        let shared = Shared(index: index, assets: assets, articles: articles)
+                    pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo? = nil,
+                    homeworkSummary: HomeworkSummary? = nil) throws(MustacheError) -> Output {
+        let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
@@ -160,7 +165,7 @@ enum Render {
                 return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
             }
         }
-        var output = Output(files: [], pages: [:], cardReads: shared.articles.reads.value, workings: (shared, memo, jobs, outcomes))
+        var output = Output(files: [], pages: [:], cardReads: shared.articles.reads.value, workings: (shared, memo, jobs, outcomes), homework: shared.homework)
         output.files.reserveCapacity(outcomes.count)
         output.pages.reserveCapacity(outcomes.count)
         for outcome in outcomes {
@@ -185,8 +190,12 @@ enum Render {
         let metas: PageMeta
         let articles: ArticleViewMemo
         private let today: MustacheValue
+        /// Made once, for `/restaurants/` and `/map/`, when the first of them is made.
+        private let madeRestaurants = Once<RestaurantViews>()
 
-        init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?) {
+        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
+
+        init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?, homeworkSummary: HomeworkSummary?) {
             self.index = index
             self.articles = articles ?? ArticleViewMemo(context: ViewContext(site: index.site))
             context = self.articles.context
@@ -196,7 +205,7 @@ enum Render {
                 (kind, .fields(MustacheFields(byName.sorted { $0.key < $1.key }.map { ($0.key, .string(context.url($0.value))) })))
             }))
             site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
-            homework = HomeworkViews(index: index, context: context)
+            homework = HomeworkViews(index: index, context: context, summary: homeworkSummary)
             metas = PageMeta(index: index, context: context, homework: homework)
             today = .string(index.moment.date.description)
         }
@@ -248,8 +257,8 @@ enum Render {
                         "isMeal": .bool(group.kind == .meal),
                         "isTag": .bool(group.kind == .tag),
                         "url": .string(context.url(group.path)),
-                        "count": .int(group.articles.count),
-                        "one": .bool(group.articles.count == 1),
+                        "count": .int(group.count),
+                        "one": .bool(group.count == 1),
                         "draftCount": .int(group.draftCount),
                         "oneDraft": .bool(group.draftCount == 1),
                     ]),
@@ -272,14 +281,15 @@ enum Render {
                     }),
                 ]))
             case .restaurants:
-                return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.index.restaurants.map { restaurant(context, $0) })]))
+                return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.restaurants.views)]))
             case .map:
-                let pinned = shared.index.restaurants.filter(\.hasCoordinates)
+                let restaurants = shared.restaurants
+                let pinned = shared.index.restaurants.indices.filter { shared.index.restaurants[$0].hasCoordinates }
                 return Job(path: path, template: "map", context: shared.page(planned, path, [
-                    "restaurants": .array(pinned.map { restaurant(context, $0) }),
+                    "restaurants": .array(pinned.map { restaurants.views[$0] }),
                     "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
                     "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
-                    "mapData": mapData(context, pinned),
+                    "mapData": mapData(shared.index.restaurants, pinned: pinned, urls: restaurants.urls),
                     "unpinnedCount": .int(shared.index.restaurants.count - pinned.count),
                     "unpinnedOne": .bool(shared.index.restaurants.count - pinned.count == 1),
                     "hasUnpinned": .bool(shared.index.restaurants.count > pinned.count),
@@ -319,32 +329,40 @@ enum Render {
         return .fields(fields)
     }
 
-    private static func restaurant(_ context: ViewContext, _ entry: RestaurantEntry) -> MustacheValue {
-        var fields: MustacheFields = [
-            "name": .string(entry.name),
-            "anchor": .string(entry.anchor),
-            "address": entry.address.map(MustacheValue.string) ?? .null,
-            "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) }),
-        ]
-        if let latitude = entry.latitude, let longitude = entry.longitude {
-            fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
+    /// Each restaurant's view, and the URL of each of its articles.
+    struct RestaurantViews: Sendable {
+        var views: [MustacheValue]
+        var urls: [[String]]
+
+        init(_ entries: [RestaurantEntry], context: ViewContext) {
+            urls = entries.map { $0.articles.map { context.url($0.pagePath) } }
+            views = zip(entries, urls).map { entry, urls in
+                var fields: MustacheFields = [
+                    "name": .string(entry.name),
+                    "anchor": .string(entry.anchor),
+                    "address": entry.address.map(MustacheValue.string) ?? .null,
+                    "articles": .array(zip(entry.articles, urls).map { .fields(["title": .string($0.title), "url": .string($1)]) }),
+                ]
+                if let latitude = entry.latitude, let longitude = entry.longitude {
+                    fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
+                }
+                return .fields(fields)
+            }
         }
-        return .fields(fields)
     }
 
     /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
     /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
     /// articles cost a hundredth of a build, on one core.
-    private static func mapData(_ context: ViewContext, _ entries: [RestaurantEntry]) -> MustacheValue {
+    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], urls: [[String]]) -> MustacheValue {
         var json: [UInt8] = []
-        json.reserveCapacity(entries.reduce(0) { $0 + 160 + 120 * $1.articles.count })
+        json.reserveCapacity(pinned.reduce(0) { $0 + 160 + 120 * entries[$1].articles.count })
         func append(_ text: StaticString) { text.withUTF8Buffer { json.append(contentsOf: $0) } }
         append("[")
-        var first = true
-        for entry in entries {
+        for (number, place) in pinned.enumerated() {
+            let entry = entries[place]
             guard let latitude = entry.latitude, let longitude = entry.longitude else { continue }
-            if !first { append(",") }
-            first = false
+            if number > 0 { append(",") }
             append("{\"name\":")
             JSONString.append(entry.name, to: &json)
             append(",\"address\":")
@@ -354,12 +372,12 @@ enum Render {
             append(",\"lon\":")
             MapLinks.appendCoordinate(longitude, to: &json)
             append(",\"articles\":[")
-            for (index, article) in entry.articles.enumerated() {
+            for (index, (article, url)) in zip(entry.articles, urls[place]).enumerated() {
                 if index > 0 { append(",") }
                 append("{\"title\":")
                 JSONString.append(article.title, to: &json)
                 append(",\"url\":")
-                JSONString.append(context.url(article.pagePath), to: &json)
+                JSONString.append(url, to: &json)
                 append("}")
             }
             append("]}")

@@ -111,6 +111,7 @@ public enum SiteBuilder {
         } catch {
             report.commandError = "cannot write \(outputURL.path): \(error)"
             prepared.storingModels?.wait()?.discard()
+            _ = prepared.writingLists?.wait()
             return report
         }
         report.byteCount = result.bytesWritten
@@ -158,6 +159,7 @@ public enum SiteBuilder {
                 } else {
                     cache.folders = times()
                 }
+                cache.listsChecksum = prepared.writingLists?.wait() ?? 0
             }
             cache.diagnostics = report.diagnostics
             cache.pageCount = report.pageCount
@@ -207,6 +209,9 @@ public enum SiteBuilder {
         var warm: WarmBuild?
         /// The models being added to the cache's store while the pages are rendered.
         var storingModels: Concurrently<ModelStore.Saved?>?
+        /// The lists of this build being written beside the cache (`SiteLists`): their
+        /// checksum, or nil when they could not be.
+        var writingLists: Concurrently<UInt64?>?
         /// Set when `files` are only the files that may have changed (`EditedArticles`):
         /// the rest of the output stays as it is, and the cache, as it was read, takes these.
         var edits: EditedArticles.Edits?
@@ -479,6 +484,17 @@ public enum SiteBuilder {
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pagesGone ? nil : pages) }
         } : nil
 
+        // A command keeps the lists beside its cache, for a rebuild after an edit they show
+        // (`EditedArticles`); made and written on another core while the files are put in
+        // place.
+        let writingLists = memory == nil ? cacheFile.map { file in
+            Concurrently { [homework = rendered.homework, contextHash = context.value] in
+                homework.flatMap { homework in
+                    SiteLists(index: index, contextHash: contextHash, homeworkSummary: homework.summaryValues,
+                              homeworkSummaryPrint: fingerprinter.homeworkSummaryPrint).write(besides: file)
+                }
+            }
+        } : nil
         if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
         report.pageCount = rendered.files.count
         report.renderedCount = rendered.renderedCount
@@ -512,7 +528,7 @@ public enum SiteBuilder {
         }
         return Prepared(report: report, outputURL: outputURL, files: files, index: index, cache: cache, previousOutputs: previous?.outputs ?? PathTable(),
                         previousFolders: previous?.folders ?? PathTable(), outputIsAsLeft: outputFoundAsLeft, staging: staging, warm: warm,
-                        storingModels: storingModels)
+                        storingModels: storingModels, writingLists: writingLists)
     }
 
     /// The error of a source that changed while a build was reading it.

@@ -14,22 +14,53 @@ struct ArticleGroup: Sendable {
     /// Articles of the group left out as drafts: a page with none published says so.
     var draftCount: Int
 
+    var heading: GroupHeading { GroupHeading(kind: kind, label: label, count: articles.count, draftCount: draftCount) }
+    var path: String { heading.path }
+    var isPublished: Bool { heading.isPublished }
+}
+
+/// What a group's pages show of the group besides their own articles: made without the
+/// group's other articles, which a rebuild of one of its pages does not read.
+struct GroupHeading: Sendable, Hashable {
+    var kind: ArticleGroup.Kind
+    var label: Label
+    /// Published articles.
+    var count: Int
+    var draftCount: Int
+
     var path: String { "\(kind.rawValue)/\(label.slug.text)/" }
 
     /// Whether the group has a published article. One of drafts only keeps its page, which
     /// says so, but is in no list nor sitemap and is marked `noindex`: readers would find
     /// nothing there, and search engines would learn a draft's tags.
-    var isPublished: Bool { !articles.isEmpty }
+    var isPublished: Bool { count > 0 }
+}
+
+/// What the lists of restaurants show of an article: its title and where it is.
+struct ArticleLink: Sendable, Equatable {
+    var sourcePath: String
+    var title: String
+    var pagePath: String
+
+    init(sourcePath: String, title: String, pagePath: String) {
+        self.sourcePath = sourcePath
+        self.title = title
+        self.pagePath = pagePath
+    }
+
+    init(_ article: Article) {
+        self.init(sourcePath: article.sourcePath, title: article.title, pagePath: article.pagePath)
+    }
 }
 
 /// A restaurant and the published articles about it.
-struct RestaurantEntry: Sendable {
+struct RestaurantEntry: Sendable, Equatable {
     var name: String
     var anchor: String
     var address: String?
     var latitude: Double?
     var longitude: Double?
-    var articles: [Article]
+    var articles: [ArticleLink]
 
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
 }
@@ -62,7 +93,7 @@ enum PlannedPage: Sendable {
     case home(ListPage)
     case article(Article)
     case page(Page)
-    case group(ArticleGroup, ListPage)
+    case group(GroupHeading, ListPage)
     case groupIndex(ArticleGroup.Kind)
     case restaurants
     case map
@@ -205,7 +236,7 @@ struct SiteIndex: Sendable {
         plan += self.articles.map(PlannedPage.article)
         plan += self.pages.map(PlannedPage.page)
         for group in meals + tags {
-            plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group, $0) }
+            plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
         }
         plan += [.groupIndex(.meal), .groupIndex(.tag), .restaurants, .map]
         if !site.homework.grades.isEmpty {
@@ -300,7 +331,7 @@ struct SiteIndex: Sendable {
                 places[key] = entries.count - 1
                 return entries.count - 1
             }()
-            entries[place].articles.append(article)
+            entries[place].articles.append(ArticleLink(article))
         }
         return entries.sorted(byKey: { ($0.name.lowercasedBytewise, $0.anchor) }, by: <)
     }
@@ -379,10 +410,14 @@ extension SiteIndex {
         }
         guard !replacements.isEmpty || !pageReplacements.isEmpty else { return }
         _ = swap(&articles)
-        var swappedGroups: [String: ArticleGroup] = [:]
-        for position in meals.indices where swap(&meals[position].articles) { swappedGroups[meals[position].path] = meals[position] }
-        for position in tags.indices where swap(&tags[position].articles) { swappedGroups[tags[position].path] = tags[position] }
-        for position in restaurants.indices { _ = swap(&restaurants[position].articles) }
+        for position in meals.indices { _ = swap(&meals[position].articles) }
+        for position in tags.indices { _ = swap(&tags[position].articles) }
+        for position in restaurants.indices {
+            for place in restaurants[position].articles.indices {
+                let path = restaurants[position].articles[place].sourcePath
+                if let replacement = replacements.first(where: { $0.sourcePath == path }) { restaurants[position].articles[place] = ArticleLink(replacement) }
+            }
+        }
         for position in pages.indices {
             let path = pages[position].sourcePath
             if let replacement = pageReplacements.first(where: { $0.sourcePath == path }) { pages[position] = replacement }
@@ -395,13 +430,8 @@ extension SiteIndex {
                 if let replacement = replacements.first(where: { $0.sourcePath == article.sourcePath }) { plan[position] = .article(replacement) }
             case .page(let page):
                 if let replacement = pageReplacements.first(where: { $0.sourcePath == page.sourcePath }) { plan[position] = .page(replacement) }
-            case .group(let group, var list):
-                let swappedList = swap(&list.articles)
-                if let swappedGroup = swappedGroups[group.path] {
-                    plan[position] = .group(swappedGroup, list)
-                } else if swappedList {
-                    plan[position] = .group(group, list)
-                }
+            case .group(let heading, var list):
+                if swap(&list.articles) { plan[position] = .group(heading, list) }
             default:
                 continue
             }

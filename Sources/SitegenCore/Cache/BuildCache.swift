@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-24"
+    static let format = "sitegen-build-cache-25"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
@@ -263,6 +263,12 @@ struct BuildCache: Sendable {
     /// keeps its stamp (and its size, if its bytes are as many). Such a file is read again
     /// by the next build and told changed by its bytes.
     var racyInputs: [String: UInt64] = [:]
+    /// The checksum of the lists beside the cache file (`SiteLists`) made for this cache;
+    /// 0 when there are none.
+    var listsChecksum: UInt64 = 0
+    /// Titles edited since the lists were written, by source path: a rebuild after a
+    /// title was edited notes it here rather than writing the lists again.
+    var listsTitles: [String: String] = [:]
     /// The checksum of the cache file as it was read, when it was: the changes a save
     /// writes beside it are the changes to that file.
     var base: UInt64?
@@ -276,6 +282,8 @@ struct BuildCache: Sendable {
         }
         pages.merge(edits.pages)
         formatFacts = edits.formatFacts ?? formatFacts
+        cardReads |= edits.cardReads
+        listsTitles.merge(edits.listsTitles) { $1 }
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
@@ -481,6 +489,8 @@ struct BuildCache: Sendable {
         formatFacts = changed.formatFacts
         moment = changed.moment
         racyInputs = changed.racyInputs
+        listsChecksum = changed.listsChecksum
+        listsTitles = changed.listsTitles
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         let changedPages = changed.pages.materialized()
         pages.merge(changedPages)
@@ -581,16 +591,16 @@ struct BuildCache: Sendable {
     /// Adds the checksum and puts the file in place at once, making its folder when there
     /// is none: a first build writes its folder listings before anything else of its cache
     /// (lost until the folder was made here, so the next build read every folder again).
-    static func writeChecked(_ writer: inout BinaryWriter, to path: String) {
+    /// Returns the checksum, or nil when the file could not be put in place.
+    @discardableResult
+    static func writeChecked(_ writer: inout BinaryWriter, to path: String) -> UInt64? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let checksum = Checksum.value(writer.bytes[...])
         for shift in stride(from: 0, to: 64, by: 8) { writer.append(UInt8(truncatingIfNeeded: checksum >> UInt64(shift))) }
         let temporary = path + ".\(getpid()).tmp"
-        if ModelStore.write(writer.bytes, to: temporary) {
-            if rename(temporary, path) != 0 { unlink(temporary) }
-        } else {
-            unlink(temporary)
-        }
+        if ModelStore.write(writer.bytes, to: temporary), rename(temporary, path) == 0 { return checksum }
+        unlink(temporary)
+        return nil
     }
 
     // Each part of the cache file is written by one function and read back by its twin.
@@ -606,6 +616,11 @@ struct BuildCache: Sendable {
         writer.optional(formatFacts) { $0.formatFacts($1) }
         writer.string(moment)
         writeHashes(racyInputs, &writer)
+        writer.unsigned(listsChecksum)
+        writer.array(listsTitles.sorted { $0.key < $1.key }) { writer, entry in
+            writer.string(entry.key)
+            writer.string(entry.value)
+        }
     }
 
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
@@ -618,6 +633,8 @@ struct BuildCache: Sendable {
         formatFacts = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
         moment = try reader.string()
         racyInputs = try readHashes(&reader)
+        listsChecksum = try reader.unsigned()
+        listsTitles = Dictionary(try reader.array { reader throws(BinaryReader.Corrupt) in (try reader.string(), try reader.string()) }) { $1 }
     }
 
     // Each writer takes the entries with their paths: looked up again by path, a large site's

@@ -12,10 +12,14 @@ struct PageFingerprints: Sendable {
     /// per article, where it hashed each article's path twice on every page listing it (to
     /// find the article's hash, then into the list's print).
     private let articlePrints: [ObjectIdentifier: UInt64]
+    /// The homework summary's print as a build at the same moment made it (`SiteLists`),
+    /// for an index made without the assignments.
+    private let knownSummaryPrint: UInt64?
 
-    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]]) {
+    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homeworkSummaryPrint: UInt64? = nil) {
         self.index = index
         self.hashes = hashes
+        knownSummaryPrint = homeworkSummaryPrint
         var articlePrints: [ObjectIdentifier: UInt64] = [:]
         articlePrints.reserveCapacity(index.articles.count)
         for article in index.articles { articlePrints[article.identity] = PageFingerprints.print(of: article, hashes: hashes) }
@@ -54,6 +58,12 @@ struct PageFingerprints: Sendable {
         }.flatMap { $0 }
     }
 
+    /// What the homework summary shows, as the pages that show it have it in their prints.
+    var homeworkSummaryPrint: UInt64 {
+        var lists = SharedLists(fingerprints: self)
+        return lists.homeworkSummary()
+    }
+
     private func articles(_ list: some Sequence<Article>) -> UInt64 {
         var print = Fingerprint()
         for article in list {
@@ -90,18 +100,22 @@ struct PageFingerprints: Sendable {
             return print.value
         }
 
-        /// What the lists of restaurants show of each article.
+        /// What the lists of restaurants show: each restaurant, and each of its articles'
+        /// title and place.
         mutating func restaurants() -> UInt64 {
             if let cachedRestaurants { return cachedRestaurants }
             var print = Fingerprint()
-            for article in fingerprints.index.articles {
-                guard let restaurant = article.restaurant else { continue }
-                print.add(article.slug.text)
-                print.add(article.title)
-                print.add(restaurant.name ?? "-")
-                print.add(restaurant.address ?? "-")
-                print.add(restaurant.latitude.map { "\($0)" } ?? "-")
-                print.add(restaurant.longitude.map { "\($0)" } ?? "-")
+            for entry in fingerprints.index.restaurants {
+                print.add(entry.name)
+                print.add(entry.anchor)
+                print.add(entry.address ?? "-")
+                print.add(entry.latitude.map { "\($0)" } ?? "-")
+                print.add(entry.longitude.map { "\($0)" } ?? "-")
+                print.add(entry.articles.count)
+                for link in entry.articles {
+                    print.add(link.pagePath)
+                    print.add(link.title)
+                }
             }
             cachedRestaurants = print.value
             return print.value
@@ -113,6 +127,7 @@ struct PageFingerprints: Sendable {
         /// home page (a large site's 1,000 were all rendered again for it).
         mutating func homeworkSummary() -> UInt64 {
             if let cachedHomeworkSummary { return cachedHomeworkSummary }
+            if let known = fingerprints.knownSummaryPrint { return known }
             let schedule = fingerprints.index.homework
             var print = Fingerprint()
             print.add(schedule.moment.key)
@@ -173,7 +188,7 @@ struct PageFingerprints: Sendable {
         case .group(let group, let list):
             print.add(group.label.name)
             print.add(group.draftCount)
-            print.add(group.articles.count)
+            print.add(group.count)
             print.add(list.count)
             print.add(articles(list.articles))
         case .groupIndex(let kind):

@@ -9,7 +9,7 @@ struct HomeworkViews: Sendable {
     /// it, so it is made once, when first asked for: its "Updated Friday, Dec 4, 3:00 PM"
     /// asks ICU, 4 million instructions of a rebuild after one article was edited, which
     /// renders no homework page.
-    private let madeSummary = Once<MustacheValue>()
+    private let madeSummary = Once<MadeSummary>()
     /// What every page of a grade shows of it, made once per grade when first asked for.
     private var commonFields: [GradeID: Once<MustacheFields>] = [:]
     /// What rows show of each teacher, by id.
@@ -17,15 +17,33 @@ struct HomeworkViews: Sendable {
     /// `homework/grade-8/`, made once per grade.
     private var gradePaths: [GradeID: String] = [:]
 
-    init(index: SiteIndex, context: ViewContext) {
+    /// `summary`: the summary as a build at the same moment made it (`SiteLists`), for a
+    /// rebuild whose index has none of the assignments.
+    init(index: SiteIndex, context: ViewContext, summary: HomeworkSummary? = nil) {
         self.index = index
         self.context = context
+        if let summary { _ = madeSummary.value { MadeSummary(values: summary, value: summary.mustacheValue) } }
         for grade in index.site.homework.grades { gradePaths[grade] = Self.path(of: grade) }
         for grade in index.site.homework.grades { commonFields[grade] = Once() }
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
 
-    var summary: MustacheValue { madeSummary.value { makeSummary() } }
+    var summary: MustacheValue { made.value }
+
+    var summaryValues: HomeworkSummary { made.values }
+
+    private var made: MadeSummary {
+        madeSummary.value {
+            let values = makeSummary()
+            return MadeSummary(values: values, value: values.mustacheValue)
+        }
+    }
+
+    /// The summary, and its view made once for every page that shows it.
+    private struct MadeSummary: Sendable {
+        var values: HomeworkSummary
+        var value: MustacheValue
+    }
 
     var schedule: HomeworkSchedule { index.homework }
     var site: Site { index.site }
@@ -50,24 +68,18 @@ struct HomeworkViews: Sendable {
         HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
     }
 
-    private func makeSummary() -> MustacheValue {
-        let grades: [MustacheValue] = site.homework.grades.map { grade in
-            let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-            return .fields([
-                "name": .string(GradeNames.name(of: grade)),
-                "url": .string(context.url(gradePath(grade))),
-                "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight)),
-                "count": .int(work.count),
-            ])
-        }
-        return .fields([
-            "grades": .array(grades),
-            "hasGrades": .bool(!grades.isEmpty),
-            "hasAssignments": .bool(!schedule.assignments.isEmpty),
-            "updated": .string(updatedText),
-            "updatedISO": .string(RFC3339.format(schedule.momentInstant, in: site.timeZone)),
-            "teachersURL": .string(context.url("homework/teachers/")),
-        ])
+    private func makeSummary() -> HomeworkSummary {
+        HomeworkSummary(
+            grades: site.homework.grades.map { grade in
+                let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
+                return HomeworkSummary.Grade(name: GradeNames.name(of: grade), url: context.url(gradePath(grade)),
+                                             sentence: HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight),
+                                             count: work.count)
+            },
+            hasAssignments: !schedule.assignments.isEmpty,
+            updated: updatedText,
+            updatedISO: RFC3339.format(schedule.momentInstant, in: site.timeZone),
+            teachersURL: context.url("homework/teachers/"))
     }
 
     func gradePage(_ grade: GradeID) -> MustacheFields {
@@ -254,5 +266,37 @@ struct HomeworkViews: Sendable {
         return ICalendar(name: "\(name) – \(site.homework.title) – \(author)",
                          description: "Due dates of \(name) at \(author)",
                          timeZone: site.timeZone, events: events)
+    }
+}
+
+/// What the home pages, `/homework/` and the teachers' page show of the homework: a
+/// sentence per grade and when it was updated. Plain values, so that the cache can keep
+/// them (`SiteLists`) for a rebuild that renders a home page without the assignments.
+struct HomeworkSummary: Sendable, Equatable {
+    struct Grade: Sendable, Equatable {
+        var name: String
+        var url: String
+        var sentence: String
+        var count: Int
+    }
+
+    var grades: [Grade]
+    var hasAssignments: Bool
+    var updated: String
+    var updatedISO: String
+    var teachersURL: String
+
+    var mustacheValue: MustacheValue {
+        let grades: [MustacheValue] = grades.map { grade in
+            .fields(["name": .string(grade.name), "url": .string(grade.url), "sentence": .string(grade.sentence), "count": .int(grade.count)])
+        }
+        return .fields([
+            "grades": .array(grades),
+            "hasGrades": .bool(!grades.isEmpty),
+            "hasAssignments": .bool(hasAssignments),
+            "updated": .string(updated),
+            "updatedISO": .string(updatedISO),
+            "teachersURL": .string(teachersURL),
+        ])
     }
 }

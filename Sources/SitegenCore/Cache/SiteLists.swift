@@ -1,0 +1,190 @@
+import Foundation
+
+/// What the last build's lists were made of, kept beside the cache so that a rebuild
+/// after an edit the lists show (an article's title, price, cover) can render the home,
+/// group, restaurant and map pages that show it from a handful of models instead of all
+/// of them: the order of the published articles, each group's heading and members, the
+/// restaurants with their articles' titles, and the homework summary the home pages
+/// show. Written whole by a build that made the index; a rebuild of edited articles
+/// changes only titles, which the cache notes (`BuildCache.listsTitles`). Valid only for
+/// the cache whose summary names its checksum (`BuildCache.listsChecksum`), and for the
+/// same context and moment.
+struct SiteLists: Sendable, Equatable {
+    struct Group: Sendable, Equatable {
+        var heading: GroupHeading
+        /// Places in `articles`, newest first.
+        var members: [Int]
+    }
+
+    var contextHash: UInt64
+    var moment: String
+    /// The published articles' source paths, newest first.
+    var articles: [String]
+    var draftCount: Int
+    var groups: [Group]
+    var restaurants: [RestaurantEntry]
+    var homeworkSummary: HomeworkSummary
+    /// The summary's print in the pages' fingerprints (`PageFingerprints`).
+    var homeworkSummaryPrint: UInt64
+
+    init(index: SiteIndex, contextHash: UInt64, homeworkSummary: HomeworkSummary, homeworkSummaryPrint: UInt64) {
+        self.contextHash = contextHash
+        moment = index.moment.key
+        articles = index.articles.map(\.sourcePath)
+        draftCount = index.draftCount
+        var places: [ObjectIdentifier: Int] = [:]
+        places.reserveCapacity(index.articles.count)
+        for (place, article) in index.articles.enumerated() { places[article.identity] = place }
+        groups = (index.meals + index.tags).map { group in
+            Group(heading: group.heading, members: group.articles.map { places[$0.identity]! })
+        }
+        restaurants = index.restaurants
+        self.homeworkSummary = homeworkSummary
+        self.homeworkSummaryPrint = homeworkSummaryPrint
+    }
+
+    static func path(besides cacheFile: String) -> String { cacheFile + "-lists" }
+
+    /// Writes the lists beside the cache file and returns their checksum, which the cache
+    /// then names; nil when they could not be written.
+    func write(besides cacheFile: String) -> UInt64? {
+        var writer = BinaryWriter(reservingCapacity: articles.count * 200 + 4096)
+        writer.string(SiteLists.format)
+        encode(into: &writer)
+        return BuildCache.writeChecked(&writer, to: SiteLists.path(besides: cacheFile))
+    }
+
+    /// The lists beside the cache file, when they are those whose checksum is `checksum`.
+    static func read(besides cacheFile: String, checksum: UInt64) -> SiteLists? {
+        guard checksum != 0 else { return nil }
+        return BuildCache.readChecked(path(besides: cacheFile)) { reader, stored throws(BinaryReader.Corrupt) -> SiteLists? in
+            guard stored == checksum, try reader.string() == format else { return nil }
+            return try SiteLists(from: &reader)
+        }
+    }
+
+    private static let format = BuildCache.format + "-lists"
+
+    private func encode(into writer: inout BinaryWriter) {
+        writer.unsigned(contextHash)
+        writer.string(moment)
+        writer.array(articles) { $0.string($1) }
+        writer.integer(draftCount)
+        writer.array(groups) { writer, group in
+            writer.bool(group.heading.kind == .meal)
+            writer.label(group.heading.label)
+            writer.integer(group.heading.count)
+            writer.integer(group.heading.draftCount)
+            writer.array(group.members) { $0.integer($1) }
+        }
+        var places: [String: Int] = [:]
+        places.reserveCapacity(articles.count)
+        for (place, path) in articles.enumerated() { places[path] = place }
+        writer.array(restaurants) { writer, entry in
+            writer.string(entry.name)
+            writer.string(entry.anchor)
+            writer.optional(entry.address) { $0.string($1) }
+            writer.optional(entry.latitude) { $0.word($1.bitPattern) }
+            writer.optional(entry.longitude) { $0.word($1.bitPattern) }
+            writer.array(entry.articles) { writer, link in
+                writer.integer(places[link.sourcePath]!)
+                writer.string(link.title)
+                writer.string(link.pagePath)
+            }
+        }
+        writer.array(homeworkSummary.grades) { writer, grade in
+            writer.string(grade.name)
+            writer.string(grade.url)
+            writer.string(grade.sentence)
+            writer.integer(grade.count)
+        }
+        writer.bool(homeworkSummary.hasAssignments)
+        writer.string(homeworkSummary.updated)
+        writer.string(homeworkSummary.updatedISO)
+        writer.string(homeworkSummary.teachersURL)
+        writer.unsigned(homeworkSummaryPrint)
+    }
+
+    private init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        contextHash = try reader.unsigned()
+        moment = try reader.string()
+        let articles = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
+        self.articles = articles
+        func place(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) -> Int {
+            let place = try reader.integer()
+            guard articles.indices.contains(place) else { throw BinaryReader.Corrupt() }
+            return place
+        }
+        draftCount = try reader.integer()
+        groups = try reader.array { reader throws(BinaryReader.Corrupt) in
+            let heading = GroupHeading(kind: try reader.bool() ? .meal : .tag, label: try reader.label(), count: try reader.integer(), draftCount: try reader.integer())
+            return Group(heading: heading, members: try reader.array { reader throws(BinaryReader.Corrupt) in try place(&reader) })
+        }
+        restaurants = try reader.array { reader throws(BinaryReader.Corrupt) in
+            RestaurantEntry(name: try reader.string(), anchor: try reader.string(),
+                            address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                            latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
+                            longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
+                            articles: try reader.array { reader throws(BinaryReader.Corrupt) in
+                                ArticleLink(sourcePath: articles[try place(&reader)], title: try reader.string(), pagePath: try reader.string())
+                            })
+        }
+        homeworkSummary = HomeworkSummary(
+            grades: try reader.array { reader throws(BinaryReader.Corrupt) in
+                HomeworkSummary.Grade(name: try reader.string(), url: try reader.string(), sentence: try reader.string(), count: try reader.integer())
+            },
+            hasAssignments: try reader.bool(), updated: try reader.string(), updatedISO: try reader.string(), teachersURL: try reader.string())
+        homeworkSummaryPrint = try reader.unsigned()
+    }
+
+    /// The list pages (home and group pages) that show the article at `sourcePath`, with
+    /// the source paths of the articles each shows, in order; nil when it is not published.
+    func listPages(showing sourcePath: String, perPage: Int) -> [(page: ListedPage, members: [String])]? {
+        guard let place = articles.firstIndex(of: sourcePath) else { return nil }
+        func page(of places: [Int], at position: Int) -> (number: Int, count: Int, members: [String]) {
+            let number = position / perPage + 1
+            let slice = places.dropFirst((number - 1) * perPage).prefix(perPage)
+            return (number, max(1, (places.count + perPage - 1) / perPage), slice.map { articles[$0] })
+        }
+        let home = page(of: Array(articles.indices), at: place)
+        var pages: [(page: ListedPage, members: [String])] = [(.home(number: home.number, count: home.count), home.members)]
+        for group in groups {
+            guard let position = group.members.firstIndex(of: place) else { continue }
+            let found = page(of: group.members, at: position)
+            pages.append((.group(group.heading, number: found.number, count: found.count), found.members))
+        }
+        return pages
+    }
+
+    /// A list page, told without its articles.
+    enum ListedPage: Sendable, Hashable {
+        case home(number: Int, count: Int)
+        case group(GroupHeading, number: Int, count: Int)
+
+        /// The planned page, with its articles.
+        func planned(_ articles: [Article]) -> PlannedPage {
+            switch self {
+            case .home(let number, let count):
+                .home(ListPage(number: number, count: count, base: "", articles: articles))
+            case .group(let heading, let number, let count):
+                .group(heading, ListPage(number: number, count: count, base: heading.path, articles: articles))
+            }
+        }
+    }
+
+    /// Gives the articles at the source paths of `titles` their new titles in the lists of
+    /// restaurants; true when one of them is in those lists.
+    mutating func retitle(_ titles: [String: String]) -> Bool {
+        guard !titles.isEmpty else { return false }
+        var found = false
+        for position in restaurants.indices {
+            for place in restaurants[position].articles.indices {
+                if let title = titles[restaurants[position].articles[place].sourcePath] {
+                    restaurants[position].articles[place].title = title
+                    found = true
+                }
+            }
+        }
+        return found
+    }
+}
