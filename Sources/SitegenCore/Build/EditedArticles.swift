@@ -96,15 +96,17 @@ struct EditedArticles {
         if !listed.isEmpty {
             guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
                   read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
-            _ = read.retitle(previous.listsTitles)
-            lists = read
+            // The titles edited since the lists were written, and these.
+            let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
+            let atRestaurants = read.retitle(titles)
+            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) }
             var seen: Set<SiteLists.ListedPage> = []
             for article in listed {
                 for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
                     listPages.append(found)
                 }
             }
-            restaurantsChange = !retitled.isEmpty && lists!.retitle(Dictionary(uniqueKeysWithValues: retitled.map { ($0.sourcePath, $0.title) }))
+            lists = read
         }
         let editedSources = Set(articles.map(\.sourcePath))
         var hashes: [String: UInt64] = [:]

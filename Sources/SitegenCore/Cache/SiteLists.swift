@@ -173,15 +173,16 @@ struct SiteLists: Sendable, Equatable {
     }
 
     /// Gives the articles at the source paths of `titles` their new titles in the lists of
-    /// restaurants; true when one of them is in those lists.
-    mutating func retitle(_ titles: [String: String]) -> Bool {
-        guard !titles.isEmpty else { return false }
-        var found = false
+    /// restaurants; returns the source paths found there.
+    mutating func retitle(_ titles: [String: String]) -> Set<String> {
+        guard !titles.isEmpty else { return [] }
+        var found: Set<String> = []
         for position in restaurants.indices {
             for place in restaurants[position].articles.indices {
-                if let title = titles[restaurants[position].articles[place].sourcePath] {
+                let path = restaurants[position].articles[place].sourcePath
+                if let title = titles[path] {
                     restaurants[position].articles[place].title = title
-                    found = true
+                    found.insert(path)
                 }
             }
         }
