@@ -41,13 +41,9 @@ struct ArticleLink: Sendable, Equatable {
     var sourcePath: String
     var title: String
     var pagePath: String
+}
 
-    init(sourcePath: String, title: String, pagePath: String) {
-        self.sourcePath = sourcePath
-        self.title = title
-        self.pagePath = pagePath
-    }
-
+extension ArticleLink {
     init(_ article: Article) {
         self.init(sourcePath: article.sourcePath, title: article.title, pagePath: article.pagePath)
     }

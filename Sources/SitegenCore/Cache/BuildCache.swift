@@ -764,6 +764,7 @@ struct BuildCache: Sendable {
                 unlink(changesPath(besides: folder + "/" + name))
                 unlink(ModelStore.path(besides: folder + "/" + name))
                 unlink(FolderListings.path(besides: folder + "/" + name))
+                unlink(SiteLists.path(besides: folder + "/" + name))
             }
         }
     }

@@ -141,17 +141,19 @@ struct SiteLists: Sendable, Equatable {
     /// the source paths of the articles each shows, in order; nil when it is not published.
     func listPages(showing sourcePath: String, perPage: Int) -> [(page: ListedPage, members: [String])]? {
         guard let place = articles.firstIndex(of: sourcePath) else { return nil }
-        func page(of places: [Int], at position: Int) -> (number: Int, count: Int, members: [String]) {
+        // The page of a list of `count` articles that holds its `position`th, with the
+        // places of that page's articles.
+        func page(count: Int, at position: Int) -> (number: Int, count: Int, range: Range<Int>) {
             let number = position / perPage + 1
-            let slice = places.dropFirst((number - 1) * perPage).prefix(perPage)
-            return (number, max(1, (places.count + perPage - 1) / perPage), slice.map { articles[$0] })
+            let start = (number - 1) * perPage
+            return (number, max(1, (count + perPage - 1) / perPage), start..<min(start + perPage, count))
         }
-        let home = page(of: Array(articles.indices), at: place)
-        var pages: [(page: ListedPage, members: [String])] = [(.home(number: home.number, count: home.count), home.members)]
+        let home = page(count: articles.count, at: place)
+        var pages: [(page: ListedPage, members: [String])] = [(.home(number: home.number, count: home.count), Array(articles[home.range]))]
         for group in groups {
             guard let position = group.members.firstIndex(of: place) else { continue }
-            let found = page(of: group.members, at: position)
-            pages.append((.group(group.heading, number: found.number, count: found.count), found.members))
+            let found = page(count: group.members.count, at: position)
+            pages.append((.group(group.heading, number: found.number, count: found.count), group.members[found.range].map { articles[$0] }))
         }
         return pages
     }
