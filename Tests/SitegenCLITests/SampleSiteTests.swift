@@ -960,6 +960,39 @@ struct BuildCacheTests {
         }
     }
 
+    @Test func movesAnArticleBetweenMealsAndTagsInTheListsKeptBesideTheCache() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        let dimSum = "dim-sum-in-sham-shui-po/index.md"
+        // Each edit, whether the build took it from the lists (true) or in full (false).
+        let edits: [(String, String, String, Bool)] = [
+            // Into "bakery", of two articles: its pages, the article's, the home page, the
+            // other groups that list it, /tags/ and the feed.
+            ("tags: [dim sum, brunch, kowloon]", "tags: [dim sum, brunch, kowloon, bakery]", dimSum, true),
+            // Out of "kowloon", where it was the newest.
+            ("tags: [dim sum, brunch, kowloon, bakery]", "tags: [dim sum, brunch, bakery]", dimSum, true),
+            // Another meal: the one of two articles, both with more left.
+            ("meal: Breakfast", "meal: Brunch", "pineapple-bun-in-mong-kok/index.md", true),
+            // Its only tag written otherwise: the group is named as its newest article
+            // writes it, and /tags/ may order it otherwise.
+            ("tags: [dim sum, brunch, bakery]", "tags: [Dim Sum, brunch, bakery]", dimSum, true),
+            // A tag no article had: a new group, its pages and the sitemap.
+            ("tags: [Dim Sum, brunch, bakery]", "tags: [Dim Sum, brunch, bakery, harbour]", dimSum, false),
+            // The last article of a group leaves: the group goes.
+            ("tags: [Dim Sum, brunch, bakery, harbour]", "tags: [brunch, bakery, harbour]", dimSum, false),
+        ]
+        for (text, replacement, article, fromLists) in edits {
+            try replace(text, with: replacement, in: article, in: cached, plain)
+            let edited = report(cached, cache: cache)
+            #expect(edited.succeeded, "\(replacement): \(edited)")
+            #expect(try wroteChangesOnly(cache) == fromLists, "\(replacement): \(edited)")
+            _ = report(plain, cache: nil)
+            #expect(sameOutputs(cached, plain), "\(replacement)")
+        }
+        #expect(report(cached, cache: cache).renderedCount == 0)
+    }
+
     @Test func rebuildsInFullWhenTheListsBesideTheCacheAreDamagedOrGone() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

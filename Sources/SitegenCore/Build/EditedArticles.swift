@@ -69,16 +69,21 @@ struct EditedArticles {
         // Edited articles whose cards show the edit, and those whose titles changed.
         var listed: [Article] = []
         var retitled: [Article] = []
+        // Edited articles in other meals or tags than before, with their old models.
+        var regrouped: [(old: Article, new: Article)] = []
         for (file, entry) in zip(edited, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
             guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
-                  SiteIndex.keepsPlace(new, of: old)
+                  SiteIndex.keepsPlaceButInGroups(new, of: old)
             else { return nil }
             if new.title != old.title { retitled.append(new) }
-            if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
+            if !SiteIndex.keepsPlace(new, of: old) {
+                regrouped.append((old, new))
+                listed.append(new)
+            } else if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
                 .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads) {
                 listed.append(new)
             }
@@ -87,27 +92,6 @@ struct EditedArticles {
             addedDiagnostics += problems
         }
 
-        // An edit the lists show renders the list pages of the article from the last
-        // build's lists and the models of the articles on them, and, for a title, the
-        // restaurants and the map from the lists' titles.
-        var lists: SiteLists?
-        var restaurantsChange = false
-        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
-        if !listed.isEmpty {
-            guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
-                  read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
-            // The titles edited since the lists were written, and these.
-            let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
-            let atRestaurants = read.retitle(titles)
-            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) }
-            var seen: Set<SiteLists.ListedPage> = []
-            for article in listed {
-                for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
-                    listPages.append(found)
-                }
-            }
-            lists = read
-        }
         let editedSources = Set(articles.map(\.sourcePath))
         var hashes: [String: UInt64] = [:]
         for (article, entry) in zip(articles, entries) { hashes[article.sourcePath] = entry.hash }
@@ -121,6 +105,47 @@ struct EditedArticles {
             bySource[source] = article
             hashes[source] = hash
             return article
+        }
+
+        // An edit the lists show renders the list pages of the article from the last
+        // build's lists and the models of the articles on them, and, for a title, the
+        // restaurants and the map from the lists' titles. An article in other meals or
+        // tags is moved in the lists, and every page of the groups it left or joined is
+        // rendered, with the pages of meals and tags.
+        var lists: SiteLists?
+        var restaurantsChange = false
+        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
+        var regroupedKinds: Set<ArticleGroup.Kind> = []
+        if !listed.isEmpty {
+            guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
+                  read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
+            // The titles edited since the lists were written, and these.
+            let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
+            let atRestaurants = read.retitle(titles)
+            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) }
+            var wholeGroups: Set<SiteLists.GroupKey> = []
+            var newestIn: Set<SiteLists.GroupKey> = []
+            for (old, new) in regrouped {
+                guard let (moved, newest) = read.regroup(new.sourcePath, from: old, to: new, perPage: site.articlesPerPage) else { return nil }
+                wholeGroups.formUnion(moved)
+                newestIn.formUnion(newest)
+            }
+            // A group is named as its newest article writes its label.
+            for key in wholeGroups.union(newestIn) {
+                guard let source = read.newest(in: key), let newest = model(source) else { return nil }
+                if read.rename(key, after: newest) { wholeGroups.insert(key) }
+            }
+            regroupedKinds = Set(wholeGroups.map(\.kind))
+            var seen: Set<SiteLists.ListedPage> = []
+            for key in wholeGroups {
+                for found in read.pages(of: key, perPage: site.articlesPerPage) where seen.insert(found.page).inserted { listPages.append(found) }
+            }
+            for article in listed {
+                for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
+                    listPages.append(found)
+                }
+            }
+            lists = read
         }
         var shownLists: [PlannedPage] = []
         for (page, members) in listPages {
@@ -163,6 +188,8 @@ struct EditedArticles {
         if let lists {
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants
+            index.mealHeadings = lists.headings(.meal)
+            index.tagHeadings = lists.headings(.tag)
         }
         var shown: [PlannedPage] = []
         var paths: [String] = []
@@ -171,6 +198,7 @@ struct EditedArticles {
             case .article(let article) where editedSources.contains(article.sourcePath): break
             case .siteFeed where feedChanges: break
             case .restaurants where restaurantsChange, .map where restaurantsChange: break
+            case .groupIndex(let kind) where regroupedKinds.contains(kind): break
             default: continue
             }
             shown.append(planned)
@@ -202,13 +230,15 @@ struct EditedArticles {
         report.renderedCount = rendered.renderedCount
         report.parsedCount = edited.count
         var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore, cardReads: rendered.cardReads)
-        // The lists are not written again for a title: the cache notes it.
+        // The lists are not written again for a title, which the cache notes, but for an
+        // article in other groups: on another core, while the files are put in place.
         for article in retitled { edits.listsTitles[article.sourcePath] = article.title }
+        let writingLists = regroupedKinds.isEmpty ? nil : lists.map { lists in Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry
         }
         return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: previous, previousOutputs: previous.outputs,
-                                    previousFolders: previous.folders, edits: edits)
+                                    previousFolders: previous.folders, writingLists: writingLists, edits: edits)
     }
 }
 

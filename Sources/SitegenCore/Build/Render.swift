@@ -269,7 +269,7 @@ enum Render {
                     "pagination": pagination(context, list),
                 ]))
             case .groupIndex(let kind):
-                let groups = (kind == .meal ? shared.index.meals : shared.index.tags).filter(\.isPublished)
+                let groups = shared.index.headings(kind).filter(\.isPublished)
                 return Job(path: path, template: "groups", context: shared.page(planned, path, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),
@@ -278,8 +278,8 @@ enum Render {
                             "view": "group.row",
                             "name": .string(group.label.name),
                             "url": .string(context.url(group.path)),
-                            "count": .int(group.articles.count),
-                            "one": .bool(group.articles.count == 1),
+                            "count": .int(group.count),
+                            "one": .bool(group.count == 1),
                         ])
                     }),
                 ]))

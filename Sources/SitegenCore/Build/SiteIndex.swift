@@ -154,6 +154,10 @@ struct SiteIndex: Sendable {
     var draftCount: Int
     var meals: [ArticleGroup]
     var tags: [ArticleGroup]
+    /// The headings of `meals` and of `tags`, in their order: what `/meals/` and `/tags/`
+    /// show, which a rebuild of a few articles takes from the last build (`SiteLists`).
+    var mealHeadings: [GroupHeading] = []
+    var tagHeadings: [GroupHeading] = []
     var restaurants: [RestaurantEntry]
     var pages: [Page]
     var teachers: [Teacher]
@@ -220,6 +224,8 @@ struct SiteIndex: Sendable {
         meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
         restaurants = SiteIndex.restaurants(of: published)
         tags = tagging.wait()
+        mealHeadings = meals.map(\.heading)
+        tagHeadings = tags.map(\.heading)
 
         homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
@@ -267,6 +273,15 @@ struct SiteIndex: Sendable {
         }
     }
 
+    func headings(_ kind: ArticleGroup.Kind) -> [GroupHeading] {
+        kind == .meal ? mealHeadings : tagHeadings
+    }
+
+    /// Where a group goes among those of its kind: by name, whatever its case, then slug.
+    static func orderKey(of label: Label) -> (String, String) {
+        (label.name.lowercasedBytewise, label.slug.text)
+    }
+
     /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
     /// newest article writes it.
     private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> [ArticleGroup] {
@@ -306,7 +321,7 @@ struct SiteIndex: Sendable {
                 }
             }
         }
-        return groups.sorted(byKey: { ($0.label.name.lowercasedBytewise, $0.label.slug.text) }, by: <)
+        return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
     }
 
     /// Restaurants by name; the newest article's address and coordinates win.
@@ -380,8 +395,12 @@ extension SiteIndex {
     /// Whether `new` sits in every list exactly where `old` did (the order follows the
     /// date, which the instant is made from).
     static func keepsPlace(_ new: Article, of old: Article) -> Bool {
-        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft
-            && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
+        keepsPlaceButInGroups(new, of: old) && new.meal == old.meal && new.tags == old.tags
+    }
+
+    /// Whether `new` sits where `old` did in every list but those of meals and tags.
+    static func keepsPlaceButInGroups(_ new: Article, of old: Article) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft && new.restaurant == old.restaurant
     }
 
     /// Whether `new` sits where `old` did; a page's title also names it in every page's menu.

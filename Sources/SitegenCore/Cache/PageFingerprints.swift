@@ -192,10 +192,10 @@ struct PageFingerprints: Sendable {
             print.add(list.count)
             print.add(articles(list.articles))
         case .groupIndex(let kind):
-            for group in kind == .meal ? index.meals : index.tags {
+            for group in index.headings(kind) {
                 print.add(group.label.name)
                 print.add(group.label.slug.text)
-                print.add(group.articles.count)
+                print.add(group.count)
             }
         case .restaurants, .map:
             print.add(lists.restaurants())

@@ -14,6 +14,8 @@ struct SiteLists: Sendable, Equatable {
         var heading: GroupHeading
         /// Places in `articles`, newest first.
         var members: [Int]
+
+        func pageCount(perPage: Int) -> Int { max(1, (members.count + perPage - 1) / perPage) }
     }
 
     var contextHash: UInt64
@@ -171,6 +173,89 @@ struct SiteLists: Sendable, Equatable {
             case .group(let heading, let number, let count):
                 .group(heading, ListPage(number: number, count: count, base: heading.path, articles: articles))
             }
+        }
+    }
+
+    /// A group, told by its kind and slug (its place among the groups changes with its name).
+    struct GroupKey: Hashable, Sendable {
+        var kind: ArticleGroup.Kind
+        var slug: Slug
+    }
+
+    /// Moves the published article at `sourcePath` out of the groups of the labels of `old`
+    /// (meal and tags) it no longer has and into those of `new`. Returns the groups whose
+    /// members changed, and those whose newest article it stays (its label may be written
+    /// otherwise now: the caller names each of both again, `rename`). Nil when the move
+    /// needs the full index: a group that is not there yet, one left without a published
+    /// article, or one whose number of pages changes (pages that appear or go).
+    mutating func regroup(_ sourcePath: String, from old: Article, to new: Article, perPage: Int) -> (moved: Set<GroupKey>, newest: Set<GroupKey>)? {
+        guard let place = articles.firstIndex(of: sourcePath) else { return nil }
+        func slugs(_ article: Article, _ kind: ArticleGroup.Kind) -> Set<Slug> {
+            Set(kind == .meal ? article.meal.map { [$0.slug] } ?? [] : article.tags.map(\.slug))
+        }
+        var moved: Set<GroupKey> = []
+        var newest: Set<GroupKey> = []
+        for kind in [ArticleGroup.Kind.meal, .tag] {
+            let (was, will) = (slugs(old, kind), slugs(new, kind))
+            var found: Set<Slug> = []
+            for position in groups.indices where groups[position].heading.kind == kind {
+                let key = GroupKey(kind: kind, slug: groups[position].heading.label.slug)
+                let (member, stays) = (was.contains(key.slug), will.contains(key.slug))
+                if stays { found.insert(key.slug) }
+                let pages = groups[position].pageCount(perPage: perPage)
+                switch (member, stays) {
+                case (true, false):
+                    groups[position].members.removeAll { $0 == place }
+                    groups[position].heading.count -= 1
+                case (false, true):
+                    // A group of drafts only would come into the sitemap.
+                    guard groups[position].heading.count > 0 else { return nil }
+                    groups[position].members.insert(place, at: groups[position].members.partitioningIndex { $0 > place })
+                    groups[position].heading.count += 1
+                case (true, true):
+                    if groups[position].members.first == place { newest.insert(key) }
+                    continue
+                case (false, false):
+                    continue
+                }
+                guard groups[position].heading.count > 0, groups[position].pageCount(perPage: perPage) == pages else { return nil }
+                moved.insert(key)
+            }
+            guard found == will else { return nil }
+        }
+        return (moved, newest)
+    }
+
+    /// The source path of the newest article of the group `key`.
+    func newest(in key: GroupKey) -> String? {
+        groups.first { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }?.members.first.map { articles[$0] }
+    }
+
+    /// Names the group `key` as `newest`, its newest article, writes its label, keeping the
+    /// groups of its kind in their order; true when the name changed.
+    mutating func rename(_ key: GroupKey, after newest: Article) -> Bool {
+        guard let position = groups.firstIndex(where: { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }) else { return false }
+        let labels = key.kind == .meal ? newest.meal.map { [$0] } ?? [] : newest.tags
+        guard let label = labels.first(where: { $0.slug == key.slug }), label != groups[position].heading.label else { return false }
+        groups[position].heading.label = label
+        let places = groups.indices.filter { groups[$0].heading.kind == key.kind }
+        let ordered = places.map { groups[$0] }.sorted(byKey: { SiteIndex.orderKey(of: $0.heading.label) }, by: <)
+        for (place, group) in zip(places, ordered) { groups[place] = group }
+        return true
+    }
+
+    /// The headings of the groups of `kind`, in their order.
+    func headings(_ kind: ArticleGroup.Kind) -> [GroupHeading] {
+        groups.filter { $0.heading.kind == kind }.map(\.heading)
+    }
+
+    /// Every page of the group `key`, with the source paths of its articles.
+    func pages(of key: GroupKey, perPage: Int) -> [(page: ListedPage, members: [String])] {
+        guard let group = groups.first(where: { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }) else { return [] }
+        let count = group.pageCount(perPage: perPage)
+        return (1...count).map { number in
+            let range = (number - 1) * perPage..<min(number * perPage, group.members.count)
+            return (.group(group.heading, number: number, count: count), group.members[range].map { articles[$0] })
         }
     }
 
