@@ -993,6 +993,42 @@ struct BuildCacheTests {
         #expect(report(cached, cache: cache).renderedCount == 0)
     }
 
+    @Test func movesAnArticleBetweenRestaurantsInTheListsKeptBesideTheCache() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache)
+        let (dimSum, bun) = ("dim-sum-in-sham-shui-po/index.md", "pineapple-bun-in-mong-kok/index.md")
+        // Each edit, whether the build took it from the lists (true) or in full (false).
+        let edits: [(String, String, String, Bool)] = [
+            // Another address: the restaurants, the map, and the article's lists.
+            ("address: 9-11 Fuk Wing St", "address: 10 Fuk Wing St", dimSum, true),
+            // To a newer article's restaurant, named otherwise: the one left goes, and the
+            // one joined stays as its newest article names it.
+            ("name: Tim Ho Wan", "name: KAM WAH CAFE", dimSum, true),
+            ("name: KAM WAH CAFE", "name: Tim Ho Wan", dimSum, true),
+            // The newer article to the older one's: it names the restaurant now; and back,
+            // when the older one names it again.
+            ("name: Kam Wah Cafe", "name: tim ho wan", bun, true),
+            ("name: tim ho wan", "name: Kam Wah Cafe", bun, true),
+            // No coordinates, while other restaurants keep theirs.
+            ("  lat: 22.33069\n  lon: 114.16239\n", "", dimSum, true),
+            // A name with no letters to make an anchor of: numbered, as the index numbers them.
+            ("name: Tim Ho Wan", "name: \"!!!\"", dimSum, false),
+            ("name: \"!!!\"", "name: Tim Ho Wan", dimSum, false),
+        ]
+        for (text, replacement, article, fromLists) in edits {
+            try replace(text, with: replacement, in: article, in: cached, plain)
+            let edited = report(cached, cache: cache)
+            let expected = report(plain, cache: nil)
+            #expect(edited.succeeded == expected.succeeded && edited.diagnostics == expected.diagnostics, "\(replacement): \(edited)")
+            if expected.succeeded {
+                #expect(try wroteChangesOnly(cache) == fromLists, "\(replacement): \(edited)")
+                #expect(sameOutputs(cached, plain), "\(replacement)")
+            }
+        }
+        #expect(report(cached, cache: cache).renderedCount == 0)
+    }
+
     @Test func rebuildsInFullWhenTheListsBesideTheCacheAreDamagedOrGone() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -69,19 +69,22 @@ struct EditedArticles {
         // Edited articles whose cards show the edit, and those whose titles changed.
         var listed: [Article] = []
         var retitled: [Article] = []
-        // Edited articles in other meals or tags than before, with their old models.
+        // Edited articles in other meals or tags than before, and at another restaurant,
+        // with their old models.
         var regrouped: [(old: Article, new: Article)] = []
+        var rehoused: [(old: Article, new: Article)] = []
         for (file, entry) in zip(edited, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
             guard case (.article(let new), let problems)? = entry.decoded(),
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
-                  SiteIndex.keepsPlaceButInGroups(new, of: old)
+                  SiteIndex.keepsOrder(new, of: old)
             else { return nil }
             if new.title != old.title { retitled.append(new) }
+            if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
+            if new.restaurant != old.restaurant { rehoused.append((old, new)) }
             if !SiteIndex.keepsPlace(new, of: old) {
-                regrouped.append((old, new))
                 listed.append(new)
             } else if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
                 .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads) {
@@ -111,7 +114,8 @@ struct EditedArticles {
         // build's lists and the models of the articles on them, and, for a title, the
         // restaurants and the map from the lists' titles. An article in other meals or
         // tags is moved in the lists, and every page of the groups it left or joined is
-        // rendered, with the pages of meals and tags.
+        // rendered, with the pages of meals and tags; one at another restaurant is moved
+        // among the restaurants.
         var lists: SiteLists?
         var restaurantsChange = false
         var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
@@ -122,7 +126,10 @@ struct EditedArticles {
             // The titles edited since the lists were written, and these.
             let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
             let atRestaurants = read.retitle(titles)
-            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) }
+            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) } || !rehoused.isEmpty
+            for (old, new) in rehoused {
+                guard read.rehouse(new, from: old, model: model) else { return nil }
+            }
             var wholeGroups: Set<SiteLists.GroupKey> = []
             var newestIn: Set<SiteLists.GroupKey> = []
             for (old, new) in regrouped {
@@ -231,9 +238,9 @@ struct EditedArticles {
         report.parsedCount = edited.count
         var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore, cardReads: rendered.cardReads)
         // The lists are not written again for a title, which the cache notes, but for an
-        // article in other groups: on another core, while the files are put in place.
+        // article moved in them: on another core, while the files are put in place.
         for article in retitled { edits.listsTitles[article.sourcePath] = article.title }
-        let writingLists = regroupedKinds.isEmpty ? nil : lists.map { lists in Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
+        let writingLists = regrouped.isEmpty && rehoused.isEmpty ? nil : lists.map { lists in Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry
         }

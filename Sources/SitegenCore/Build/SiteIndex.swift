@@ -59,6 +59,9 @@ struct RestaurantEntry: Sendable, Equatable {
     var articles: [ArticleLink]
 
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
+
+    /// Where the entry goes among the restaurants: by name, whatever its case, then anchor.
+    var orderKey: (String, String) { (name.lowercasedBytewise, anchor) }
 }
 
 /// One numbered page of a list: `/`, `/page/2/`, `/tags/toast/page/2/`.
@@ -344,7 +347,7 @@ struct SiteIndex: Sendable {
             }()
             entries[place].articles.append(ArticleLink(article))
         }
-        return entries.sorted(byKey: { ($0.name.lowercasedBytewise, $0.anchor) }, by: <)
+        return entries.sorted(byKey: \.orderKey, by: <)
     }
 }
 
@@ -395,12 +398,13 @@ extension SiteIndex {
     /// Whether `new` sits in every list exactly where `old` did (the order follows the
     /// date, which the instant is made from).
     static func keepsPlace(_ new: Article, of old: Article) -> Bool {
-        keepsPlaceButInGroups(new, of: old) && new.meal == old.meal && new.tags == old.tags
+        keepsOrder(new, of: old) && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
     }
 
-    /// Whether `new` sits where `old` did in every list but those of meals and tags.
-    static func keepsPlaceButInGroups(_ new: Article, of old: Article) -> Bool {
-        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft && new.restaurant == old.restaurant
+    /// Whether `new` sits where `old` did in the list of every article (its place and
+    /// state), whatever its meal, tags and restaurant.
+    static func keepsOrder(_ new: Article, of old: Article) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft
     }
 
     /// Whether `new` sits where `old` did; a page's title also names it in every page's menu.

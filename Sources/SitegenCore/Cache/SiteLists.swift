@@ -259,6 +259,54 @@ struct SiteLists: Sendable, Equatable {
         }
     }
 
+    /// Moves the published article `new` from the restaurant of `old` to its own, as the
+    /// index gathers restaurants: by name (or address), each named, addressed and placed
+    /// as its newest article has it. `model`: the article at a source path, to name a
+    /// restaurant after its newest article. False when the move needs the full index: an
+    /// entry whose anchor is numbered rather than its name's slug (numbered in the order
+    /// the entries were met), or a site that gains or loses its first coordinates (a
+    /// build's warning about Leaflet says so).
+    mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Bool {
+        guard let place = articles.firstIndex(of: new.sourcePath) else { return false }
+        func anchor(_ name: String) -> String? { Slug(making: name)?.text }
+        func key(_ restaurant: Restaurant?) -> String? { restaurant.flatMap { $0.name ?? $0.address }?.lowercasedBytewise }
+        guard restaurants.allSatisfy({ anchor($0.name) == $0.anchor }) else { return false }
+        let hadCoordinates = restaurants.contains(where: \.hasCoordinates)
+        /// Names, addresses and places the entry at `position` as `restaurant` has it.
+        func describe(_ position: Int, as restaurant: Restaurant) -> Bool {
+            guard let name = restaurant.name ?? restaurant.address, let anchor = anchor(name) else { return false }
+            restaurants[position].name = name
+            restaurants[position].anchor = anchor
+            restaurants[position].address = restaurant.address
+            restaurants[position].latitude = restaurant.latitude
+            restaurants[position].longitude = restaurant.longitude
+            return true
+        }
+        if let oldKey = key(old.restaurant), let position = restaurants.firstIndex(where: { $0.name.lowercasedBytewise == oldKey }) {
+            let wasNewest = restaurants[position].articles.first?.sourcePath == new.sourcePath
+            restaurants[position].articles.removeAll { $0.sourcePath == new.sourcePath }
+            if restaurants[position].articles.isEmpty {
+                restaurants.remove(at: position)
+            } else if wasNewest {
+                guard let newest = model(restaurants[position].articles[0].sourcePath)?.restaurant, describe(position, as: newest) else { return false }
+            }
+        }
+        if let restaurant = new.restaurant, let newKey = key(restaurant) {
+            if let position = restaurants.firstIndex(where: { $0.name.lowercasedBytewise == newKey }) {
+                var links = restaurants[position].articles
+                let at = links.partitioningIndex { (articles.firstIndex(of: $0.sourcePath) ?? -1) > place }
+                links.insert(ArticleLink(new), at: at)
+                restaurants[position].articles = links
+                if at == 0, !describe(position, as: restaurant) { return false }
+            } else {
+                restaurants.append(RestaurantEntry(name: "", anchor: "", articles: [ArticleLink(new)]))
+                guard describe(restaurants.count - 1, as: restaurant) else { return false }
+            }
+        }
+        restaurants = restaurants.sorted(byKey: \.orderKey, by: <)
+        return restaurants.contains(where: \.hasCoordinates) == hadCoordinates
+    }
+
     /// Gives the articles at the source paths of `titles` their new titles in the lists of
     /// restaurants; returns the source paths found there.
     mutating func retitle(_ titles: [String: String]) -> Set<String> {
