@@ -3,13 +3,16 @@ import SitegenSupport
 
 /// A rebuild by a command after articles were edited in place, from the cache on disk:
 /// the writer's loop of `sitegen serve`, for `sitegen build`. When nothing but a few
-/// articles changed, each keeps its place in every list (`SiteIndex.keepsPlace`) and its
-/// title, and answers alike every member the list pages ever asked an article for
-/// (`BuildCache.cardReads`), then no page but its own, and the feed when it is in it,
-/// can have changed. Only those models are read from the store, and those pages
-/// rendered, from an index of just those articles and the site's pages; everything
-/// else is the last build's. Any other change, or a problem, leaves it to the full
-/// build, which would make the same files.
+/// articles changed, each keeping its place in the list of every article
+/// (`SiteIndex.keepsOrder`), only their models are read from the store and only the
+/// pages that show the edits rendered, from an index of just the articles those pages
+/// show and the site's pages; everything else is the last build's. An edit no list shows
+/// (nothing the list pages ever asked an article for, `BuildCache.cardReads`) changes
+/// the article's page and the feed; one they show, the list pages that hold the article,
+/// made from the lists the last build kept (`SiteLists`), with the restaurants and the
+/// map for a title or a restaurant, and every page of the groups an article left or
+/// joined. Any other change, or a problem, leaves it to the full build, which would
+/// make the same files.
 struct EditedArticles {
     private let previous: BuildCache
     private let tree: SourceTree
@@ -84,9 +87,8 @@ struct EditedArticles {
             if new.title != old.title { retitled.append(new) }
             if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
             if new.restaurant != old.restaurant { rehoused.append((old, new)) }
-            if !SiteIndex.keepsPlace(new, of: old) {
-                listed.append(new)
-            } else if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
+            if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
+                || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
                 .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads) {
                 listed.append(new)
             }
