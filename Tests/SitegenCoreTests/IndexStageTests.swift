@@ -81,4 +81,41 @@ struct IndexStageTests {
         // A draft is on no list.
         #expect(lists.listPages(showing: "Content/articles/congee.md", perPage: 2) == nil)
     }
+
+    @Test func movesAnArticleBetweenGroupsOnlyWhenNoPageComesOrGoes() throws {
+        let all = try articles()
+        let lists = SiteLists(index: index(all, drafts: false), contextHash: 7,
+                              homeworkSummary: HomeworkSummary(grades: [], hasAssignments: false, updated: "", updatedISO: "", teachersURL: ""),
+                              homeworkSummaryPrint: 0)
+        let noodles = all[2]
+        func retagged(_ tags: [String]) throws -> Article { try article("noodles", date: "2026-11-05", tags: tags) }
+        func members(_ lists: SiteLists, _ slug: String) -> [String] {
+            lists.groups.first { $0.heading.kind == .tag && $0.heading.label.slug.text == slug }!.members.map { String(lists.articles[$0].dropFirst("Content/articles/".count)) }
+        }
+
+        // Into "Tea", with b-toast: noodles is the newer, first of its members.
+        var moved = lists
+        let (into, newest) = try #require(moved.regroup(noodles.sourcePath, from: noodles, to: try retagged(["Noodles", "tea"]), perPage: 2))
+        #expect(into == [SiteLists.GroupKey(kind: .tag, slug: Slug(making: "tea")!)] && newest == [SiteLists.GroupKey(kind: .tag, slug: Slug(making: "noodles")!)])
+        #expect(members(moved, "tea") == ["noodles.md", "b-toast.md"])
+        #expect(moved.headings(.tag).first { $0.label.slug.text == "tea" }?.count == 2)
+        // Its label names the group now: "tea", where it was "Tea", and the tags' order holds.
+        #expect(moved.rename(SiteLists.GroupKey(kind: .tag, slug: Slug(making: "tea")!), after: try retagged(["Noodles", "tea"])))
+        #expect(moved.headings(.tag).map(\.label.name) == ["Congee", "Milk tea", "Noodles", "tea", "toast"])
+
+        // One to a page: a second article in "Tea" is a second page.
+        var paged = lists
+        #expect(paged.regroup(noodles.sourcePath, from: noodles, to: try retagged(["Noodles", "tea"]), perPage: 1) == nil)
+        // A group of drafts only would be published; a group no article had would appear;
+        // "Noodles" would be left with no article.
+        var drafts = lists
+        #expect(drafts.regroup(noodles.sourcePath, from: noodles, to: try retagged(["Noodles", "congee"]), perPage: 2) == nil)
+        var new = lists
+        #expect(new.regroup(noodles.sourcePath, from: noodles, to: try retagged(["Noodles", "rice"]), perPage: 2) == nil)
+        var gone = lists
+        #expect(gone.regroup(noodles.sourcePath, from: noodles, to: try retagged(["toast"]), perPage: 2) == nil)
+        // A draft is in no list to move it in.
+        var draft = lists
+        #expect(draft.regroup(all[3].sourcePath, from: all[3], to: try article("congee", date: "2026-10-01", tags: ["tea"], draft: true), perPage: 2) == nil)
+    }
 }
