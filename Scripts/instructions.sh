@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Instructions sitegen executes (valgrind --tool=callgrind, all threads) to build a
-# generated corpus with the build cache: a full build, a rebuild with nothing changed and
-# one after an article is edited. Instruction counts repeat to a fraction of a percent
-# where wall times on a shared machine vary by a fifth, so they show what a change did.
+# generated corpus with the build cache: a full build, a rebuild with nothing changed, one
+# after an article's story is edited and one after its title is. Instruction counts repeat
+# to a fraction of a percent where wall times on a shared machine vary by a fifth, so they
+# show what a change did.
 #
 #   Scripts/instructions.sh [small|medium|large|articles ...]   (default: medium)
 #
@@ -28,7 +29,7 @@ instructions() {
         awk '/Collected :/ { gsub(",", "", $NF); printf "%.3f", $NF / 1e9 }'
 }
 
-printf '%-9s %12s %18s %14s   (G instructions)\n' corpus full 'nothing changed' 'one article'
+printf '%-9s %12s %18s %14s %12s   (G instructions)\n' corpus full 'nothing changed' 'one article' 'one title'
 for size in "${sizes[@]}"; do
     corpus_counts "$size"
     site=$bench_dir/site-$size
@@ -49,5 +50,7 @@ for size in "${sizes[@]}"; do
     article=$(cd "$work" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
     printf '\nEdited.\n' >> "$work/$article"
     one=$(instructions "${build[@]}")
-    printf '%-9s %12s %18s %14s\n' "$size" "$full" "$nothing" "$one"
+    sed -i 's/^title: .*/title: "Edited"/' "$work/$article"
+    title=$(instructions "${build[@]}")
+    printf '%-9s %12s %18s %14s %12s\n' "$size" "$full" "$nothing" "$one" "$title"
 done

@@ -1,14 +1,15 @@
 import Foundation
 
 /// What the last build's lists were made of, kept beside the cache so that a rebuild
-/// after an edit the lists show (an article's title, price, cover) can render the home,
-/// group, restaurant and map pages that show it from a handful of models instead of all
-/// of them: the order of the published articles, each group's heading and members, the
-/// restaurants with their articles' titles, and the homework summary the home pages
-/// show. Written whole by a build that made the index; a rebuild of edited articles
-/// changes only titles, which the cache notes (`BuildCache.listsTitles`). Valid only for
-/// the cache whose summary names its checksum (`BuildCache.listsChecksum`), and for the
-/// same context and moment.
+/// after an edit the lists show (an article's title, price, cover, meal, tags or
+/// restaurant) can render the home, group, restaurant and map pages that show it from a
+/// handful of models instead of all of them: the order of the published articles, each
+/// group's heading and members, the restaurants with their articles' titles, and the
+/// homework summary the home pages show. Written whole by a build that made the index,
+/// and by a rebuild that moved an article among groups or restaurants; a rebuild that
+/// only retitled articles leaves them, and the cache notes the titles
+/// (`BuildCache.listsTitles`). Valid only for the cache whose summary names their
+/// checksum (`BuildCache.listsChecksum`), and for the same context and moment.
 struct SiteLists: Sendable, Equatable {
     struct Group: Sendable, Equatable {
         var heading: GroupHeading
