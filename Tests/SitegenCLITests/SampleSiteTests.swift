@@ -828,8 +828,8 @@ struct BuildCacheTests {
 
     /// Builds `site` through the cache in `cache` (nil: without it) and tells what the
     /// build did.
-    private func report(_ site: URL, cache: URL?) -> BuildReport {
-        var options = BuildOptions(source: site.path, today: SampleSiteTests.today)
+    private func report(_ site: URL, cache: URL?, drafts: Bool = false) -> BuildReport {
+        var options = BuildOptions(source: site.path, today: SampleSiteTests.today, drafts: drafts)
         options.useCache = cache != nil
         options.cacheFolder = cache?.path
         return SiteBuilder.build(options)
@@ -1027,6 +1027,28 @@ struct BuildCacheTests {
             }
         }
         #expect(report(cached, cache: cache).renderedCount == 0)
+    }
+
+    @Test func rendersTheListsOfAnEditedDraftWhenDraftsArePublished() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        _ = report(cached, cache: cache, drafts: true)
+        let guide = "2026-12-01-cha-chaan-teng-guide.md"
+        for (text, replacement) in [("title: A Cha Chaan Teng Guide", "title: The Cha Chaan Teng Guide"), ("meal: Breakfast", "meal: Brunch")] {
+            try replace(text, with: replacement, in: guide, in: cached, plain)
+            let edited = report(cached, cache: cache, drafts: true)
+            #expect(edited.succeeded && edited.parsedCount == 1, "\(replacement): \(edited)")
+            #expect(try wroteChangesOnly(cache), "\(replacement)")
+            _ = report(plain, cache: nil, drafts: true)
+            #expect(sameOutputs(cached, plain), "\(replacement)")
+        }
+        // Without --drafts the draft is on no list: another meal is the full build's to count.
+        _ = report(cached, cache: cache)
+        try replace("meal: Brunch", with: "meal: Lunch", in: guide, in: cached, plain)
+        #expect(report(cached, cache: cache).succeeded)
+        #expect(try !wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
     }
 
     @Test func rebuildsInFullWhenTheListsBesideTheCacheAreDamagedOrGone() throws {
