@@ -197,8 +197,6 @@ struct EditedArticles {
         if let lists {
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants
-            index.mealHeadings = lists.headings(.meal)
-            index.tagHeadings = lists.headings(.tag)
         }
         var shown: [PlannedPage] = []
         var paths: [String] = []
@@ -207,13 +205,14 @@ struct EditedArticles {
             case .article(let article) where editedSources.contains(article.sourcePath): break
             case .siteFeed where feedChanges: break
             case .restaurants where restaurantsChange, .map where restaurantsChange: break
-            case .groupIndex(let kind) where regroupedKinds.contains(kind): break
             default: continue
             }
             shown.append(planned)
             paths.append(path)
         }
-        for page in shownLists {
+        // `/meals/` and `/tags/` with the lists' headings, for the kinds of groups moved in.
+        let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(regroupedKinds.contains).map { PlannedPage.groupIndex($0, lists?.headings($0) ?? []) }
+        for page in shownLists + groupIndexes {
             shown.append(page)
             paths.append(page.path)
         }

@@ -268,8 +268,8 @@ enum Render {
                     "articles": shared.cards(list.articles),
                     "pagination": pagination(context, list),
                 ]))
-            case .groupIndex(let kind):
-                let groups = shared.index.headings(kind).filter(\.isPublished)
+            case .groupIndex(let kind, let headings):
+                let groups = headings.filter(\.isPublished)
                 return Job(path: path, template: "groups", context: shared.page(planned, path, [
                     "isMeals": .bool(kind == .meal),
                     "isTags": .bool(kind == .tag),

@@ -73,11 +73,21 @@ struct ListPage: Sendable {
     var articles: [Article]
 
     static func split(_ articles: [Article], base: String, size: Int) -> [ListPage] {
-        let count = max(1, (articles.count + size - 1) / size)
+        let count = pageCount(of: articles.count, size: size)
         return (1...count).map { number in
-            let slice = articles.dropFirst((number - 1) * size).prefix(size)
-            return ListPage(number: number, count: count, base: base, articles: Array(slice))
+            ListPage(number: number, count: count, base: base, articles: Array(articles[range(of: number, in: articles.count, size: size)]))
         }
+    }
+
+    /// How many pages a list of `count` articles takes, `size` to a page (an empty list has
+    /// its one page, which says so).
+    static func pageCount(of count: Int, size: Int) -> Int {
+        max(1, (count + size - 1) / size)
+    }
+
+    /// The places of the articles on page `number` of a list of `count`.
+    static func range(of number: Int, in count: Int, size: Int) -> Range<Int> {
+        min((number - 1) * size, count)..<min(number * size, count)
     }
 
     static func path(base: String, number: Int) -> String {
@@ -93,7 +103,8 @@ enum PlannedPage: Sendable {
     case article(Article)
     case page(Page)
     case group(GroupHeading, ListPage)
-    case groupIndex(ArticleGroup.Kind)
+    /// `/meals/` or `/tags/`, with the headings of every group of the kind, in order.
+    case groupIndex(ArticleGroup.Kind, [GroupHeading])
     case restaurants
     case map
     case homework
@@ -129,7 +140,7 @@ enum PlannedPage: Sendable {
         case .article(let article): article.pagePath + "index.html"
         case .page(let page): "\(page.slug.text)/index.html"
         case .group(_, let list): list.path + "index.html"
-        case .groupIndex(let kind): "\(kind.rawValue)/index.html"
+        case .groupIndex(let kind, _): "\(kind.rawValue)/index.html"
         case .restaurants: "restaurants/index.html"
         case .map: "map/index.html"
         case .homework: "homework/index.html"
@@ -157,10 +168,6 @@ struct SiteIndex: Sendable {
     var draftCount: Int
     var meals: [ArticleGroup]
     var tags: [ArticleGroup]
-    /// The headings of `meals` and of `tags`, in their order: what `/meals/` and `/tags/`
-    /// show, which a rebuild of a few articles takes from the last build (`SiteLists`).
-    var mealHeadings: [GroupHeading] = []
-    var tagHeadings: [GroupHeading] = []
     var restaurants: [RestaurantEntry]
     var pages: [Page]
     var teachers: [Teacher]
@@ -227,8 +234,6 @@ struct SiteIndex: Sendable {
         meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
         restaurants = SiteIndex.restaurants(of: published)
         tags = tagging.wait()
-        mealHeadings = meals.map(\.heading)
-        tagHeadings = tags.map(\.heading)
 
         homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
@@ -243,7 +248,7 @@ struct SiteIndex: Sendable {
         for group in meals + tags {
             plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
         }
-        plan += [.groupIndex(.meal), .groupIndex(.tag), .restaurants, .map]
+        plan += [.groupIndex(.meal, meals.map(\.heading)), .groupIndex(.tag, tags.map(\.heading)), .restaurants, .map]
         if !site.homework.grades.isEmpty {
             plan += [.homework, .teachers]
             for grade in site.homework.grades {
@@ -274,10 +279,6 @@ struct SiteIndex: Sendable {
         for path in staticFiles {
             _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
         }
-    }
-
-    func headings(_ kind: ArticleGroup.Kind) -> [GroupHeading] {
-        kind == .meal ? mealHeadings : tagHeadings
     }
 
     /// Where a group goes among those of its kind: by name, whatever its case, then slug.

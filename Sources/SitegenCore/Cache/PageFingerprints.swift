@@ -191,8 +191,8 @@ struct PageFingerprints: Sendable {
             print.add(group.count)
             print.add(list.count)
             print.add(articles(list.articles))
-        case .groupIndex(let kind):
-            for group in index.headings(kind) {
+        case .groupIndex(_, let headings):
+            for group in headings {
                 print.add(group.label.name)
                 print.add(group.label.slug.text)
                 print.add(group.count)

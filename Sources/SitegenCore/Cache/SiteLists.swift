@@ -16,7 +16,7 @@ struct SiteLists: Sendable, Equatable {
         /// Places in `articles`, newest first.
         var members: [Int]
 
-        func pageCount(perPage: Int) -> Int { max(1, (members.count + perPage - 1) / perPage) }
+        func pageCount(perPage: Int) -> Int { ListPage.pageCount(of: members.count, size: perPage) }
     }
 
     var contextHash: UInt64
@@ -144,19 +144,12 @@ struct SiteLists: Sendable, Equatable {
     /// the source paths of the articles each shows, in order; nil when it is not published.
     func listPages(showing sourcePath: String, perPage: Int) -> [(page: ListedPage, members: [String])]? {
         guard let place = articles.firstIndex(of: sourcePath) else { return nil }
-        // The page of a list of `count` articles that holds its `position`th, with the
-        // places of that page's articles.
-        func page(count: Int, at position: Int) -> (number: Int, count: Int, range: Range<Int>) {
-            let number = position / perPage + 1
-            let start = (number - 1) * perPage
-            return (number, max(1, (count + perPage - 1) / perPage), start..<min(start + perPage, count))
-        }
-        let home = page(count: articles.count, at: place)
-        var pages: [(page: ListedPage, members: [String])] = [(.home(number: home.number, count: home.count), Array(articles[home.range]))]
+        let number = place / perPage + 1
+        var pages: [(page: ListedPage, members: [String])] = [(.home(number: number, count: ListPage.pageCount(of: articles.count, size: perPage)),
+                                                               Array(articles[ListPage.range(of: number, in: articles.count, size: perPage)]))]
         for group in groups {
             guard let position = group.members.firstIndex(of: place) else { continue }
-            let found = page(count: group.members.count, at: position)
-            pages.append((.group(group.heading, number: found.number, count: found.count), group.members[found.range].map { articles[$0] }))
+            pages.append(page(position / perPage + 1, of: group, perPage: perPage))
         }
         return pages
     }
@@ -227,15 +220,19 @@ struct SiteLists: Sendable, Equatable {
         return (moved, newest)
     }
 
+    private func position(of key: GroupKey) -> Int? {
+        groups.firstIndex { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }
+    }
+
     /// The source path of the newest article of the group `key`.
     func newest(in key: GroupKey) -> String? {
-        groups.first { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }?.members.first.map { articles[$0] }
+        position(of: key).flatMap { groups[$0].members.first }.map { articles[$0] }
     }
 
     /// Names the group `key` as `newest`, its newest article, writes its label, keeping the
     /// groups of its kind in their order; true when the name changed.
     mutating func rename(_ key: GroupKey, after newest: Article) -> Bool {
-        guard let position = groups.firstIndex(where: { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }) else { return false }
+        guard let position = position(of: key) else { return false }
         let labels = key.kind == .meal ? newest.meal.map { [$0] } ?? [] : newest.tags
         guard let label = labels.first(where: { $0.slug == key.slug }), label != groups[position].heading.label else { return false }
         groups[position].heading.label = label
@@ -252,12 +249,15 @@ struct SiteLists: Sendable, Equatable {
 
     /// Every page of the group `key`, with the source paths of its articles.
     func pages(of key: GroupKey, perPage: Int) -> [(page: ListedPage, members: [String])] {
-        guard let group = groups.first(where: { $0.heading.kind == key.kind && $0.heading.label.slug == key.slug }) else { return [] }
-        let count = group.pageCount(perPage: perPage)
-        return (1...count).map { number in
-            let range = (number - 1) * perPage..<min(number * perPage, group.members.count)
-            return (.group(group.heading, number: number, count: count), group.members[range].map { articles[$0] })
-        }
+        guard let position = position(of: key) else { return [] }
+        let group = groups[position]
+        return (1...group.pageCount(perPage: perPage)).map { page($0, of: group, perPage: perPage) }
+    }
+
+    /// Page `number` of `group`, with the source paths of its articles.
+    private func page(_ number: Int, of group: Group, perPage: Int) -> (page: ListedPage, members: [String]) {
+        (.group(group.heading, number: number, count: group.pageCount(perPage: perPage)),
+         group.members[ListPage.range(of: number, in: group.members.count, size: perPage)].map { articles[$0] })
     }
 
     /// Moves the published article `new` from the restaurant of `old` to its own, as the
@@ -319,7 +319,7 @@ struct SiteLists: Sendable, Equatable {
         for position in restaurants.indices {
             for place in restaurants[position].articles.indices {
                 let path = restaurants[position].articles[place].sourcePath
-                let title = few.map { few in few.first { $0.key == path }?.value } ?? titles[path]
+                let title = if let few { few.first { $0.key == path }?.value } else { titles[path] }
                 if let title {
                     restaurants[position].articles[place].title = title
                     found.insert(path)

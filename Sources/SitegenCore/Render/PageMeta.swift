@@ -36,7 +36,7 @@ struct PageMeta: Sendable {
         case .group(let group, let list):
             title = group.label.name + (list.number > 1 ? ", page \(list.number)" : "")
             description = group.kind == .meal ? "\(group.label.name): articles about it on \(site.title)" : "Articles tagged \(group.label.name) on \(site.title)"
-        case .groupIndex(let kind):
+        case .groupIndex(let kind, _):
             title = kind == .meal ? "Meals" : "Tags"
             description = "Every \(kind == .meal ? "meal" : "tag") of \(site.title) with its articles"
         case .restaurants:
