@@ -1027,6 +1027,25 @@ struct BuildCacheTests {
         try expectEdits(edits, cached: cached, plain: plain, cache: cache)
     }
 
+    @Test func listsAGroupsNewPageInTheSitemapWhenAnotherGroupLostOne() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        for site in [cached, plain] {
+            let settings = site.appendingPathComponent("Content/site.yaml")
+            try (try String(contentsOf: settings, encoding: .utf8)).replacingOccurrences(of: "articles_per_page: 3", with: "articles_per_page: 1")
+                .write(to: settings, atomically: false, encoding: .utf8)
+        }
+        _ = report(cached, cache: cache)
+        // Breakfast goes from two pages to one and Brunch from one to two: as many pages
+        // as before, one of them at another path.
+        try replace("meal: Breakfast", with: "meal: Brunch", in: "pineapple-bun-in-mong-kok/index.md", in: cached, plain)
+        #expect(report(cached, cache: cache).succeeded)
+        _ = report(plain, cache: nil)
+        let sitemap = try String(contentsOf: cached.appendingPathComponent("Output/sitemap.xml"), encoding: .utf8)
+        #expect(sitemap.contains("/meals/brunch/page/2/") && !sitemap.contains("/meals/breakfast/page/2/"))
+        #expect(sameOutputs(cached, plain))
+    }
+
     @Test func rendersTheListsOfAnEditedDraftWhenDraftsArePublished() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)

@@ -47,7 +47,7 @@ struct PageFingerprints: Sendable {
         guard pages.count > 1_000 else { return zip(pages, paths).map { of($0, path: $1, lists: &lists) } }
         // The lists pages share are made before the pages are split between the cores (a
         // rebuild of a few pages makes them only if one of its pages shows them).
-        _ = lists.everyArticle()
+        _ = lists.searchablePages()
         _ = lists.restaurants()
         _ = lists.homeworkSummary()
         for grade in index.site.homework.grades { _ = lists.grade(grade) }
@@ -83,20 +83,22 @@ struct PageFingerprints: Sendable {
     /// page needs them.
     private struct SharedLists {
         let fingerprints: PageFingerprints
-        var cachedEveryArticle: UInt64?
+        var cachedSearchablePages: UInt64?
         var cachedRestaurants: UInt64?
         var cachedHomeworkSummary: UInt64?
         var cachedGrades: [GradeID: UInt64] = [:]
 
-        /// Where every article is and its date: what the sitemap shows of them.
-        mutating func everyArticle() -> UInt64 {
-            if let cachedEveryArticle { return cachedEveryArticle }
+        /// What the sitemap shows: every page a search engine may list, in order, and each
+        /// article's date. Counting pages missed a group that gained a page while another
+        /// lost one.
+        mutating func searchablePages() -> UInt64 {
+            if let cachedSearchablePages { return cachedSearchablePages }
             var print = Fingerprint()
-            for article in fingerprints.index.articles {
-                print.add(article.slug.text)
-                print.add(article.date.description)
+            for (page, path) in zip(fingerprints.index.plan, fingerprints.index.planPaths) where path.hasSuffix(".html") && page.isForSearchEngines {
+                print.add(path)
+                if case .article(let article) = page { print.add(article.date.description) }
             }
-            cachedEveryArticle = print.value
+            cachedSearchablePages = print.value
             return print.value
         }
 
@@ -228,15 +230,7 @@ struct PageFingerprints: Sendable {
             // A feed with no entries was updated at the moment.
             if index.articles.isEmpty { print.add(index.moment.key) }
         case .sitemap:
-            print.add(index.plan.count)
-            print.add(lists.everyArticle())
-            // The archive's days (a page for each, in every grade), not what is due on them.
-            for day in index.homework.schoolDays { print.add(day.description) }
-            // A group with drafts only keeps its page but leaves the sitemap.
-            for group in index.meals + index.tags {
-                print.add(group.path)
-                print.add(group.isPublished ? 1 : 0)
-            }
+            print.add(lists.searchablePages())
         case .notFound, .robots:
             break
         }

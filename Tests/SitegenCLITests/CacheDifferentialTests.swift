@@ -1,0 +1,386 @@
+import Foundation
+@testable import SitegenCore
+import Testing
+
+/// Random series of the edits writers make — every key of an article's front matter, its
+/// story, new and deleted articles, assignments, settings, mistakes and their fixes — made
+/// to two copies of the sample site, one built through the cache and one without it. After
+/// every build: the same bytes in both outputs, the same diagnostics, a failed build that
+/// changed nothing, and no file rewritten whose bytes stayed the same.
+///
+/// The cache has many ways to rebuild less than everything (an article's own page, the
+/// lists kept beside the cache, moves between groups and restaurants, the homework's
+/// moment); the tests of each take the edits their author thought of, and these take the
+/// ones nobody did. `SITEGEN_CACHE_ROUNDS` and `SITEGEN_CACHE_SEED` run longer or other
+/// series by hand; a failure names the seed, the round and the edits that led to it, and
+/// `SITEGEN_CACHE_KEEP=<folder>` keeps both sites and the cache as they were before each
+/// build, to build again by hand.
+@Suite("Build cache against random edits")
+struct CacheDifferentialTests {
+    static let rounds = ProcessInfo.processInfo.environment["SITEGEN_CACHE_ROUNDS"].flatMap(Int.init) ?? 30
+    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["SITEGEN_CACHE_SEED"].flatMap { UInt64($0) }.map { [$0] } ?? [1, 2]
+
+    @Test(arguments: seeds)
+    func buildsWhatABuildWithoutTheCacheBuildsAfterRandomEdits(seed: UInt64) throws {
+        let folder = TemporaryFolder()
+        var sites = try EditedSites(in: folder, seed: seed)
+        var history: [String] = []
+        sites.start(&history)
+        try sites.build(round: 0, history: history)
+        for round in 1...Self.rounds {
+            let edits = try sites.editAtRandom()
+            history.append("\(round): " + edits.joined(separator: "; "))
+            history[history.count - 1] += " → " + (try sites.build(round: round, history: history))
+            if let mistake = try sites.makeAMistake() {
+                history.append("\(round): \(mistake), then undone")
+                try sites.build(round: round, history: history, expectingFailure: true)
+                try sites.undoTheMistake()
+                try sites.build(round: round, history: history)
+            }
+        }
+    }
+}
+
+/// Two copies of the sample site edited alike, with the articles the edits are made to.
+private struct EditedSites {
+    let cached: URL
+    let plain: URL
+    let cache: URL
+    var random: SplitMix
+    var articles: [String: WrittenArticle] = [:]
+    var newArticles = 0
+    var drafts = false
+    var mistake: (path: String, text: String)?
+
+    init(in folder: TemporaryFolder, seed: UInt64) throws {
+        cached = folder.url.appendingPathComponent("cached")
+        plain = folder.url.appendingPathComponent("plain")
+        cache = folder.url.appendingPathComponent("cache")
+        for site in [cached, plain] {
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            for part in ["Content", "Themes"] {
+                try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
+            }
+        }
+        random = SplitMix(state: seed)
+    }
+
+    /// Articles of its own beside the sample site's, and fewer articles a page, so that
+    /// lists run over several pages.
+    mutating func start(_ history: inout [String]) {
+        for _ in 0..<4 { _ = addArticle() }
+        let perPage = Int.random(in: 1...3, using: &random)
+        replaceInBoth("Content/site.yaml", "articles_per_page: 3", "articles_per_page: \(perPage)")
+        history.append("0: \(articles.count) articles, \(perPage) a page")
+    }
+
+    // MARK: Building and comparing
+
+    /// Builds both sites and checks what the cached build did against the other.
+    @discardableResult
+    func build(round: Int, history: [String], expectingFailure: Bool = false) throws -> String {
+        if let keep = ProcessInfo.processInfo.environment["SITEGEN_CACHE_KEEP"] {
+            let folder = URL(fileURLWithPath: keep).appendingPathComponent("seed-\(random.seed)-round-\(round)\(expectingFailure ? "-failing" : "")")
+            try? FileManager.default.removeItem(at: folder)
+            for part in [cached, plain, cache] where FileManager.default.fileExists(atPath: part.path) {
+                try copyFolder(part, to: folder.appendingPathComponent(part.lastPathComponent))
+            }
+        }
+        let output = cached.appendingPathComponent("Output")
+        let before = FolderSnapshot(output)
+        let edited = report(cached, cache: cache)
+        let expected = report(plain, cache: nil)
+        let after = FolderSnapshot(output)
+        let story = "seed \(random.seed), round \(round), drafts \(drafts); the cached build parsed \(edited.parsedCount) files, rendered \(edited.renderedCount) pages\n" + history.suffix(8).joined(separator: "\n")
+        #expect(edited.succeeded == !expectingFailure && expected.succeeded == !expectingFailure, "\(edited.diagnostics)\n\(story)")
+        #expect(edited.diagnostics == expected.diagnostics, "\(edited.diagnostics)\nagainst\n\(expected.diagnostics)\n\(story)")
+        guard edited.succeeded else {
+            #expect(after == before, "a failed build changed the output\n\(story)")
+            return "failed"
+        }
+        let plainFiles = FolderSnapshot(plain.appendingPathComponent("Output")).files
+        if after.files != plainFiles {
+            let differing = Set(after.files.keys).union(plainFiles.keys).filter { after.files[$0] != plainFiles[$0] }.sorted()
+            Issue.record("outputs differ in \(differing.prefix(6)) (\(differing.count) files)\n\(firstDifference(after.files[differing[0]], plainFiles[differing[0]]))\n\(story)")
+        }
+        let rewritten = before.files.keys.filter { before.files[$0] == after.files[$0] && before.dates[$0] != after.dates[$0] }.sorted()
+        #expect(rewritten.isEmpty, "files rewritten with the same bytes: \(rewritten.prefix(6))\n\(story)")
+        if round % 5 == 0 {
+            let again = report(cached, cache: cache)
+            #expect(again.renderedCount == 0 && again.writtenCount == 0, "a rebuild with nothing changed: \(again)\n\(story)")
+        }
+        return "parsed \(edited.parsedCount), rendered \(edited.renderedCount)"
+    }
+
+    /// The first line where a file of the cached output differs from the other's.
+    private func firstDifference(_ cached: Data?, _ plain: Data?) -> String {
+        guard let cached, let plain else { return cached == nil ? "missing from the cached output" : "only in the cached output" }
+        let cachedLines = String(decoding: cached, as: UTF8.self).components(separatedBy: "\n")
+        let plainLines = String(decoding: plain, as: UTF8.self).components(separatedBy: "\n")
+        let line = zip(cachedLines, plainLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cachedLines.count, plainLines.count)
+        let shown = { (lines: [String]) in lines.indices.contains(line) ? lines[line] : "(end)" }
+        return "line \(line + 1): \(shown(cachedLines))\nagainst: \(shown(plainLines))"
+    }
+
+    private func report(_ site: URL, cache: URL?) -> BuildReport {
+        var options = BuildOptions(source: site.path, today: SampleSiteTests.today, drafts: drafts)
+        options.useCache = cache != nil
+        options.cacheFolder = cache?.path
+        return SiteBuilder.build(options)
+    }
+
+    // MARK: Edits
+
+    /// One to three edits; what they were, for the history.
+    mutating func editAtRandom() throws -> [String] {
+        var said: [String] = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            said.append(try editOnce())
+        }
+        if Int.random(in: 0..<8, using: &random) == 0 {
+            drafts.toggle()
+            said.append(drafts ? "built with drafts" : "built without drafts")
+        }
+        return said
+    }
+
+    private mutating func editOnce() throws -> String {
+        let file = articles.keys.sorted().randomElement(using: &random)!
+        var article = articles[file]!
+        let said: String
+        switch Int.random(in: 0..<17, using: &random) {
+        case 0, 1:
+            article.body += "\nAnother paragraph, \(Int.random(in: 0..<1000, using: &random)).\n"
+            said = "story of \(file)"
+        case 2, 3:
+            article.title = Pools.titles.randomElement(using: &random)!
+            said = "title of \(file): \(article.title)"
+        case 4:
+            article.price = Bool.random(using: &random) ? Int.random(in: 0...200, using: &random) : nil
+            said = "price of \(file): \(article.price.map(String.init) ?? "none")"
+        case 5:
+            article.meal = Pools.meals.randomElement(using: &random)!
+            said = "meal of \(file): \(article.meal ?? "none")"
+        case 6, 7:
+            article.tags = Pools.tags.randomSubset(using: &random)
+            said = "tags of \(file): \(article.tags?.description ?? "none")"
+        case 8, 9:
+            article.restaurant = Pools.restaurant(using: &random)
+            said = "restaurant of \(file): \(article.restaurant.map { "\($0)" } ?? "none")"
+        case 10:
+            article.date = Pools.dates.randomElement(using: &random)!
+            said = "date of \(file): \(article.date)"
+        case 11:
+            article.draft.toggle()
+            said = "draft of \(file): \(article.draft)"
+        case 12:
+            article.summary = Bool.random(using: &random) ? "Said in short, \(Int.random(in: 0..<100, using: &random))." : nil
+            said = "summary of \(file): \(article.summary ?? "none")"
+        case 13:
+            return addArticle()
+        case 14 where articles.count > 1:
+            articles[file] = nil
+            for site in [cached, plain] { try FileManager.default.removeItem(at: site.appendingPathComponent(file)) }
+            return "deleted \(file)"
+        case 15:
+            return try editSampleSite()
+        default:
+            // The same bytes written again: a new time stamp, nothing else.
+            said = "touched \(file)"
+        }
+        articles[file] = article
+        writeInBoth(file, article.text)
+        return said
+    }
+
+    private mutating func addArticle() -> String {
+        newArticles += 1
+        let file = "Content/articles/random-\(newArticles).md"
+        let article = WrittenArticle(
+            title: Pools.titles.randomElement(using: &random)!, date: Pools.dates.randomElement(using: &random)!,
+            meal: Pools.meals.randomElement(using: &random)!, price: Int.random(in: 5...150, using: &random),
+            restaurant: Pools.restaurant(using: &random), tags: Pools.tags.randomSubset(using: &random),
+            slug: Bool.random(using: &random) ? "slug-\(newArticles)" : nil, draft: Int.random(in: 0..<6, using: &random) == 0,
+            body: "A story of its own, number \(newArticles).\n")
+        articles[file] = article
+        writeInBoth(file, article.text)
+        return "new \(file)"
+    }
+
+    /// An edit of the sample site's own files: its articles, an assignment or the settings.
+    private mutating func editSampleSite() throws -> String {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            let title = Pools.titles.randomElement(using: &random)!
+            try replaceLineInBoth("Content/articles/dim-sum-in-sham-shui-po/index.md", startingWith: "title: ", with: "title: \(WrittenArticle.quoted(title))")
+            return "title of the dim sum: \(title)"
+        case 1:
+            let tags = Pools.tags.randomSubset(using: &random) ?? ["kowloon"]
+            try replaceLineInBoth("Content/articles/pineapple-bun-in-mong-kok/index.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
+            return "tags of the pineapple bun: \(tags)"
+        case 2:
+            let number = Int.random(in: 0..<100, using: &random)
+            try replaceLineInBoth("Content/homework/2026-11-24/read-act-2-grade-8.md", startingWith: "title: ", with: "title: \"Read: scene \(number)\"")
+            return "assignment's title: scene \(number)"
+        default:
+            let perPage = Int.random(in: 1...4, using: &random)
+            try replaceLineInBoth("Content/site.yaml", startingWith: "articles_per_page: ", with: "articles_per_page: \(perPage)")
+            return "\(perPage) articles a page"
+        }
+    }
+
+    /// Now and then a mistake a writer makes (coordinates without their pair, a date that
+    /// is none, a slug taken; or a key given twice, where the article had it already), kept
+    /// to be undone: both builds fail, and the cached output stays as it was.
+    mutating func makeAMistake() throws -> String? {
+        guard Int.random(in: 0..<6, using: &random) == 0 else { return nil }
+        let file = articles.keys.sorted().randomElement(using: &random)!
+        let text = articles[file]!.text
+        let said: String
+        let broken: String
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            broken = text.replacingOccurrences(of: "---\ntitle:", with: "---\nrestaurant: {name: Half, lat: 22.3}\ntitle:")
+            said = "coordinates without their pair in \(file)"
+        case 1:
+            broken = text.replacingOccurrences(of: "\ndate: ", with: "\ndate: 2026-02-30T")
+            said = "no such date in \(file)"
+        default:
+            broken = text.replacingOccurrences(of: "---\ntitle:", with: "---\nslug: dim-sum-in-sham-shui-po\ntitle:")
+            said = "a slug taken in \(file)"
+        }
+        mistake = (file, text)
+        writeInBoth(file, broken)
+        return said
+    }
+
+    mutating func undoTheMistake() throws {
+        let (file, text) = try #require(mistake)
+        writeInBoth(file, text)
+        mistake = nil
+    }
+
+    // MARK: Files
+
+    private func writeInBoth(_ path: String, _ text: String) {
+        for site in [cached, plain] {
+            let url = site.appendingPathComponent(path)
+            try! Data(text.utf8).write(to: url)
+        }
+    }
+
+    private func replaceInBoth(_ path: String, _ text: String, _ replacement: String) {
+        for site in [cached, plain] {
+            let url = site.appendingPathComponent(path)
+            let old = try! String(contentsOf: url, encoding: .utf8)
+            try! Data(old.replacingOccurrences(of: text, with: replacement).utf8).write(to: url)
+        }
+    }
+
+    private func replaceLineInBoth(_ path: String, startingWith start: String, with line: String) throws {
+        for site in [cached, plain] {
+            let url = site.appendingPathComponent(path)
+            var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+            let index = try #require(lines.firstIndex { $0.hasPrefix(start) }, "\(path) has no \(start)")
+            lines[index] = line
+            try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        }
+    }
+}
+
+/// An article the test writes, as the values of its front matter.
+private struct WrittenArticle {
+    var title: String
+    var date: String
+    var summary: String?
+    var meal: String?
+    var price: Int?
+    var restaurant: Pools.Restaurant?
+    var tags: [String]?
+    var slug: String?
+    var draft: Bool
+    var body: String
+
+    var text: String {
+        var lines = ["---", "title: \(Self.quoted(title))", "date: \(date)"]
+        if let summary { lines.append("summary: \(Self.quoted(summary))") }
+        if let meal { lines.append("meal: \(Self.quoted(meal))") }
+        if let price { lines.append("price: \(price)") }
+        if let restaurant {
+            lines.append("restaurant:")
+            lines.append("  name: \(Self.quoted(restaurant.name))")
+            if let address = restaurant.address { lines.append("  address: \(Self.quoted(address))") }
+            if let (lat, lon) = restaurant.coordinates { lines += ["  lat: \(lat)", "  lon: \(lon)"] }
+        }
+        if let tags { lines.append("tags: \(Self.flow(tags))") }
+        if let slug { lines.append("slug: \(slug)") }
+        if draft { lines.append("draft: true") }
+        lines.append("---")
+        return lines.joined(separator: "\n") + "\n" + body
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static func flow(_ items: [String]) -> String {
+        "[" + items.map(quoted).joined(separator: ", ") + "]"
+    }
+}
+
+/// What the edits choose from: values the sample site has (so that articles join and leave
+/// its groups and restaurants), new ones, and text that needs escaping.
+private enum Pools {
+    typealias Restaurant = (name: String, address: String?, coordinates: (Double, Double)?)
+
+    static let titles = ["Dim Sum <& Sham Shui Po>", "Café \"Crème\" & Co", "Wonton Noodles 雲吞麵", "It's 'quoted'", "Plain Toast",
+                         "Lovely Breakfast", "A Title That Runs On Well Past What Any Card Would Show Whole Without Cutting"]
+    static let meals: [String?] = ["Breakfast", "Brunch", "Lunch", "Dinner", "Snack", "Supper", "breakfast", nil]
+    static let tags = ["dim sum", "brunch", "kowloon", "bakery", "central", "noodles", "Dim Sum", "harbour", "雲吞", "late night"]
+    static let dates = ["2026-11-07T10:00", "2026-11-07T10:00", "2026-11-20", "2026-11-24T09:00", "2026-11-25T16:00", "2026-11-27", "2016-05-20",
+                        "2025-01-01T00:00", "2026-10-02T12:30"]
+    static let restaurants: [Restaurant] = [
+        ("Tim Ho Wan", "9-11 Fuk Wing St, Sham Shui Po", (22.33069, 114.16239)),
+        ("Toast Box", "G/F, JD Mall, 233-239 Nathan Rd, Jordan", (22.30486488298268, 114.1713863611221)),
+        ("Kam Wah Cafe", "47 Bute St, Prince Edward", nil),
+        ("Lan Fong Yuen", "2 Gage St, Central", (22.2838, 114.1548)),
+        ("Australia Dairy", nil, nil),
+        ("123", "1 Numbered Rd", nil),
+        ("Tim Ho Wan", "9-11 Fuk Wing St, Sham Shui Po", nil),
+    ]
+
+    static func restaurant(using random: inout SplitMix) -> Restaurant? {
+        guard Int.random(in: 0..<5, using: &random) > 0 else { return nil }
+        var chosen = restaurants.randomElement(using: &random)!
+        // Now and then another's address: restaurants are told apart by name or address.
+        if Int.random(in: 0..<5, using: &random) == 0 { chosen.address = restaurants.randomElement(using: &random)!.address }
+        return chosen
+    }
+}
+
+private extension Array where Element == String {
+    /// Up to four of the elements, or nil (no `tags` key) now and then.
+    func randomSubset(using random: inout SplitMix) -> [String]? {
+        guard Int.random(in: 0..<6, using: &random) > 0 else { return nil }
+        return Array(shuffled(using: &random).prefix(Int.random(in: 0...4, using: &random)))
+    }
+}
+
+/// A small generator of its own, so that a seed gives the same series on every machine.
+private struct SplitMix: RandomNumberGenerator {
+    let seed: UInt64
+    var state: UInt64
+
+    init(state: UInt64) {
+        seed = state
+        self.state = state
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
