@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 /// Random series of the edits writers make — every key of an article's front matter, its
-/// story, new and deleted articles, assignments, settings, mistakes and their fixes — made
-/// to two copies of the sample site, one built through the cache and one without it. After
-/// every build: the same bytes in both outputs, the same diagnostics, a failed build that
-/// changed nothing, and no file rewritten whose bytes stayed the same.
+/// story, photos, new and deleted articles and assignments, teachers, templates, settings,
+/// mistakes and their fixes — made to three copies of the sample site: one built through
+/// the cache, one as `sitegen serve` builds it, and one without either. After every build:
+/// the same bytes in the three outputs, the same diagnostics, a failed build that changed
+/// nothing, and no file rewritten whose bytes stayed the same.
 ///
 /// The cache has many ways to rebuild less than everything (an article's own page, the
 /// lists kept beside the cache, moves between groups and restaurants, the homework's
@@ -41,22 +42,38 @@ struct CacheDifferentialTests {
     }
 }
 
-/// Two copies of the sample site edited alike, with the articles the edits are made to.
+/// Three copies of the sample site edited alike — built through the cache, without it, and
+/// as `sitegen serve` builds, from memory and told which files changed — with the articles
+/// the edits are made to.
 private struct EditedSites {
     let cached: URL
     let plain: URL
+    let served: URL
     let cache: URL
+    let servedOutput: URL
+    /// What a dev server keeps between builds; a new one when the drafts are shown or
+    /// hidden, as `sitegen serve --drafts` is another server.
+    var memory = BuildMemory()
+    /// The files edited since the last build, relative to the site, as a dev server's
+    /// watcher reports them.
+    var changed: Set<String> = []
     var random: SplitMix
     var articles: [String: WrittenArticle] = [:]
     var newArticles = 0
+    var assignments: Set<String> = []
+    var newAssignments = 0
     var drafts = false
     var mistake: (path: String, text: String)?
+
+    var copies: [URL] { [cached, plain, served] }
 
     init(in folder: TemporaryFolder, seed: UInt64) throws {
         cached = folder.url.appendingPathComponent("cached")
         plain = folder.url.appendingPathComponent("plain")
+        served = folder.url.appendingPathComponent("served")
         cache = folder.url.appendingPathComponent("cache")
-        for site in [cached, plain] {
+        servedOutput = folder.url.appendingPathComponent("served-output")
+        for site in [cached, plain, served] {
             try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
             for part in ["Content", "Themes"] {
                 try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
@@ -70,15 +87,16 @@ private struct EditedSites {
     mutating func start(_ history: inout [String]) {
         for _ in 0..<4 { _ = addArticle() }
         let perPage = Int.random(in: 1...3, using: &random)
-        replaceInBoth("Content/site.yaml", "articles_per_page: 3", "articles_per_page: \(perPage)")
+        replaceEverywhere("Content/site.yaml", "articles_per_page: 3", "articles_per_page: \(perPage)")
         history.append("0: \(articles.count) articles, \(perPage) a page")
     }
 
     // MARK: Building and comparing
 
-    /// Builds both sites and checks what the cached build did against the other.
+    /// Builds the three sites and checks what the cached and the served builds did against
+    /// the one without the cache.
     @discardableResult
-    func build(round: Int, history: [String], expectingFailure: Bool = false) throws -> String {
+    mutating func build(round: Int, history: [String], expectingFailure: Bool = false) throws -> String {
         if let keep = ProcessInfo.processInfo.environment["SITEGEN_CACHE_KEEP"] {
             let folder = URL(fileURLWithPath: keep).appendingPathComponent("seed-\(random.seed)-round-\(round)\(expectingFailure ? "-failing" : "")")
             try? FileManager.default.removeItem(at: folder)
@@ -91,17 +109,22 @@ private struct EditedSites {
         let edited = report(cached, cache: cache)
         let expected = report(plain, cache: nil)
         let after = FolderSnapshot(output)
+        let servedBefore = FolderSnapshot(servedOutput)
+        let serving = served(changed: round == 0 ? nil : changed.sorted())
+        changed = []
         let story = "seed \(random.seed), round \(round), drafts \(drafts); the cached build parsed \(edited.parsedCount) files, rendered \(edited.renderedCount) pages\n" + history.suffix(8).joined(separator: "\n")
         #expect(edited.succeeded == !expectingFailure && expected.succeeded == !expectingFailure, "\(edited.diagnostics)\n\(story)")
         #expect(edited.diagnostics == expected.diagnostics, "\(edited.diagnostics)\nagainst\n\(expected.diagnostics)\n\(story)")
+        #expect(serving.succeeded == expected.succeeded && serving.diagnostics == expected.diagnostics, "served: \(serving.diagnostics)\n\(story)")
         guard edited.succeeded else {
             #expect(after == before, "a failed build changed the output\n\(story)")
+            #expect(FolderSnapshot(servedOutput) == servedBefore, "a failed build changed the served output\n\(story)")
             return "failed"
         }
         let plainFiles = FolderSnapshot(plain.appendingPathComponent("Output")).files
-        if after.files != plainFiles {
-            let differing = Set(after.files.keys).union(plainFiles.keys).filter { after.files[$0] != plainFiles[$0] }.sorted()
-            Issue.record("outputs differ in \(differing.prefix(6)) (\(differing.count) files)\n\(firstDifference(after.files[differing[0]], plainFiles[differing[0]]))\n\(story)")
+        for (name, files) in [("cached", after.files), ("served", FolderSnapshot(servedOutput).files)] where files != plainFiles {
+            let differing = Set(files.keys).union(plainFiles.keys).filter { files[$0] != plainFiles[$0] }.sorted()
+            Issue.record("the \(name) output differs in \(differing.prefix(6)) (\(differing.count) files)\n\(firstDifference(files[differing[0]], plainFiles[differing[0]]))\n\(story)")
         }
         let rewritten = before.files.keys.filter { before.files[$0] == after.files[$0] && before.dates[$0] != after.dates[$0] }.sorted()
         #expect(rewritten.isEmpty, "files rewritten with the same bytes: \(rewritten.prefix(6))\n\(story)")
@@ -109,17 +132,26 @@ private struct EditedSites {
             let again = report(cached, cache: cache)
             #expect(again.renderedCount == 0 && again.writtenCount == 0, "a rebuild with nothing changed: \(again)\n\(story)")
         }
-        return "parsed \(edited.parsedCount), rendered \(edited.renderedCount)"
+        return "parsed \(edited.parsedCount), rendered \(edited.renderedCount); served: rendered \(serving.renderedCount)"
     }
 
     /// The first line where a file of the cached output differs from the other's.
     private func firstDifference(_ cached: Data?, _ plain: Data?) -> String {
         guard let cached, let plain else { return cached == nil ? "missing from the cached output" : "only in the cached output" }
+        guard cached.prefix(512).allSatisfy({ $0 >= 0x09 && $0 != 0xFF }) else { return "\(cached.count) bytes against \(plain.count)" }
         let cachedLines = String(decoding: cached, as: UTF8.self).components(separatedBy: "\n")
         let plainLines = String(decoding: plain, as: UTF8.self).components(separatedBy: "\n")
         let line = zip(cachedLines, plainLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cachedLines.count, plainLines.count)
         let shown = { (lines: [String]) in lines.indices.contains(line) ? lines[line] : "(end)" }
         return "line \(line + 1): \(shown(cachedLines))\nagainst: \(shown(plainLines))"
+    }
+
+    /// The served copy built as `sitegen serve` builds it after its watcher saw `changed`.
+    private func served(changed: [String]?) -> BuildReport {
+        var options = BuildOptions(source: served.path, output: servedOutput.path, today: SampleSiteTests.today, drafts: drafts)
+        options.useCache = true
+        options.cacheFolder = cache.appendingPathComponent("served").path
+        return SiteBuilder.build(options, memory: memory, changed: changed.map { $0.map { served.path + "/" + $0 } })
     }
 
     private func report(_ site: URL, cache: URL?) -> BuildReport {
@@ -139,6 +171,7 @@ private struct EditedSites {
         }
         if Int.random(in: 0..<8, using: &random) == 0 {
             drafts.toggle()
+            memory = BuildMemory()
             said.append(drafts ? "built with drafts" : "built without drafts")
         }
         return said
@@ -148,7 +181,7 @@ private struct EditedSites {
         let file = articles.keys.sorted().randomElement(using: &random)!
         var article = articles[file]!
         let said: String
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<19, using: &random) {
         case 0, 1:
             article.body += "\nAnother paragraph, \(Int.random(in: 0..<1000, using: &random)).\n"
             said = "story of \(file)"
@@ -180,16 +213,20 @@ private struct EditedSites {
             return addArticle()
         case 14 where articles.count > 1:
             articles[file] = nil
-            for site in [cached, plain] { try FileManager.default.removeItem(at: site.appendingPathComponent(file)) }
+            for site in copies { try FileManager.default.removeItem(at: site.appendingPathComponent(file)) }
+            changed.insert(file)
             return "deleted \(file)"
-        case 15:
+        case 15, 16:
             return try editSampleSite()
+        case 17:
+            article.cover = Pools.photos.randomElement(using: &random)!
+            said = "cover of \(file): \(article.cover ?? "none")"
         default:
             // The same bytes written again: a new time stamp, nothing else.
             said = "touched \(file)"
         }
         articles[file] = article
-        writeInBoth(file, article.text)
+        writeEverywhere(file, article.text)
         return said
     }
 
@@ -198,35 +235,91 @@ private struct EditedSites {
         let file = "Content/articles/random-\(newArticles).md"
         let article = WrittenArticle(
             title: Pools.titles.randomElement(using: &random)!, date: Pools.dates.randomElement(using: &random)!,
-            meal: Pools.meals.randomElement(using: &random)!, price: Int.random(in: 5...150, using: &random),
+            cover: Pools.photos.randomElement(using: &random)!, meal: Pools.meals.randomElement(using: &random)!, price: Int.random(in: 5...150, using: &random),
             restaurant: Pools.restaurant(using: &random), tags: Pools.tags.randomSubset(using: &random),
             slug: Bool.random(using: &random) ? "slug-\(newArticles)" : nil, draft: Int.random(in: 0..<6, using: &random) == 0,
             body: "A story of its own, number \(newArticles).\n")
         articles[file] = article
-        writeInBoth(file, article.text)
+        writeEverywhere(file, article.text)
         return "new \(file)"
     }
 
-    /// An edit of the sample site's own files: its articles, an assignment or the settings.
+    /// An edit of the sample site's own files: its articles, photos, assignments,
+    /// teachers, plain pages, templates or settings.
     private mutating func editSampleSite() throws -> String {
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<11, using: &random) {
         case 0:
             let title = Pools.titles.randomElement(using: &random)!
-            try replaceLineInBoth("Content/articles/dim-sum-in-sham-shui-po/index.md", startingWith: "title: ", with: "title: \(WrittenArticle.quoted(title))")
+            try replaceLineEverywhere("Content/articles/dim-sum-in-sham-shui-po/index.md", startingWith: "title: ", with: "title: \(WrittenArticle.quoted(title))")
             return "title of the dim sum: \(title)"
         case 1:
             let tags = Pools.tags.randomSubset(using: &random) ?? ["kowloon"]
-            try replaceLineInBoth("Content/articles/pineapple-bun-in-mong-kok/index.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
+            try replaceLineEverywhere("Content/articles/pineapple-bun-in-mong-kok/index.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
             return "tags of the pineapple bun: \(tags)"
         case 2:
             let number = Int.random(in: 0..<100, using: &random)
-            try replaceLineInBoth("Content/homework/2026-11-24/read-act-2-grade-8.md", startingWith: "title: ", with: "title: \"Read: scene \(number)\"")
+            try replaceLineEverywhere("Content/homework/2026-11-24/read-act-2-grade-8.md", startingWith: "title: ", with: "title: \"Read: scene \(number)\"")
             return "assignment's title: scene \(number)"
+        case 3:
+            let due = Pools.days.filter { $0 >= "2026-11-25" }.randomElement(using: &random)!
+            try replaceLineEverywhere("Content/homework/2026-11-25/poetry-analysis-grade-8.md", startingWith: "due: ", with: "due: \(due)")
+            return "assignment due \(due)"
+        case 4:
+            return addOrDeleteAssignment()
+        case 5:
+            let name = ["Mr. Ho", "Mr. Ho Jr.", "Mr. Ho <Ka-ming>"].randomElement(using: &random)!
+            try replaceLineEverywhere("Content/teachers.yaml", startingWith: "  name: ", containing: "Mr. Ho", with: "  name: \(WrittenArticle.quoted(name))")
+            return "teacher named \(name)"
+        case 6:
+            appendEverywhere("Content/pages/about.md", "\nMore about us, \(Int.random(in: 0..<100, using: &random)).\n")
+            return "about page"
+        case 7:
+            // Another photo's bytes: another size, on every page that shows it.
+            let photos = Pools.photos.compactMap { $0 } + ["claypot-rice-at-temple-street/claypot.jpg"]
+            let (from, to) = (photos.randomElement(using: &random)!, photos.dropLast().randomElement(using: &random)!)
+            for site in copies {
+                let folder = site.appendingPathComponent("Content/articles")
+                try Data(contentsOf: folder.appendingPathComponent(from)).write(to: folder.appendingPathComponent(to))
+            }
+            changed.insert("Content/articles/" + to)
+            return "photo \(to) replaced"
+        case 8:
+            let template = ["article.card.mustache", "footer.mustache", "list.mustache", "restaurants.mustache", "grade.mustache", "article.mustache"]
+                .randomElement(using: &random)!
+            appendEverywhere("Themes/default/\(template)", "<!-- \(Int.random(in: 0..<100, using: &random)) -->\n")
+            return "template \(template)"
+        case 9:
+            let tags = Pools.tags.randomSubset(using: &random) ?? []
+            try replaceLineEverywhere("Content/articles/2026-12-01-cha-chaan-teng-guide.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
+            return "tags of the draft: \(tags)"
         default:
             let perPage = Int.random(in: 1...4, using: &random)
-            try replaceLineInBoth("Content/site.yaml", startingWith: "articles_per_page: ", with: "articles_per_page: \(perPage)")
+            try replaceLineEverywhere("Content/site.yaml", startingWith: "articles_per_page: ", with: "articles_per_page: \(perPage)")
             return "\(perPage) articles a page"
         }
+    }
+
+    /// A new assignment on a day around the build's, or one of those deleted.
+    private mutating func addOrDeleteAssignment() -> String {
+        if let old = assignments.randomElement(using: &random), Bool.random(using: &random) {
+            assignments.remove(old)
+            for site in copies { try? FileManager.default.removeItem(at: site.appendingPathComponent(old)) }
+            changed.insert(old)
+            return "deleted \(old)"
+        }
+        newAssignments += 1
+        let day = Pools.days.randomElement(using: &random)!
+        let file = "Content/homework/\(day)/random-task-\(newAssignments).md"
+        let grade = Int.random(in: 6...8, using: &random)
+        let text = "---\ntitle: \"Task \(newAssignments)\"\nteacher: mr-ho\ngrade: \(grade)\nassigned: \(day)\ndue: \(Pools.days.filter { $0 >= day }.randomElement(using: &random)!)\n---\nDo it.\n"
+        for site in copies {
+            let url = site.appendingPathComponent(file)
+            try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try! Data(text.utf8).write(to: url)
+        }
+        assignments.insert(file)
+        changed.insert(file)
+        return "new \(file), grade \(grade)"
     }
 
     /// Now and then a mistake a writer makes (coordinates without their pair, a date that
@@ -250,38 +343,49 @@ private struct EditedSites {
             said = "a slug taken in \(file)"
         }
         mistake = (file, text)
-        writeInBoth(file, broken)
+        writeEverywhere(file, broken)
         return said
     }
 
     mutating func undoTheMistake() throws {
         let (file, text) = try #require(mistake)
-        writeInBoth(file, text)
+        writeEverywhere(file, text)
         mistake = nil
     }
 
     // MARK: Files
 
-    private func writeInBoth(_ path: String, _ text: String) {
-        for site in [cached, plain] {
+    private mutating func writeEverywhere(_ path: String, _ text: String) {
+        changed.insert(path)
+        for site in copies {
             let url = site.appendingPathComponent(path)
             try! Data(text.utf8).write(to: url)
         }
     }
 
-    private func replaceInBoth(_ path: String, _ text: String, _ replacement: String) {
-        for site in [cached, plain] {
+    private mutating func appendEverywhere(_ path: String, _ text: String) {
+        changed.insert(path)
+        for site in copies {
+            let url = site.appendingPathComponent(path)
+            try! Data((try! String(contentsOf: url, encoding: .utf8) + text).utf8).write(to: url)
+        }
+    }
+
+    private mutating func replaceEverywhere(_ path: String, _ text: String, _ replacement: String) {
+        changed.insert(path)
+        for site in copies {
             let url = site.appendingPathComponent(path)
             let old = try! String(contentsOf: url, encoding: .utf8)
             try! Data(old.replacingOccurrences(of: text, with: replacement).utf8).write(to: url)
         }
     }
 
-    private func replaceLineInBoth(_ path: String, startingWith start: String, with line: String) throws {
-        for site in [cached, plain] {
+    private mutating func replaceLineEverywhere(_ path: String, startingWith start: String, containing part: String = "", with line: String) throws {
+        changed.insert(path)
+        for site in copies {
             let url = site.appendingPathComponent(path)
             var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
-            let index = try #require(lines.firstIndex { $0.hasPrefix(start) }, "\(path) has no \(start)")
+            let index = try #require(lines.firstIndex { $0.hasPrefix(start) && (part.isEmpty || $0.contains(part)) }, "\(path) has no \(start)")
             lines[index] = line
             try Data(lines.joined(separator: "\n").utf8).write(to: url)
         }
@@ -293,6 +397,8 @@ private struct WrittenArticle {
     var title: String
     var date: String
     var summary: String?
+    /// A photo of the sample site's, by its path from Content/articles/.
+    var cover: String?
     var meal: String?
     var price: Int?
     var restaurant: Pools.Restaurant?
@@ -304,6 +410,7 @@ private struct WrittenArticle {
     var text: String {
         var lines = ["---", "title: \(Self.quoted(title))", "date: \(date)"]
         if let summary { lines.append("summary: \(Self.quoted(summary))") }
+        if let cover { lines.append("cover: {src: \(Self.quoted(cover)), alt: \"A photo\"}") }
         if let meal { lines.append("meal: \(Self.quoted(meal))") }
         if let price { lines.append("price: \(price)") }
         if let restaurant {
@@ -335,8 +442,10 @@ private enum Pools {
 
     static let titles = ["Dim Sum <& Sham Shui Po>", "Café \"Crème\" & Co", "Wonton Noodles 雲吞麵", "It's 'quoted'", "Plain Toast",
                          "Lovely Breakfast", "A Title That Runs On Well Past What Any Card Would Show Whole Without Cutting"]
+    static let photos: [String?] = ["lovely-breakfast/egg.jpg", "lovely-breakfast/tea.jpg", "dim-sum-in-sham-shui-po/dim-sum.jpg", nil]
     static let meals: [String?] = ["Breakfast", "Brunch", "Lunch", "Dinner", "Snack", "Supper", "breakfast", nil]
     static let tags = ["dim sum", "brunch", "kowloon", "bakery", "central", "noodles", "Dim Sum", "harbour", "雲吞", "late night"]
+    static let days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-12-01"]
     static let dates = ["2026-11-07T10:00", "2026-11-07T10:00", "2026-11-20", "2026-11-24T09:00", "2026-11-25T16:00", "2026-11-27", "2016-05-20",
                         "2025-01-01T00:00", "2026-10-02T12:30"]
     static let restaurants: [Restaurant] = [

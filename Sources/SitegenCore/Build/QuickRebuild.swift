@@ -51,6 +51,7 @@ enum QuickRebuild {
         }
         guard BuildMoment.seen(requested: requested, clock: options.clock, by: warm.index.site) == warm.index.moment, let edited = editedFiles(changed, in: warm.tree, positions: warm.positions) else { return .needsFullBuild }
         warm.report.writtenCount = 0
+        warm.report.renderedCount = 0
         warm.report.unchangedCount = warm.report.fileCount
         warm.report.removedCount = 0
         warm.report.parsedCount = edited.count
@@ -102,6 +103,7 @@ enum QuickRebuild {
                                           pages: (shown, shownPaths))
             result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
             warm.cache.pages.merge(rendered.pages)
+            warm.report.renderedCount = rendered.renderedCount
         } catch {
             return .needsFullBuild
         }
