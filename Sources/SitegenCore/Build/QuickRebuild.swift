@@ -73,12 +73,20 @@ enum QuickRebuild {
         var articles: [Article] = []
         var pages: [Page] = []
         var retitled = false
+        // Edited articles whose cards show the edit: the lists holding the others come out
+        // as they were (a story edit rendered five list pages for nothing).
+        var onCards: [String] = []
+        let viewContext = ViewContext(site: warm.index.site)
         for (file, entry) in zip(edited, entries) {
             guard let (model, _) = entry.decoded(), let (old, _) = warm.cache.content[file.contentPath]?.decoded() else { return .needsFullBuild }
             switch (model, old) {
             case (.article(let new), .article(let old)) where SiteIndex.keepsPlace(new, of: old):
                 articles.append(new)
                 retitled = retitled || new.title != old.title
+                if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
+                    .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: warm.cache.cardReads) {
+                    onCards.append(new.sourcePath)
+                }
             case (.page(let new), .page(let old)) where SiteIndex.keepsPlace(new, of: old):
                 pages.append(new)
             default:
@@ -93,7 +101,7 @@ enum QuickRebuild {
             warm.tree.markdown[warm.positions[file.contentPath]!].stamp = file.stamp
             warm.cache.content[file.contentPath] = entry
         }
-        let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), retitled: retitled)
+        let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), onCards: onCards, retitled: retitled)
         let shownPaths = shown.map(\.path)
         let fingerprints = PageFingerprints(warm.index, hashes: warm.hashes, context: warm.contextHash, assets: warm.assets)
         let result: OutputWriter.Result

@@ -459,20 +459,21 @@ extension SiteIndex {
     }
 
     /// The pages that show anything of the articles and pages at `sourcePaths`, which
-    /// kept their places; `retitled`: whether an article's title changed, which the lists
-    /// of restaurants show. The sitemap shows only places and dates: it stays as it is.
-    func pages(showing sourcePaths: [String], retitled: Bool) -> [PlannedPage] {
-        func shows(_ list: ArraySlice<Article>) -> Bool {
+    /// kept their places; `onCards`: those of the articles whose cards changed, which the
+    /// home and group pages show; `retitled`: whether an article's title changed, which the
+    /// lists of restaurants show. The sitemap shows only places and dates: it stays as it is.
+    func pages(showing sourcePaths: [String], onCards: [String], retitled: Bool) -> [PlannedPage] {
+        func shows(_ list: ArraySlice<Article>, of sourcePaths: [String]) -> Bool {
             list.contains { sourcePaths.contains($0.sourcePath) }
         }
         let atRestaurant = articles.contains { $0.restaurant != nil && sourcePaths.contains($0.sourcePath) }
-        let inFeed = shows(articles.prefix(Publishing.feedLength))
+        let inFeed = shows(articles.prefix(Publishing.feedLength), of: sourcePaths)
         return plan.filter { planned in
             switch planned {
-            case .home(let list): shows(list.articles[...])
+            case .home(let list): shows(list.articles[...], of: onCards)
             case .article(let article): sourcePaths.contains(article.sourcePath)
             case .page(let page): sourcePaths.contains(page.sourcePath)
-            case .group(_, let list): shows(list.articles[...])
+            case .group(_, let list): shows(list.articles[...], of: onCards)
             case .restaurants, .map: retitled && atRestaurant
             case .siteFeed: inFeed
             case .groupIndex, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
