@@ -111,6 +111,8 @@ enum QuickRebuild {
                                           pages: (shown, shownPaths))
             result = try OutputWriter.write(rendered.files, to: warm.outputURL, previous: warm.cache.outputs, removingStale: false)
             warm.cache.pages.merge(rendered.pages)
+            // Members a card had not shown before count from now on, as in `EditedArticles`.
+            warm.cache.cardReads |= rendered.cardReads
             warm.report.renderedCount = rendered.renderedCount
         } catch {
             return .needsFullBuild
