@@ -38,11 +38,13 @@ let package = Package(
             dependencies: ["SitegenMustache"],
             path: "Benchmarks/MustacheBench"
         ),
-        .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache"]),
+        // What the test targets share: a seeded random number generator.
+        .target(name: "SitegenTestSupport", path: "Tests/Support"),
+        .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["CFileSystem", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["CFileSystem", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer", "SitegenTestSupport"]),
     ]
 )
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SitegenCore
+import SitegenTestSupport
 import Testing
 
 /// Random series of the edits writers make — every key of an article's front matter, its
@@ -79,7 +80,7 @@ private struct EditedSites {
                 try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
             }
         }
-        random = SplitMix(state: seed)
+        random = SplitMix(seed: seed)
     }
 
     /// Articles of its own beside the sample site's, and fewer articles a page, so that
@@ -476,24 +477,5 @@ private extension Array where Element == String {
     func randomSubset(using random: inout SplitMix) -> [String]? {
         guard Int.random(in: 0..<6, using: &random) > 0 else { return nil }
         return Array(shuffled(using: &random).prefix(Int.random(in: 0...4, using: &random)))
-    }
-}
-
-/// A small generator of its own, so that a seed gives the same series on every machine.
-private struct SplitMix: RandomNumberGenerator {
-    let seed: UInt64
-    var state: UInt64
-
-    init(state: UInt64) {
-        seed = state
-        self.state = state
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenCore
 import SitegenSupport
+import SitegenTestSupport
 import SitegenYAML
 import Testing
 
@@ -36,7 +37,7 @@ struct MutationTests {
         let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil })
         for round in 0..<3000 {
             seedSource = seedSource &* 6364136223846793005 &+ 1442695040888963407
-            var generator = SeededGenerator(state: seedSource)
+            var generator = SplitMix(seed: seedSource)
             var bytes = Self.article
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 let position = Int.random(in: 0..<max(bytes.count, 1), using: &generator)
@@ -71,13 +72,5 @@ struct MutationTests {
                 #expect(diagnostic.location.column >= 1)
             }
         }
-    }
-}
-
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return state ^ (state >> 29)
     }
 }

@@ -1,17 +1,6 @@
 import SitegenMustache
+import SitegenTestSupport
 import Testing
-
-/// A small deterministic generator, so a failing template can be reproduced.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Robustness")
 struct RobustnessTests {
@@ -22,7 +11,7 @@ struct RobustnessTests {
                          "{{!", "{{! c }}", "{{a}}", "{{&a}}", "{{.}}", "{{a.b}}", "\n", "  ", "\r\n", "x", "é", "{{ }}", "{{#}}", "}", "{"]
 
     @Test func neverCrashesOnRandomTemplates() {
-        var random = SplitMix(state: 1)
+        var random = SplitMix(seed: 1)
         var compiled = 0
         let data: MustacheValue = ["a": [1, ["b": true], "s"], "b": ["a": "x"], "v": "p"]
         for _ in 0..<5000 {
@@ -39,7 +28,7 @@ struct RobustnessTests {
     }
 
     @Test func reportsErrorsInsideTheTemplate() {
-        var random = SplitMix(state: 7)
+        var random = SplitMix(seed: 7)
         for _ in 0..<2000 {
             let source = (0..<Int.random(in: 1...16, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
             do {
