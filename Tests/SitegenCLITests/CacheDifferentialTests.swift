@@ -83,13 +83,15 @@ private struct EditedSites {
         random = SplitMix(seed: seed)
     }
 
-    /// Articles of its own beside the sample site's, and fewer articles a page, so that
-    /// lists run over several pages.
+    /// Articles of its own beside the sample site's, fewer articles a page, so that lists
+    /// run over several pages, and now and then a site published below a path of its host.
     mutating func start(_ history: inout [String]) {
         for _ in 0..<4 { _ = addArticle() }
         let perPage = Int.random(in: 1...3, using: &random)
         replaceEverywhere("Content/site.yaml", "articles_per_page: 3", "articles_per_page: \(perPage)")
-        history.append("0: \(articles.count) articles, \(perPage) a page")
+        let base = Bool.random(using: &random) ? "https://example.org/" : "https://example.org/food/"
+        replaceEverywhere("Content/site.yaml", "base_url: https://example.org/", "base_url: \(base)")
+        history.append("0: \(articles.count) articles, \(perPage) a page, at \(base)")
     }
 
     // MARK: Building and comparing
