@@ -74,13 +74,13 @@ private struct EditedSites {
         served = folder.url.appendingPathComponent("served")
         cache = folder.url.appendingPathComponent("cache")
         servedOutput = folder.url.appendingPathComponent("served-output")
-        for site in [cached, plain, served] {
+        random = SplitMix(seed: seed)
+        for site in copies {
             try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
             for part in ["Content", "Themes"] {
                 try FileManager.default.copyItem(at: Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
             }
         }
-        random = SplitMix(seed: seed)
     }
 
     /// Articles of its own beside the sample site's, fewer articles a page, so that lists

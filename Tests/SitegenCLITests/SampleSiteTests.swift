@@ -835,6 +835,15 @@ struct BuildCacheTests {
         return SiteBuilder.build(options)
     }
 
+    /// Sets `articles_per_page` (3 in the sample site) in each of `sites`.
+    private func showArticles(_ perPage: Int, aPageIn sites: URL...) throws {
+        for site in sites {
+            let settings = site.appendingPathComponent("Content/site.yaml")
+            try (try String(contentsOf: settings, encoding: .utf8)).replacingOccurrences(of: "articles_per_page: 3", with: "articles_per_page: \(perPage)")
+                .write(to: settings, atomically: false, encoding: .utf8)
+        }
+    }
+
     private func append(_ text: String, to article: String, in sites: URL...) throws {
         try append(text, toFile: "Content/articles/\(article)", in: sites)
     }
@@ -938,11 +947,7 @@ struct BuildCacheTests {
         for perPage in [1, 2] {
             let folder = TemporaryFolder()
             let (cached, plain, cache) = try twinSites(in: folder)
-            for site in [cached, plain] {
-                let settings = site.appendingPathComponent("Content/site.yaml")
-                let text = try String(contentsOf: settings, encoding: .utf8)
-                try text.replacingOccurrences(of: "articles_per_page: 3", with: "articles_per_page: \(perPage)").write(to: settings, atomically: false, encoding: .utf8)
-            }
+            try showArticles(perPage, aPageIn: cached, plain)
             _ = report(cached, cache: cache)
             for article in ["claypot-rice-at-temple-street", "pineapple-bun-in-mong-kok", "lovely-breakfast", "wonton-noodles-in-central"] {
                 let file = "Content/articles/\(article)/index.md"
@@ -1030,11 +1035,7 @@ struct BuildCacheTests {
     @Test func listsAGroupsNewPageInTheSitemapWhenAnotherGroupLostOne() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
-        for site in [cached, plain] {
-            let settings = site.appendingPathComponent("Content/site.yaml")
-            try (try String(contentsOf: settings, encoding: .utf8)).replacingOccurrences(of: "articles_per_page: 3", with: "articles_per_page: 1")
-                .write(to: settings, atomically: false, encoding: .utf8)
-        }
+        try showArticles(1, aPageIn: cached, plain)
         _ = report(cached, cache: cache)
         // Breakfast goes from two pages to one and Brunch from one to two: as many pages
         // as before, one of them at another path.

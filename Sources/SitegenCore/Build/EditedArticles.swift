@@ -88,8 +88,7 @@ struct EditedArticles {
             if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
             if new.restaurant != old.restaurant { rehoused.append((old, new)) }
             if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
-                || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
-                .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: previous.cardReads) {
+                || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
                 listed.append(new)
             }
             articles.append(new)

@@ -83,8 +83,7 @@ enum QuickRebuild {
             case (.article(let new), .article(let old)) where SiteIndex.keepsPlace(new, of: old):
                 articles.append(new)
                 retitled = retitled || new.title != old.title
-                if new.title != old.title || !ArticleView(article: new, variant: .card(reads: nil), context: viewContext)
-                    .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: viewContext), for: warm.cache.cardReads) {
+                if new.title != old.title || !ArticleView.cardsAlike(old, new, context: viewContext, read: warm.cache.cardReads) {
                     onCards.append(new.sourcePath)
                 }
             case (.page(let new), .page(let old)) where SiteIndex.keepsPlace(new, of: old):

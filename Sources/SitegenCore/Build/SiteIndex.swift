@@ -458,6 +458,13 @@ extension SiteIndex {
         }
     }
 
+    /// The pages a search engine may list (`PlannedPage.isForSearchEngines`), with their
+    /// output paths, in the plan's order: what the sitemap lists, and so what its
+    /// fingerprint holds.
+    var searchablePages: LazyFilterSequence<Zip2Sequence<[PlannedPage], [String]>> {
+        zip(plan, planPaths).lazy.filter { $0.1.hasSuffix(".html") && $0.0.isForSearchEngines }
+    }
+
     /// The pages that show anything of the articles and pages at `sourcePaths`, which
     /// kept their places; `onCards`: those of the articles whose cards changed, which the
     /// home and group pages show; `retitled`: whether an article's title changed, which the

@@ -94,7 +94,7 @@ struct PageFingerprints: Sendable {
         mutating func searchablePages() -> UInt64 {
             if let cachedSearchablePages { return cachedSearchablePages }
             var print = Fingerprint()
-            for (page, path) in zip(fingerprints.index.plan, fingerprints.index.planPaths) where path.hasSuffix(".html") && page.isForSearchEngines {
+            for (page, path) in fingerprints.index.searchablePages {
                 print.add(path)
                 if case .article(let article) = page { print.add(article.date.description) }
             }

@@ -89,11 +89,11 @@ enum Publishing {
     }
 
     static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
-        // Every page a search engine may list; see `PlannedPage.isForSearchEngines`.
+        // Every page a search engine may list (`SiteIndex.searchablePages`).
         // One buffer for thousands of pages, as for the feeds.
         var xml = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".utf8)
-        for (page, path) in zip(index.plan, index.planPaths) where path.hasSuffix(".html") {
-            guard page.isForSearchEngines, let url = context.absoluteURL(PlannedPage.urlPath(of: path)) else { continue }
+        for (page, path) in index.searchablePages {
+            guard let url = context.absoluteURL(PlannedPage.urlPath(of: path)) else { continue }
             xml.append(contentsOf: "  <url><loc>".utf8)
             XML.append(url, to: &xml)
             xml.append(contentsOf: "</loc>".utf8)

@@ -163,6 +163,13 @@ struct ArticleView: MustacheObject {
         }
     }
 
+    /// Whether the cards of `old` and `new` answer alike every member of `read`: a list
+    /// showing the one comes out as it did with the other.
+    static func cardsAlike(_ old: Article, _ new: Article, context: ViewContext, read: UInt64) -> Bool {
+        ArticleView(article: new, variant: .card(reads: nil), context: context)
+            .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: context), for: read)
+    }
+
     /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
     func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
         read & Reads.unlisted == 0 && ArticleView.members.indices.allSatisfy { place in
