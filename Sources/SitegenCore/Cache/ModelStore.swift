@@ -160,9 +160,12 @@ enum ModelStore {
         }
         // Models left unread in the store are where they were only in the same store.
         guard appendable || !entries.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
-        // A new store (a first build: every model) encodes each model as it is written: the
-        // models of 10,000 articles, encoded all at once, held 80 MB more.
-        let fresh = appendable
+        // A new store encodes each model as it is written: the models of 10,000 articles,
+        // encoded all at once, held 80 MB more. So does a store none of whose models are
+        // kept (every model new: a first build, a cache of another sitegen or of another
+        // site.yaml), which an append would leave all dead.
+        let anew = !appendable || kept.allSatisfy { $0 == nil }
+        let fresh = !anew
             ? parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
                 guard kept == nil, let bytes = entries[index].encoded(htmlIn: pages) else { return ([], entries[index].storedChecksum) }
                 return (bytes, Checksum.value(bytes))
@@ -171,11 +174,11 @@ enum ModelStore {
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
         // A new store's are taken as each model is written.
-        var checksums = appendable ? fresh.map(\.checksum) : [UInt64](repeating: 0, count: entries.count)
+        var checksums = anew ? [UInt64](repeating: 0, count: entries.count) : fresh.map(\.checksum)
 
         // Mostly dead models: a new store with only the live ones, written as it is
         // assembled, a megabyte at a time.
-        if !appendable || (mark.length - headerLength - live) * 2 > mark.length + added {
+        if anew || (mark.length - headerLength - live) * 2 > mark.length + added {
             let identity = UInt64.random(in: 1...UInt64.max)
             let temporary = path + ".\(getpid()).tmp"
             let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -190,7 +193,7 @@ enum ModelStore {
             withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
             var locations: [Range<Int>] = []
             locations.reserveCapacity(paths.count)
-            if !appendable {
+            if anew {
                 // Every model of a new store is new: encoded on both cores, a batch at a time
                 // (each core's half into a buffer of its own, copied into the chunk once),
                 // and written as the batches come. One after the other, they were the last
