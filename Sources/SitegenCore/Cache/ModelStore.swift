@@ -176,8 +176,8 @@ enum ModelStore {
         // A new store's are taken as each model is written.
         var checksums = anew ? [UInt64](repeating: 0, count: entries.count) : fresh.map(\.checksum)
 
-        // Mostly dead models: a new store with only the live ones, written as it is
-        // assembled, a megabyte at a time.
+        // Mostly dead models, or none kept: a new store with only the live ones, written as
+        // it is assembled, a megabyte at a time.
         if anew || (mark.length - headerLength - live) * 2 > mark.length + added {
             let identity = UInt64.random(in: 1...UInt64.max)
             let temporary = path + ".\(getpid()).tmp"
