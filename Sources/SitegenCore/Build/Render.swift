@@ -286,17 +286,7 @@ enum Render {
             case .restaurants:
                 return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.restaurants.views)]))
             case .map:
-                let restaurants = shared.restaurants
-                let pinned = shared.index.restaurants.indices.filter { shared.index.restaurants[$0].hasCoordinates }
-                return Job(path: path, template: "map", context: shared.page(planned, path, [
-                    "restaurants": .array(pinned.map { restaurants.views[$0] }),
-                    "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
-                    "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
-                    "mapData": mapData(shared.index.restaurants, pinned: pinned, urls: restaurants.urls),
-                    "unpinnedCount": .int(shared.index.restaurants.count - pinned.count),
-                    "unpinnedOne": .bool(shared.index.restaurants.count - pinned.count == 1),
-                    "hasUnpinned": .bool(shared.index.restaurants.count > pinned.count),
-                ]))
+                return Job(path: path, template: "map", context: mapPage(shared, planned, path, leaflet: leaflet))
             case .homework:
                 return Job(path: path, template: "homework", context: shared.page(planned, path, ["homework": shared.homework.summary]))
             case .grade(let grade):
@@ -321,6 +311,26 @@ enum Render {
         }
     }
 
+    /// The context of `/map/`, made by the job that renders it: made with the jobs, the
+    /// restaurants' views were made on one core before any page was rendered (for a title
+    /// edit of 10,000 articles, a fifth of its instructions). The pins come first, while the
+    /// job of `/restaurants/` may be making the views on the other core.
+    private static func mapPage(_ shared: Shared, _ planned: PlannedPage, _ path: String, leaflet: [String: [UInt8]]?) -> MustacheValue {
+        let entries = shared.index.restaurants
+        let pinned = entries.indices.filter { entries[$0].hasCoordinates }
+        let pins = mapData(entries, pinned: pinned, context: shared.context)
+        let views = shared.restaurants.views
+        return shared.page(planned, path, [
+            "restaurants": .array(pinned.map { views[$0] }),
+            "hasLeaflet": .bool(leaflet != nil && !pinned.isEmpty),
+            "hasMarkerClusters": .bool(leaflet?["leaflet.markercluster.js"] != nil && leaflet?["MarkerCluster.css"] != nil),
+            "mapData": pins,
+            "unpinnedCount": .int(entries.count - pinned.count),
+            "unpinnedOne": .bool(entries.count - pinned.count == 1),
+            "hasUnpinned": .bool(entries.count > pinned.count),
+        ])
+    }
+
     private static func pagination(_ context: ViewContext, _ list: ListPage) -> MustacheValue {
         var fields: MustacheFields = [
             "number": .int(list.number),
@@ -332,19 +342,17 @@ enum Render {
         return .fields(fields)
     }
 
-    /// Each restaurant's view, and the URL of each of its articles.
+    /// Each restaurant's view.
     struct RestaurantViews: Sendable {
         var views: [MustacheValue]
-        var urls: [[String]]
 
         init(_ entries: [RestaurantEntry], context: ViewContext) {
-            urls = entries.map { $0.articles.map { context.url($0.pagePath) } }
-            views = zip(entries, urls).map { entry, urls in
+            views = entries.map { entry in
                 var fields: MustacheFields = [
                     "name": .string(entry.name),
                     "anchor": .string(entry.anchor),
                     "address": entry.address.map(MustacheValue.string) ?? .null,
-                    "articles": .array(zip(entry.articles, urls).map { .fields(["title": .string($0.title), "url": .string($1)]) }),
+                    "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) }),
                 ]
                 if let latitude = entry.latitude, let longitude = entry.longitude {
                     fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -357,7 +365,7 @@ enum Render {
     /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
     /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
     /// articles cost a hundredth of a build, on one core.
-    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], urls: [[String]]) -> MustacheValue {
+    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], context: ViewContext) -> MustacheValue {
         var json: [UInt8] = []
         json.reserveCapacity(pinned.reduce(0) { $0 + 160 + 120 * entries[$1].articles.count })
         func append(_ text: StaticString) { text.withUTF8Buffer { json.append(contentsOf: $0) } }
@@ -375,12 +383,12 @@ enum Render {
             append(",\"lon\":")
             MapLinks.appendCoordinate(longitude, to: &json)
             append(",\"articles\":[")
-            for (index, (article, url)) in zip(entry.articles, urls[place]).enumerated() {
+            for (index, article) in entry.articles.enumerated() {
                 if index > 0 { append(",") }
                 append("{\"title\":")
                 JSONString.append(article.title, to: &json)
                 append(",\"url\":")
-                JSONString.append(url, to: &json)
+                JSONString.append(context.url(article.pagePath), to: &json)
                 append("}")
             }
             append("]}")
