@@ -313,8 +313,8 @@ enum Render {
 
     /// The context of `/map/`, made by the job that renders it: made with the jobs, the
     /// restaurants' views were made on one core before any page was rendered (for a title
-    /// edit of 10,000 articles, a fifth of its instructions). The pins come first, while the
-    /// job of `/restaurants/` may be making the views on the other core.
+    /// edit of 10,000 articles, 33 M of its 240 M instructions). The pins come first, while
+    /// the job of `/restaurants/` may be making the views on the other core.
     private static func mapPage(_ shared: Shared, _ planned: PlannedPage, _ path: String, leaflet: [String: [UInt8]]?) -> MustacheValue {
         let entries = shared.index.restaurants
         let pinned = entries.indices.filter { entries[$0].hasCoordinates }
