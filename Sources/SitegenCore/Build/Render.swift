@@ -195,8 +195,12 @@ enum Render {
         private let today: MustacheValue
         /// Made once, for `/restaurants/` and `/map/`, when the first of them is made.
         private let madeRestaurants = Once<RestaurantViews>()
+        /// The URL of each article of each restaurant, which both pages show: made once, by
+        /// whichever of their jobs comes first.
+        private let madeRestaurantURLs = Once<[[String]]>()
 
-        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
+        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, urls: restaurantURLs, context: context) } }
+        var restaurantURLs: [[String]] { madeRestaurantURLs.value { index.restaurants.map { $0.articles.map { context.url($0.pagePath) } } } }
 
         init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?, homeworkSummary: HomeworkSummary?) {
             self.index = index
@@ -318,7 +322,7 @@ enum Render {
     private static func mapPage(_ shared: Shared, _ planned: PlannedPage, _ path: String, leaflet: [String: [UInt8]]?) -> MustacheValue {
         let entries = shared.index.restaurants
         let pinned = entries.indices.filter { entries[$0].hasCoordinates }
-        let pins = mapData(entries, pinned: pinned, context: shared.context)
+        let pins = mapData(entries, pinned: pinned, urls: shared.restaurantURLs)
         let views = shared.restaurants.views
         return shared.page(planned, path, [
             "restaurants": .array(pinned.map { views[$0] }),
@@ -346,13 +350,14 @@ enum Render {
     struct RestaurantViews: Sendable {
         var views: [MustacheValue]
 
-        init(_ entries: [RestaurantEntry], context: ViewContext) {
-            views = entries.map { entry in
+        /// `urls`: of each article of each entry (`Shared.restaurantURLs`).
+        init(_ entries: [RestaurantEntry], urls: [[String]], context: ViewContext) {
+            views = zip(entries, urls).map { entry, urls in
                 var fields: MustacheFields = [
                     "name": .string(entry.name),
                     "anchor": .string(entry.anchor),
                     "address": entry.address.map(MustacheValue.string) ?? .null,
-                    "articles": .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) }),
+                    "articles": .array(zip(entry.articles, urls).map { .fields(["title": .string($0.title), "url": .string($1)]) }),
                 ]
                 if let latitude = entry.latitude, let longitude = entry.longitude {
                     fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -365,7 +370,7 @@ enum Render {
     /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
     /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
     /// articles cost a hundredth of a build, on one core.
-    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], context: ViewContext) -> MustacheValue {
+    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], urls: [[String]]) -> MustacheValue {
         var json: [UInt8] = []
         json.reserveCapacity(pinned.reduce(0) { $0 + 160 + 120 * entries[$1].articles.count })
         func append(_ text: StaticString) { text.withUTF8Buffer { json.append(contentsOf: $0) } }
@@ -383,12 +388,12 @@ enum Render {
             append(",\"lon\":")
             MapLinks.appendCoordinate(longitude, to: &json)
             append(",\"articles\":[")
-            for (index, article) in entry.articles.enumerated() {
+            for (index, (article, url)) in zip(entry.articles, urls[place]).enumerated() {
                 if index > 0 { append(",") }
                 append("{\"title\":")
                 JSONString.append(article.title, to: &json)
                 append(",\"url\":")
-                JSONString.append(context.url(article.pagePath), to: &json)
+                JSONString.append(url, to: &json)
                 append("}")
             }
             append("]}")
