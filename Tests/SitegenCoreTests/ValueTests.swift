@@ -1088,18 +1088,29 @@ struct FileReaderTests {
         #expect(read.allSatisfy { path, bytes, _ in bytes.map { String(decoding: $0, as: UTF8.self) } == String(path.dropFirst("articles/".count)) })
     }
 
-    @Test func eachSourceIsAskedForOnceAWindowAtATime() throws {
-        let count = ReadAhead.window * 3
+    @Test func aSourceOutOfMemoryAloneAsksForAFewAfterItAndOnesInARowForTwiceAsMany() throws {
+        let count = ReadAhead.widest * 8
         let ahead = ReadAhead(Array(repeating: (folder: -1, name: "missing.md"), count: count))
         #expect(ahead.askedBefore == 0)
-        ahead.ask(after: 0)
-        #expect(ahead.askedBefore == ReadAhead.window + 1)
-        ahead.ask(after: 0)
-        #expect(ahead.askedBefore == ReadAhead.window + 1)
-        ahead.ask(after: 5)
-        #expect(ahead.askedBefore == ReadAhead.window + 6)
-        ahead.ask(after: 2 * ReadAhead.window)
-        #expect(ahead.askedBefore == 3 * ReadAhead.window)
+        ahead.ask(after: 100)
+        #expect(ahead.askedBefore == 101 + ReadAhead.narrowest)
+        // Each one found near the window asked for last doubles it, up to the widest.
+        var position = 101 + ReadAhead.narrowest
+        var window = ReadAhead.narrowest
+        for _ in 0..<6 {
+            window = min(window * 2, ReadAhead.widest)
+            ahead.ask(after: position)
+            #expect(ahead.askedBefore == position + 1 + window)
+            position += 1 + window
+        }
+        #expect(window == ReadAhead.widest)
+        // One far from it: the narrowest again.
+        position += ReadAhead.widest * 2
+        ahead.ask(after: position)
+        #expect(ahead.askedBefore == position + 1 + ReadAhead.narrowest)
+        // One whose window was asked for already asks for nothing more.
+        ahead.ask(after: position - ReadAhead.widest)
+        #expect(ahead.askedBefore == position + 1 + ReadAhead.narrowest)
         ahead.ask(after: count - 1)
         #expect(ahead.askedBefore == count)
     }
