@@ -48,6 +48,31 @@ struct ArticleViewReadsTests {
         #expect(MustacheValue.same(view(toast).mustacheMember("view"), .string("article.card")))
     }
 
+    /// A restaurant's record is made once for all its articles: one told apart from another
+    /// only by its address, or by the sign of a zero coordinate, gets a record of its own.
+    @Test func restaurantsAlikeShareARecordAndOthersGetTheirOwn() throws {
+        let context = ViewContext(site: Self.site, formats: Formats(language: Self.site.language))
+        func text(_ value: MustacheValue, _ name: String) -> String? {
+            if case .string(let text)? = value.member(name) { text } else { nil }
+        }
+        let kamWah = Restaurant(name: "Kam Wah", address: "47 Bute St", latitude: 0, longitude: 114.17)
+        let first = context.restaurant(kamWah)
+        #expect(MustacheValue.same(first, context.restaurant(kamWah)))
+        #expect(text(first, "lat") == "0.000000")
+        #expect(text(first, "address") == "47 Bute St")
+        var south = kamWah
+        south.latitude = -0.0
+        #expect(text(context.restaurant(south), "lat") == "-0.000000")
+        #expect(text(context.restaurant(kamWah), "lat") == "0.000000")
+        var moved = kamWah
+        moved.address = "2 Bute St"
+        #expect(text(context.restaurant(moved), "address") == "2 Bute St")
+        var unmapped = kamWah
+        unmapped.latitude = nil
+        #expect(context.restaurant(unmapped).member("embedURL") == nil)
+        #expect(MustacheValue.same(context.restaurant(unmapped).member("hasCoordinates"), .bool(false)))
+    }
+
     @Test func everyListedMemberIsAnsweredAndNoted() throws {
         let reads = ArticleView.Reads()
         let toast = view(try article(body: "Crisp.\n"), reads: reads)

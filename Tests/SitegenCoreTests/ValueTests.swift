@@ -246,7 +246,7 @@ struct ValueTests {
 
     @Test func writesCoordinatesAsPrintfWould() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 22.2819, -122.4194, 180, -90, 0.0000005, 1.0000005, 45.1234565, 1e-7, -1e-7, 179.9999999, 0.0000025, 2.5e-7, 7.5e-7, 1e-300, .leastNormalMagnitude, .leastNonzeroMagnitude, 123456789.0000005, 0.1, 0.5]
+        var values: [Double] = [0, -0.0, 22.2819, -122.4194, 180, -90, 0.0000005, 1.0000005, 45.1234565, 1e-7, -1e-7, 179.9999999, 0.0000025, 2.5e-7, 7.5e-7, 1e-300, .leastNormalMagnitude, .leastNonzeroMagnitude, 123456789.0000005, 999_999_999.999_999, -999_999_999.999_999_5, 0.1, 0.5]
         for _ in 0..<5_000 {
             let decimals = Int.random(in: 0...9, using: &generator)
             let scale = pow(10.0, Double(decimals))

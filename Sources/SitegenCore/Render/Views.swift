@@ -75,6 +75,26 @@ final class ViewContext: Sendable {
     /// every article shows half a dozen, and a site has a few hundred.
     private let meals = TextMemo<MustacheValue>(limit: 10_000)
     private let tags = TextMemo<MustacheValue>(limit: 10_000)
+    /// The record of each restaurant, made once for all its articles: its map's links were
+    /// half the instructions of an article's values, and a site has a tenth as many
+    /// restaurants as articles.
+    private let restaurants = Mutex<[RestaurantKey: MustacheValue]>([:])
+
+    /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
+    /// numbers but not as text.
+    private struct RestaurantKey: Hashable {
+        var name: String?
+        var address: String?
+        var latitude: UInt64?
+        var longitude: UInt64?
+
+        init(_ restaurant: Restaurant) {
+            name = restaurant.name
+            address = restaurant.address
+            latitude = restaurant.latitude?.bitPattern
+            longitude = restaurant.longitude?.bitPattern
+        }
+    }
 
     init(site: Site, formats: Formats) {
         self.site = site
@@ -87,6 +107,29 @@ final class ViewContext: Sendable {
     }
 
     func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
+
+    /// A restaurant's name, address and map links as templates read them.
+    func restaurant(_ restaurant: Restaurant) -> MustacheValue {
+        let key = RestaurantKey(restaurant)
+        if let known = restaurants.withLock({ $0[key] }) { return known }
+        var fields = MustacheFields(reservingCapacity: 8)
+        fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
+        fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
+        fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
+        if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
+            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: site.mapZoom)
+            fields["embedURL"] = .string(links.embedURL)
+            fields["largerMapURL"] = .string(links.largerMapURL)
+            fields["directionsURL"] = .string(links.directionsURL)
+            fields["lat"] = .string(links.latitudeText)
+            fields["lon"] = .string(links.longitudeText)
+        }
+        let made = MustacheValue.fields(fields)
+        restaurants.withLock { known in
+            if known.count < 10_000 { known[key] = made }
+        }
+        return made
+    }
 
     /// Where an image is: its page in the site, or the remote address as written.
     func url(of image: ResolvedImage) -> String {
@@ -282,29 +325,13 @@ final class ArticleValues: Sendable {
         meal = article.meal.map { context.label($0, kind: .meal) } ?? .null
         price = article.price.map { .string(context.formats.price($0)) } ?? .null
         author = article.author.map { .fields(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
-        restaurant = article.restaurant.map { ArticleValues.restaurant($0, context: context) } ?? .null
+        restaurant = article.restaurant.map(context.restaurant) ?? .null
         tags = .array(article.tags.map { context.label($0, kind: .tag) })
     }
 
     /// Made when asked for: only an article's own page shows them.
     func subContents(of article: Article) -> MustacheValue {
         .array(article.subContents.map { .fields(["image": context.image($0.image), "html": $0.html.mustacheValue]) })
-    }
-
-    private static func restaurant(_ restaurant: Restaurant, context: ViewContext) -> MustacheValue {
-        var fields = MustacheFields(reservingCapacity: 8)
-        fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
-        fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
-        fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
-        if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
-            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom)
-            fields["embedURL"] = .string(links.embedURL)
-            fields["largerMapURL"] = .string(links.largerMapURL)
-            fields["directionsURL"] = .string(links.directionsURL)
-            fields["lat"] = .string(links.latitudeText)
-            fields["lon"] = .string(links.longitudeText)
-        }
-        return .fields(fields)
     }
 }
 
