@@ -212,6 +212,32 @@ struct ValueTests {
         }
     }
 
+    /// Long paragraphs of any script are cut as counting every character would, whatever
+    /// the whitespace or the marks at the cut.
+    @Test func cutsLongParagraphsOfAnyScriptAsCountingEveryCharacterWould() {
+        func whole(_ text: String, limit: Int) -> String {
+            let collapsed = Summary.collapsingWhitespace(text)
+            guard collapsed.count > limit else { return collapsed }
+            let cut = collapsed.prefix(limit)
+            let end = cut.lastIndex(of: " ") ?? cut.endIndex
+            return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+        }
+        var generator = SystemRandomNumberGenerator()
+        let latin = ["a", "word", "Tea", "toast", " ", " ", " ", ",", ".", "-", "\n", "\t", "\u{2019}", "\u{201C}", "\u{2014}", "\u{E9}", "e\u{301}"]
+        let others = ["\u{8336}", "\u{9EDE}\u{5FC3}", "\u{1F469}\u{200D}\u{1F373}", "\u{1F1ED}\u{1F1F0}", " \u{301}", "\u{3000}", "\u{A0}", "\u{600}", "\u{200D}",
+                      "\u{915}\u{94D}\u{937}", "\u{2028}", "a\u{308}", "\u{0}", "\u{10FFFF}"]
+        for round in 0..<3_000 {
+            // From nearly all Latin to nearly all other scripts.
+            let share = round % 4
+            let text = (0..<Int.random(in: 20..<260, using: &generator)).map { _ in
+                (Int.random(in: 0..<4, using: &generator) < share ? others : latin).randomElement(using: &generator)!
+            }.joined()
+            for limit in [5, 40, 200] {
+                #expect(Summary.make(from: text, limit: limit) == whole(text, limit: limit), "\(Array(text.unicodeScalars))")
+            }
+        }
+    }
+
     /// The whitespace `collapsingWhitespace` knows by value is Unicode's, scalar for scalar.
     @Test func knowsEveryWhitespaceScalar() {
         for value in UInt32(0)...0x10FFFF {

@@ -712,7 +712,6 @@ enum Summary {
     /// characters on whitespace and joining them with spaces would, scalar by scalar
     /// (a paragraph has thousands of characters; splitting made an array of them).
     static func collapsingWhitespace(_ text: String) -> String {
-        if let collapsed = asciiCollapsingWhitespace(text) { return collapsed }
         var text = text
         return text.withUTF8 { bytes in
             // Over the bytes, each scalar decoded only to be told apart from whitespace and
@@ -728,12 +727,32 @@ enum Summary {
                 count = 0
                 while index < bytes.count {
                     let lead = bytes[index]
-                    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                    let scalar = length == 1 ? UInt32(lead) : Summary.scalar(bytes, at: index, length: length)
+                    if lead < 0x80 {
+                        // ASCII, most bytes of most texts, told apart by value (a first pass
+                        // for texts all ASCII went over most texts twice).
+                        switch lead {
+                        case 0x20, 0x09...0x0D:
+                            inJoinableWhitespace = lead == 0x20
+                            pendingSpace = count > 0
+                        default:
+                            if pendingSpace {
+                                result[count] = UInt8(ascii: " ")
+                                count += 1
+                                pendingSpace = false
+                            }
+                            result[count] = lead
+                            count += 1
+                            inJoinableWhitespace = false
+                        }
+                        index += 1
+                        continue
+                    }
+                    let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    let scalar = Summary.scalar(bytes, at: index, length: length)
                     if let joinable = Summary.whitespace(scalar) {
                         inJoinableWhitespace = joinable
                         pendingSpace = count > 0
-                    } else if !(inJoinableWhitespace && length > 1 && extendsCharacter(Unicode.Scalar(scalar)!)) {
+                    } else if !(inJoinableWhitespace && extendsCharacter(Unicode.Scalar(scalar)!)) {
                         if pendingSpace {
                             result[count] = UInt8(ascii: " ")
                             count += 1
@@ -770,28 +789,6 @@ enum Summary {
         case 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true
         case 0x09...0x0D, 0x85, 0x2028, 0x2029: false
         default: nil
-        }
-    }
-
-    /// `collapsingWhitespace` of ASCII text, over its bytes (whitespace is then the space,
-    /// tab and line breaks, and nothing joins them); nil for any other text.
-    private static func asciiCollapsingWhitespace(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var result: [UInt8] = []
-            result.reserveCapacity(bytes.count)
-            var pendingSpace = false
-            for byte in bytes {
-                if byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) {
-                    pendingSpace = !result.isEmpty
-                } else {
-                    if pendingSpace { result.append(UInt8(ascii: " ")) }
-                    result.append(byte)
-                    pendingSpace = false
-                }
-            }
-            return String(decoding: result, as: UTF8.self)
         }
     }
 
