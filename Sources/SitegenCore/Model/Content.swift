@@ -497,7 +497,7 @@ struct AssignmentFields: Sendable {
             log.error(at: fields.keyLocation("grades"), "give 'grade' or 'grades', not both")
         }
         let key = fields.has("grades") ? "grades" : "grade"
-        var grades = fields.grades(key, of: context.site, example: "[7]") ?? teacher?.grades ?? []
+        var grades = fields.grades(key, of: context.site, example: "[7]", taughtBy: teacher) ?? teacher?.grades ?? []
         if !fields.has(key), grades.isEmpty, teacher == nil, !fields.has("teacher") {
             log.error(at: fields.mappingLocation, "missing required key 'grade': an assignment without a 'teacher' needs a 'grade' or 'grades'")
         }

@@ -211,8 +211,9 @@ extension FieldReader {
     /// The grades under `key` (a list, or one grade) of an assignment or a teacher, each
     /// checked against site.yaml's; nil when the key is absent or is no list of grades.
     /// An empty list is an error (the work would be on no grade's page), which shows
-    /// `example` of a list.
-    func grades(_ key: String, of site: Site, example: String) -> [GradeID]? {
+    /// `example` of a list. An assignment's grade that its `teacher` does not teach is
+    /// warned of: the work goes on that grade's page all the same.
+    func grades(_ key: String, of site: Site, example: String, taughtBy teacher: Teacher? = nil) -> [GradeID]? {
         guard let node = node(key), var grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
         var locations = node.sequence?.map(\.location) ?? [node.location]
         if Set(grades).count < grades.count {
@@ -234,6 +235,12 @@ extension FieldReader {
             let listed = site.homework.grades.map(\.text).joined(separator: ", ")
             for (grade, location) in zip(grades, locations) where !site.homework.grades.contains(grade) {
                 log.error(at: location, "grade '\(grade)' is not one of the grades in site.yaml (\(listed.isEmpty ? "none are listed" : listed))")
+            }
+        }
+        if let teacher {
+            let taught = teacher.grades.map(\.text).joined(separator: ", ")
+            for (grade, location) in zip(grades, locations) where !teacher.grades.contains(grade) && site.homework.grades.contains(grade) {
+                log.warning(at: location, "grade '\(grade)' is not one of the grades of teacher '\(teacher.id)' in teachers.yaml (\(taught)); the work is published for grade '\(grade)' all the same")
             }
         }
         return grades
