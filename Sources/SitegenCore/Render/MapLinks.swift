@@ -92,25 +92,31 @@ struct MapLinks: Sendable {
             let half: UInt128 = 1 << (shift - 1)
             if remainder > half || (remainder == half && micro & 1 == 1) { micro += 1 }
         }
-        // Below 10^15 millionths, divided as 64 bits: a 128-bit division and remainder were
-        // most of the instructions of a coordinate, some 100,000 of them for 10,000 articles.
-        let millionths = UInt64(truncatingIfNeeded: micro)
-        // Digits written into one buffer: a String per part cost more than the rounding.
-        var whole = millionths / 1_000_000
-        var fraction = millionths % 1_000_000
-        let start = digits.count
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(whole % 10))
-            whole /= 10
-        } while whole > 0
-        if value.sign == .minus { digits.append(UInt8(ascii: "-")) }
-        digits[start...].reverse()
-        digits.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 100_000
-        while divisor > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
+        // Written from the end into a buffer on the stack, then appended at once: a String
+        // per part cost more than the rounding, and a digit at a time, each append checked
+        // the array's room (a thousand instructions a coordinate).
+        var whole = UInt64(micro / 1_000_000)
+        var fraction = UInt64(micro % 1_000_000)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            // At most a sign, ten digits, a point and six decimals.
+            var start = buffer.count
+            for _ in 0..<6 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            start -= 1
+            buffer[start] = UInt8(ascii: ".")
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
+            if value.sign == .minus {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            digits.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 }
