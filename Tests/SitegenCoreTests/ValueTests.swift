@@ -186,14 +186,16 @@ struct ValueTests {
         #expect(Summary.make(from: "Short and\nsweet.") == "Short and sweet.")
     }
 
+    /// The summary `Summary.make` must give, found by counting every character.
+    private func reference(_ text: String, limit: Int) -> String {
+        let collapsed = Summary.collapsingWhitespace(text)
+        guard collapsed.count > limit else { return collapsed }
+        let cut = collapsed.prefix(limit)
+        let end = cut.lastIndex(of: " ") ?? cut.endIndex
+        return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
+    }
+
     @Test func cutsAsCountingEveryCharacterWould() {
-        func reference(_ text: String, limit: Int) -> String {
-            let collapsed = Summary.collapsingWhitespace(text)
-            guard collapsed.count > limit else { return collapsed }
-            let cut = collapsed.prefix(limit)
-            let end = cut.lastIndex(of: " ") ?? cut.endIndex
-            return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
-        }
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "word", "\u{E9}", "e\u{301}", "\u{1F1ED}\u{1F1F0}", "\u{8336}", " ", " ", ",", "\u{2014}", "\n", "\t", " \u{301}", "\u{600}", "x"]
         for _ in 0..<2_000 {
@@ -215,13 +217,6 @@ struct ValueTests {
     /// Long paragraphs of any script are cut as counting every character would, whatever
     /// the whitespace or the marks at the cut.
     @Test func cutsLongParagraphsOfAnyScriptAsCountingEveryCharacterWould() {
-        func whole(_ text: String, limit: Int) -> String {
-            let collapsed = Summary.collapsingWhitespace(text)
-            guard collapsed.count > limit else { return collapsed }
-            let cut = collapsed.prefix(limit)
-            let end = cut.lastIndex(of: " ") ?? cut.endIndex
-            return cut[..<end].trimmingCharacters(in: CharacterSet(charactersIn: " ,;:.–—-")) + "…"
-        }
         var generator = SystemRandomNumberGenerator()
         let latin = ["a", "word", "Tea", "toast", " ", " ", " ", ",", ".", "-", "\n", "\t", "\u{2019}", "\u{201C}", "\u{2014}", "\u{E9}", "e\u{301}"]
         let others = ["\u{8336}", "\u{9EDE}\u{5FC3}", "\u{1F469}\u{200D}\u{1F373}", "\u{1F1ED}\u{1F1F0}", " \u{301}", "\u{3000}", "\u{A0}", "\u{600}", "\u{200D}",
@@ -233,7 +228,7 @@ struct ValueTests {
                 (Int.random(in: 0..<4, using: &generator) < share ? others : latin).randomElement(using: &generator)!
             }.joined()
             for limit in [5, 40, 200] {
-                #expect(Summary.make(from: text, limit: limit) == whole(text, limit: limit), "\(Array(text.unicodeScalars))")
+                #expect(Summary.make(from: text, limit: limit) == reference(text, limit: limit), "\(Array(text.unicodeScalars))")
             }
         }
     }
