@@ -476,6 +476,18 @@ public enum SiteBuilder {
             report.diagnostics += changed.map { SiteBuilder.changedWhileBuilding($0) }
             return Prepared(report: report)
         }
+        // A command keeps the lists beside its cache, for a rebuild after an edit they show
+        // (`EditedArticles`); made and written on another core while the pages' table is
+        // sorted and the files are put in place (started after the table, they left a core
+        // idle while it was sorted).
+        let writingLists = memory == nil ? cacheFile.map { file in
+            Concurrently { [homework = rendered.homework, contextHash = context.value] in
+                homework.flatMap { homework in
+                    SiteLists(index: index, contextHash: contextHash, homeworkSummary: homework.summaryValues,
+                              homeworkSummaryPrint: fingerprinter.homeworkSummaryPrint).write(besides: file)
+                }
+            }
+        } : nil
         // A command saves its cache every time: the models go to the store on a thread of
         // their own from here on, while the files are put in place. Models kept from the
         // last cache are where that cache's store has them; an article whose page holds its
@@ -487,18 +499,6 @@ public enum SiteBuilder {
         let storingModels = memory == nil ? cacheFile.map { file in
             let content = entries
             return Concurrently { BuildCache.saveModels(content, besides: file, readAs: storeMark, htmlIn: pagesGone ? nil : pages) }
-        } : nil
-
-        // A command keeps the lists beside its cache, for a rebuild after an edit they show
-        // (`EditedArticles`); made and written on another core while the files are put in
-        // place.
-        let writingLists = memory == nil ? cacheFile.map { file in
-            Concurrently { [homework = rendered.homework, contextHash = context.value] in
-                homework.flatMap { homework in
-                    SiteLists(index: index, contextHash: contextHash, homeworkSummary: homework.summaryValues,
-                              homeworkSummaryPrint: fingerprinter.homeworkSummaryPrint).write(besides: file)
-                }
-            }
         } : nil
         if options.leavesMemoryToExit, let workings = rendered.workings { ProcessLifetime.keep(workings) }
         report.pageCount = rendered.files.count
