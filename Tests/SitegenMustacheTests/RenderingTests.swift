@@ -44,6 +44,23 @@ struct RenderingTests {
         #expect(try render("{{x}}", ["x": "<a href=\"x\">Tom & Jerry's</a>"]) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
     }
 
+    /// Partials are found by the names the library has when it renders, whichever template
+    /// was added first or replaced since; a template of a name the library holds another of
+    /// finds its own partials by name.
+    @Test func partialsAreTheLibrarysTemplatesOfTheirNamesWhateverWasAddedWhen() throws {
+        var library = MustacheLibrary(missingTemplates: .fail)
+        library.add(try MustacheTemplate(name: "frame", source: "({{>note}}{{>item}})"))
+        library.add(try MustacheTemplate(name: "note", source: "n"))
+        library.add(try MustacheTemplate(name: "item", source: "one"))
+        #expect(try library.render(templateNamed: "frame", with: [:]) == "(none)")
+        let replaced = library["frame"]!
+        library.add(try MustacheTemplate(name: "item", source: "two"))
+        library.add(try MustacheTemplate(name: "frame", source: "[{{>item}}{{<note}}{{/note}}]"))
+        #expect(try library.render(templateNamed: "frame", with: [:]) == "[twon]")
+        #expect(try library.render(replaced, with: [:]) == "(ntwo)")
+        #expect(try library.render(try MustacheTemplate(name: "item", source: "{{>note}}!"), with: [:]) == "n!")
+    }
+
     /// Pages are written from the buffer they were rendered in, which starts small and
     /// grows: the bytes handed over are the page, however often it grew and whatever went
     /// into it (template text, escaped and raw values, indented partials, numbers).
