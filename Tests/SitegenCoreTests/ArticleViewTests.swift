@@ -48,9 +48,10 @@ struct ArticleViewReadsTests {
         #expect(MustacheValue.same(view(toast).mustacheMember("view"), .string("article.card")))
     }
 
-    /// A restaurant's record is made once for all its articles: one told apart from another
-    /// only by its address, or by the sign of a zero coordinate, gets a record of its own.
-    @Test func restaurantsAlikeShareARecordAndOthersGetTheirOwn() throws {
+    /// A restaurant's record is made once for all its articles (which no value shows): the
+    /// same restaurant gets the same record, and one told apart from another only by its
+    /// address, or by the sign of a zero coordinate, a record of its own.
+    @Test func restaurantsAlikeGetTheSameRecordAndOthersTheirOwn() throws {
         let context = ViewContext(site: Self.site, formats: Formats(language: Self.site.language))
         func text(_ value: MustacheValue, _ name: String) -> String? {
             if case .string(let text)? = value.member(name) { text } else { nil }
