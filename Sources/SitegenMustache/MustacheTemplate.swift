@@ -61,6 +61,41 @@ public struct MustacheTemplate: Sendable {
         visit(nodes)
         return found
     }
+
+    /// Every name this template looks up — of variables, sections, and partials and parents
+    /// found by name (`{{>*view}}`) — split at its dots, and where its tag is, in the order
+    /// of the source. The implicit iterator `.` is not a name.
+    public var names: [(components: [String], position: TemplatePosition)] {
+        var found: [(components: [String], position: TemplatePosition)] = []
+        func add(_ name: Name, _ tag: Tag) {
+            if !name.isImplicitIterator { found.append((name.components, tag.position)) }
+        }
+        func add(_ reference: TemplateReference, _ tag: Tag) {
+            if case .dynamic(let name) = reference { add(name, tag) }
+        }
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .text:
+                    break
+                case .variable(let name, _, let tag):
+                    add(name, tag)
+                case .section(let name, _, let children, let tag):
+                    add(name, tag)
+                    visit(children)
+                case .block(_, let children, _, _):
+                    visit(children)
+                case .partial(let reference, _, let tag):
+                    add(reference, tag)
+                case .parent(let reference, _, let blocks, let tag):
+                    add(reference, tag)
+                    for name in blocks.keys.sorted() { visit(blocks[name]!) }
+                }
+            }
+        }
+        visit(nodes)
+        return found.sorted { $0.position < $1.position }
+    }
 }
 
 /// A set of templates that can include each other by name, as partials or parents.

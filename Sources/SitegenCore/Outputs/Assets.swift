@@ -16,15 +16,10 @@ struct PublishedAssets: Sendable {
         var files: [String: [UInt8]] = [:]
         var paths: [String: [String: String]] = [:]
         for (path, original) in assets {
-            let parts = path.split(separator: "/")
-            guard parts.count == 2, parts[0] == "assets", let dot = parts[1].lastIndex(of: "."),
-                  PublishedAssets.fingerprinted.contains(String(parts[1][parts[1].index(after: dot)...]).lowercased())
-            else {
+            guard let (stem, ext) = PublishedAssets.fingerprintedParts(of: path) else {
                 files[path] = original
                 continue
             }
-            let stem = String(parts[1][..<dot])
-            let ext = String(parts[1][parts[1].index(after: dot)...])
             let bytes = minify && ext.lowercased() == "css" ? CSSMinifier.minify(original) : original
             let name = "assets/\(stem).\(ContentHash.hex(bytes)).\(ext)"
             files[name] = bytes
@@ -32,6 +27,16 @@ struct PublishedAssets: Sendable {
         }
         self.files = files
         self.paths = paths
+    }
+
+    /// The name and extension of a theme file that is published fingerprinted (`style` and
+    /// `css` for `assets/style.css`), or nil for one published as it is.
+    static func fingerprintedParts(of path: String) -> (stem: String, ext: String)? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 2, parts[0] == "assets", let dot = parts[1].lastIndex(of: ".") else { return nil }
+        let ext = String(parts[1][parts[1].index(after: dot)...])
+        guard fingerprinted.contains(ext.lowercased()) else { return nil }
+        return (String(parts[1][..<dot]), ext)
     }
 }
 

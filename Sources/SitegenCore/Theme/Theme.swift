@@ -61,6 +61,11 @@ struct Theme: Sendable {
         for error in library.unresolvedReferences() where !broken.contains(error.unresolvedName ?? "") {
             log.add(Diagnostic(error))
         }
+        // The default theme's templates are checked by its tests; a site's own are checked here.
+        let assetNames = TemplateNames.assetNames(assets.keys)
+        for template in templates where files["\(template.name).mustache"] != nil {
+            for warning in TemplateNames.check(template, assetNames: assetNames) { log.add(warning) }
+        }
         for required in requiredTemplates where library[required] == nil && !broken.contains(required) {
             log.error(at: SourceLocation(path: "Themes/\(name)", line: 1, column: 1), "the theme has no '\(required).mustache' template")
         }

@@ -1,0 +1,65 @@
+import SitegenMustache
+import SitegenSupport
+
+/// The names sitegen's pages give templates, and the check of a theme's templates against
+/// them: Mustache renders a name it does not find as nothing, so `{{article.titel}}` would
+/// show an empty heading on every page without a word. Names are checked one component at
+/// a time, wherever they are used — a name any view has is never reported, though it may
+/// be missing on a page (an article without a cover): only a name no page can ever have
+/// is a mistake for sure.
+enum TemplateNames {
+    /// Every name a view answers (Themes/README.md, "Templates and what they see"). A view
+    /// that answers a new name must have it here, or a theme using it is warned about it.
+    static let known: Set<String> = [
+        // Every page; the site, its pages and the layout's `meta`.
+        "site", "today", "meta", "title", "description", "language", "locale", "root", "school", "homeworkTitle", "hasHomework",
+        "timezone", "pages", "assets", "feedURL", "type", "isArticle", "canonical", "image", "jsonLD", "noindex",
+        // Articles, their cards and rows, and plain pages.
+        "view", "slug", "url", "datetime", "displayDate", "summary", "cover", "alt", "width", "height", "meal", "price", "author",
+        "name", "username", "restaurant", "address", "hasCoordinates", "lat", "lon", "embedURL", "largerMapURL", "directionsURL",
+        "tags", "body", "subContents", "html", "draft",
+        // Lists of articles, meals and tags, the restaurants and the map.
+        "article", "articles", "page", "pagination", "number", "count", "hasMany", "prev", "next", "hasDrafts", "group", "groups",
+        "isMeal", "isTag", "isMeals", "isTags", "one", "draftCount", "oneDraft", "restaurants", "anchor", "hasLeaflet",
+        "hasMarkerClusters", "mapData", "hasUnpinned", "unpinnedCount", "unpinnedOne",
+        // Homework: grades, days, assignments and teachers.
+        "homework", "grades", "grade", "sentence", "digest", "upcoming", "recentDays", "hasAssignments", "onlyDrafts", "updated",
+        "updatedISO", "teachersURL", "hasGrades", "id", "hasFeeds", "calendarURL", "webcalURL", "label", "day", "date",
+        "assignments", "previous", "teachers", "subject", "blog", "email", "icon", "iconView", "iconLabel", "teacher", "assigned",
+        "displayAssigned", "dayURL", "due", "displayDue", "link", "details",
+    ]
+
+    /// What every list answers besides its items' names (`MustacheValue.member`).
+    static let listMembers: Set<String> = ["count", "first", "last"]
+
+    /// A warning for each name of the site's own templates that no view answers, at its tag.
+    /// `assetNames`: the extensions and names of the theme's fingerprinted assets, which
+    /// `site.assets` answers (`{{site.assets.css.style}}`).
+    static func check(_ template: MustacheTemplate, assetNames: Set<String>) -> [Diagnostic] {
+        template.names.compactMap { name in
+            guard let unknown = name.components.first(where: { !isKnown($0, assetNames: assetNames) }) else { return nil }
+            let dotted = name.components.joined(separator: ".")
+            let context = dotted == unknown ? "" : " (in '\(dotted)')"
+            let hint = Suggestion.closest(to: unknown, among: Array(known.union(assetNames))).map { "; did you mean '\($0)'?" } ?? ""
+            let location = SourceLocation(path: template.path, line: name.position.line, column: name.position.column)
+            return .warning(at: location, "no page gives templates a name '\(unknown)'\(context): it is always missing, as if empty\(hint)")
+        }
+    }
+
+    private static func isKnown(_ component: String, assetNames: Set<String>) -> Bool {
+        known.contains(component) || listMembers.contains(component) || assetNames.contains(component)
+            || (!component.isEmpty && component.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    }
+
+    /// The names `site.assets` answers for these theme files: `css` and `style` for
+    /// `assets/style.css`.
+    static func assetNames(_ paths: some Sequence<String>) -> Set<String> {
+        var names: Set<String> = []
+        for path in paths {
+            guard let (stem, ext) = PublishedAssets.fingerprintedParts(of: path) else { continue }
+            names.insert(ext.lowercased())
+            names.insert(stem)
+        }
+        return names
+    }
+}
