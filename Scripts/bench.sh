@@ -3,8 +3,9 @@
 #   1. the Mustache benchmark (ns per article page);
 #   2. for each corpus of ../shared/bench/gen_corpus.py: a full build into an empty
 #      folder, a rebuild with nothing changed, a rebuild after one article's story is
-#      edited, one after its title is edited, one after one template is edited and one
-#      into a deleted output with the cache kept; wall and CPU time, peak memory, files
+#      edited, one after its title is edited, one after one template is edited, one
+#      after the stylesheet is edited (every page written again) and one into a deleted
+#      output with the cache kept; wall and CPU time, peak memory, files
 #      and bytes written, pages per second.
 #      Each figure is the median of $RUNS runs (default 3).
 #
@@ -249,6 +250,13 @@ for size in "${sizes[@]}"; do
     rebuild_row "$size" sitegen "one title" "$retitled" "$pages"
     card=$(median edit_template "${edit_build[@]}")
     rebuild_row "$size" sitegen "one template" "$card" "$pages"
+    # A rule added to the stylesheet: its fingerprinted name changes, and with it every
+    # page that links to it — all of them are written again.
+    stylesheet=$work/Themes/default/assets/style.css
+    mkdir -p "$(dirname "$stylesheet")"
+    edit_stylesheet() { { cat Themes/default/assets/style.css; printf '.edit-%s { color: red; }\n' "$RANDOM$RANDOM"; } > "$stylesheet"; sync; }
+    restyled=$(median edit_stylesheet "${edit_build[@]}")
+    rebuild_row "$size" sitegen "one stylesheet" "$restyled" "$pages"
     # The output gone and the cache kept (`rm -rf Output`, a CI machine that restores only
     # the cache): the first run parses the articles again, since the cache left their HTML
     # in their pages, and stores it; the later runs parse nothing.

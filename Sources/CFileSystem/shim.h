@@ -19,3 +19,14 @@ void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_
 // static file copied by the kernel, never read into the program (a clone where the file
 // system shares blocks).
 ssize_t copy_file_range(int fd_in, off_t *off_in, int fd_out, off_t *off_out, size_t len, unsigned int flags);
+
+// renameat2 (Linux 3.15, glibc 2.28), declared only for _GNU_SOURCE too, with
+// RENAME_EXCHANGE: two paths swap their files in one step. A page is replaced by swapping
+// in a file that already holds its new bytes; the old page's file, swapped out, is written
+// over for the next page (`FileReplacer`). The flag's value is the kernel's.
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+#define SITEGEN_RENAME_EXCHANGE (1 << 1)
+
+// F_SETLEASE (fcntl.h, for _GNU_SOURCE): a write lease is granted only while no one else
+// has the file open, which tells whether a page swapped out may be written over.
+#define SITEGEN_F_SETLEASE 1024

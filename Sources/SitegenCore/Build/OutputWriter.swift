@@ -63,13 +63,15 @@ enum OutputWriter {
         // A file found unchanged was just seen in its folder; only the others may need one.
         for folder in folders(of: files.filter { !$0.isUnchanged }).sorted() { try makeFolder(root + "/" + folder) }
 
+        let replacer = FileReplacer(in: root)
         let outcomes = parallelMap(files) { file -> Result.FileOutcome in
             do {
-                return try writeIfChanged(file, root: root, previous: previous[file.path])
+                return try writeIfChanged(file, root: root, previous: previous[file.path], replacer: replacer)
             } catch {
                 return .failed(file.path, "\(error)")
             }
         }
+        replacer.finish()
         var result = Result()
         var changedPaths: [String] = []
         for (file, outcome) in zip(files, outcomes) {
@@ -180,17 +182,27 @@ enum OutputWriter {
         Set(files.compactMap { file in file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } })
     }
 
-    private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?) throws -> Result.FileOutcome {
+    private static func writeIfChanged(_ file: OutputFile, root: String, previous: OutputManifest.Entry?, replacer: FileReplacer) throws -> Result.FileOutcome {
         let target = root + "/" + file.path
         let bytes: [UInt8]
         var knownHash: UInt64?
         switch file.contents {
         case .unchanged(let entry): return .unchanged(entry)
+        case .held(let held, let hash):
+            // Found to differ from the output's file when it was rendered.
+            var info = stat()
+            guard stat(target, &info) == 0 else { return written(try writeFile(held, to: target, exclusive: true), held, hash) }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                try FileManager.default.removeItem(atPath: target)
+                return written(try writeFile(held, to: target, exclusive: true), held, hash)
+            }
+            let modified = try held.withUnsafeBufferPointer { try replacer.replace(target, with: $0) }
+            return written(modified, held, hash)
         case .staged(let staged, let entry):
             if let existing = try? FileManager.default.attributesOfItem(atPath: target), existing[.type] as? FileAttributeType == .typeDirectory {
                 try FileManager.default.removeItem(atPath: target)
             }
-            guard rename(staged, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try replacer.move(staged, to: target)
             return .written(entry, entry.size)
         case .bytes(let data): bytes = data
         case .copy(let source, let known):
@@ -232,8 +244,9 @@ enum OutputWriter {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             // A folder stands where the file goes: the site changed shape.
             try FileManager.default.removeItem(atPath: target)
+            return written(try writeFile(bytes, to: target, exclusive: true), bytes, hash)
         }
-        let modified = try replace(file.path, root: root) { try writeFile(bytes, to: $0, exclusive: false) }
+        let modified = try bytes.withUnsafeBufferPointer { try replacer.replace(target, with: $0) }
         return written(modified, bytes, hash)
     }
 
@@ -402,6 +415,9 @@ struct OutputStaging: Sendable {
     let outputRoot: String
     /// Whether pages are staged at their own paths, for the whole folder to become the output.
     let mirrorsOutput: Bool
+    /// How many bytes of rendered pages a rebuild keeps in memory for the write stage: a
+    /// stylesheet edited changes all 197 MB of the pages of 10,000 articles.
+    private let heldLimit: Int
     private let counter = StagingCounter()
     private var folders: StagingFolders?
     /// The staging folder, open: pages laid out as the output are created by their path
@@ -409,7 +425,8 @@ struct OutputStaging: Sendable {
     /// folder's absolute path (dentry look-ups were a tenth of a large build's kernel time).
     private let opened: OpenFolder?
 
-    init?(output: URL) {
+    init?(output: URL, heldLimit: Int = 256 << 20) {
+        self.heldLimit = heldLimit
         let parent = output.deletingLastPathComponent().path
         folder = parent + "/.\(output.lastPathComponent).sitegen-staging-\(getpid())"
         outputRoot = output.path
@@ -440,6 +457,10 @@ struct OutputStaging: Sendable {
                 return OutputFile(path: path, contents: .unchanged(OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
             }
         }
+        // A page that replaces one of the output's waits in memory, to be written over the
+        // file of a page it replaced (`FileReplacer`): staged in a file of its own, each
+        // was an inode made and one freed. Past `heldLimit`, pages wait in files.
+        if counter.hold(bytes.count, limit: heldLimit) { return OutputFile(path: path, contents: .held([UInt8](copying: bytes), hash: hash)) }
         let name = folder + "/" + String(counter.next())
         guard let modified = try? OutputWriter.writeStaged(bytes, to: name) else { return OutputFile(path: path, contents: .bytes([UInt8](copying: bytes))) }
         return OutputFile(path: path, contents: .staged(name, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
@@ -483,7 +504,7 @@ struct OutputStaging: Sendable {
         guard OutputWriter.safeRelativePath(file.path) != nil else { return nil }
         let bytes: [UInt8]
         switch file.contents {
-        case .bytes(let given):
+        case .bytes(let given), .held(let given, _):
             bytes = given
         case .copy(let source, let known?):
             // Copied by the kernel (`FileCopy`).
@@ -615,15 +636,28 @@ final class StagingFolders: Sendable {
     }
 }
 
-/// Numbers for staged files: unique, whichever core asks.
+/// Numbers for staged files, unique whichever core asks, and the bytes of pages held in
+/// memory instead.
 final class StagingCounter: Sendable {
     private let value = Mutex(0)
+    private let held = Atomic<Int>(0)
 
     func next() -> Int {
         value.withLock { count in
             count += 1
             return count
         }
+    }
+
+    /// Counts `count` bytes more kept in memory, unless that passes `limit`.
+    func hold(_ count: Int, limit: Int) -> Bool {
+        var current = held.load(ordering: .relaxed)
+        while current + count <= limit {
+            let (exchanged, found) = held.compareExchange(expected: current, desired: current + count, ordering: .relaxed)
+            if exchanged { return true }
+            current = found
+        }
+        return false
     }
 }
 

@@ -14,6 +14,9 @@ struct OutputFile: Sendable {
         case unchanged(OutputManifest.Entry)
         /// Rendered and written to the staging folder, to be moved into place.
         case staged(String, OutputManifest.Entry)
+        /// Rendered, found to differ from the output's file, and kept in memory to be
+        /// written over it (`FileReplacer`), with the hash of its bytes.
+        case held([UInt8], hash: UInt64)
     }
 
     /// Relative to the output folder.
