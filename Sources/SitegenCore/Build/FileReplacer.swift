@@ -28,8 +28,9 @@ final class FileReplacer: Sendable {
     /// False once the file system refused to swap two files: from then on a file is
     /// replaced by renaming a new one over it.
     private let swaps = Atomic<Bool>(true)
-    /// The permissions a new file gets here (0644 less the umask): an old page written over
-    /// takes them, so a page never keeps the permissions someone gave another.
+    /// The permissions a new file gets here (0644 less the umask), known once a spare is
+    /// made: only an old page with them is written over, so no page takes the permissions
+    /// someone gave another.
     private let mode = Atomic<UInt32>(0)
 
     /// A file of ours no one else has open, kept open for its next bytes.
@@ -118,13 +119,12 @@ final class FileReplacer: Sendable {
         if Int(info.st_size) > bytes.count, ftruncate(descriptor, off_t(bytes.count)) != 0 || fstat(descriptor, &info) != 0 {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-        let wanted = mode.load(ordering: .relaxed)
-        if wanted != 0, UInt32(info.st_mode & 0o7777) != wanted { fchmod(descriptor, mode_t(wanted)) }
         return OutputManifest.time(of: info)
     }
 
     /// Keeps the file now at `path` (the page it replaced) as a spare when it is a plain file
-    /// of ours that nothing else opens or links to; else removes it, as a rename would have.
+    /// of ours, with a new file's permissions, that nothing else opens or links to; else
+    /// removes it, as a rename would have.
     private func recycle(_ path: String) {
         // Not waiting for a reader should someone have put a pipe there.
         let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -134,7 +134,7 @@ final class FileReplacer: Sendable {
         }
         var info = stat()
         let reusable = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_nlink == 1 && info.st_uid == geteuid()
-            && fcntl(descriptor, SITEGEN_F_SETLEASE, Int32(F_WRLCK)) == 0
+            && UInt32(info.st_mode & 0o7777) == mode.load(ordering: .relaxed) && fcntl(descriptor, SITEGEN_F_SETLEASE, Int32(F_WRLCK)) == 0
         guard reusable else {
             close(descriptor)
             unlink(path)
