@@ -121,6 +121,15 @@ struct FileReplacerTests {
         #expect(mode("c.html") == usual)
     }
 
+    /// A process that opens an old page in the instant its lease is taken breaks the lease,
+    /// which signals SIGIO: sitegen ignores it rather than end.
+    @Test func aBrokenLeaseDoesNotEndTheProcess() {
+        _ = FileReplacer(in: folder.path)
+        var current = sigaction()
+        #expect(sigaction(SIGIO, nil, &current) == 0)
+        #expect(current.__sigaction_handler.sa_handler != nil)
+    }
+
     /// Through the write stage: pages held in memory replace the output's, and a new page
     /// is written where there was none.
     @Test func theWriteStagePutsHeldPagesInPlace() throws {

@@ -41,7 +41,17 @@ final class FileReplacer: Sendable {
 
     init(in folder: String) {
         self.folder = folder
+        _ = FileReplacer.leaseBreaksIgnored
     }
+
+    /// Someone opening a file in the instant its lease is held sends this process SIGIO,
+    /// which ends a process that does not handle it; sitegen has no use for the signal.
+    private static let leaseBreaksIgnored: Bool = {
+        var current = sigaction()
+        guard sigaction(SIGIO, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return false }
+        signal(SIGIO, SIG_IGN)
+        return true
+    }()
 
     /// Puts `bytes` in place of the file at `target` (which exists), atomically; its
     /// modification time.
