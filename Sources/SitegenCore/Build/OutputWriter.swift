@@ -186,18 +186,14 @@ enum OutputWriter {
         let target = root + "/" + file.path
         let bytes: [UInt8]
         var knownHash: UInt64?
+        var knownToDiffer = false
         switch file.contents {
         case .unchanged(let entry): return .unchanged(entry)
         case .held(let held, let hash):
-            // Found to differ from the output's file when it was rendered.
-            var info = stat()
-            guard stat(target, &info) == 0 else { return written(try writeFile(held, to: target, exclusive: true), held, hash) }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                try FileManager.default.removeItem(atPath: target)
-                return written(try writeFile(held, to: target, exclusive: true), held, hash)
-            }
-            let modified = try held.withUnsafeBufferPointer { try replacer.replace(target, with: $0) }
-            return written(modified, held, hash)
+            // Compared with the output's file when it was rendered.
+            bytes = held
+            knownHash = hash
+            knownToDiffer = true
         case .staged(let staged, let entry):
             if let existing = try? FileManager.default.attributesOfItem(atPath: target), existing[.type] as? FileAttributeType == .typeDirectory {
                 try FileManager.default.removeItem(atPath: target)
@@ -232,7 +228,7 @@ enum OutputWriter {
             // A new file replaces nothing: it is written in place.
             return written(try writeFile(bytes, to: target, exclusive: true), bytes, hash)
         }
-        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
+        if !knownToDiffer, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count {
             let modified = OutputManifest.time(of: info)
             if let previous, previous.size == bytes.count, previous.modified == modified, previous.hash == hash {
                 return .unchanged(previous)
