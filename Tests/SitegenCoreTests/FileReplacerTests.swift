@@ -147,6 +147,18 @@ struct FileReplacerTests {
         #expect(result.manifest["a.html"]?.hash == ContentHash.value(Array("the new a".utf8)))
     }
 
+    /// A build stopped in its write stage (killed) leaves its spare at the top of the
+    /// output, where hidden files are kept: the next build's search for stale files removes
+    /// it, and only it.
+    @Test func aSpareAStoppedBuildLeftIsRemovedByTheNext() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try make(["a.html": "a", ".gitkeep": "", ".sitegen-4242-spare-1": "half a page"])
+        let files = [OutputFile(path: "a.html", contents: .bytes(Array("a".utf8)))]
+        let result = try OutputWriter.write(files, to: folder)
+        #expect(result.removed == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".gitkeep", "a.html"])
+    }
+
     /// Past the memory a rebuild may hold, pages wait in files beside the output, moved
     /// over the output's in the same way.
     @Test func pagesPastTheMemoryLimitAreStagedInFilesAndMovedInPlace() throws {

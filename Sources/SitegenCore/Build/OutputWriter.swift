@@ -314,7 +314,9 @@ enum OutputWriter {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
             var keptAny = false
             for name in names {
-                if relative.isEmpty, name.hasPrefix("."), name != SourceTree.wellKnown {
+                // Hidden files at the top are someone else's, but for what a build that was
+                // stopped left there (a spare of `FileReplacer`, a page's temporary file).
+                if relative.isEmpty, name.hasPrefix("."), name != SourceTree.wellKnown, !name.hasPrefix(".sitegen-") {
                     keptAny = true
                     continue
                 }
