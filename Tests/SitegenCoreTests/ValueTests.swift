@@ -529,6 +529,25 @@ struct ImageSizeTests {
         guard case .found(_, let size) = lookup.find("big.jpg", from: "articles/a/index.md") else { Issue.record("big"); return }
         #expect(size == .size(width: 1080, height: 810))
     }
+
+    /// Past `wholeFileLimit` (64 MB) nothing more is read: a JPEG whose frame comes later is
+    /// said to be one whose size is not there, not one cut short.
+    @Test func saysAJPEGsSizeIsNotInItsFirst64MBWhenItComesLater() {
+        var jpeg: [UInt8] = [0xFF, 0xD8]
+        jpeg.reserveCapacity(ImageSize.wholeFileLimit + 70_000)
+        while jpeg.count <= ImageSize.wholeFileLimit { jpeg += [0xFF, 0xE2, 0xFF, 0xFF] + Array(repeating: 0, count: 0xFFFD) }
+        jpeg += [0xFF, 0xC0, 0, 17, 8, 0x03, 0x2A, 0x04, 0x38] + Array(repeating: 0, count: 12)
+        let file = jpeg
+        let lookup = ImageLookup(staticFiles: ["huge.jpg"]) { _, count in Array(file.prefix(count)) }
+        guard case .found(_, let size) = lookup.find("huge.jpg", from: "articles/a/index.md") else { Issue.record("huge"); return }
+        #expect(size?.problem == "a JPEG whose size is not in its first 64 MB")
+    }
+
+    /// An SVG saved compressed (`.svgz`) shows only from a host that says it is compressed.
+    @Test func tellsAFileCompressedWithGzip() {
+        let svgz: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03, 0xB3, 0x29]
+        #expect(ImageSize.read(svgz).problem == "a file compressed with gzip (an .svgz?), which browsers show only when the host says so; publish the .svg")
+    }
 }
 
 @Suite("User names")

@@ -54,7 +54,10 @@ struct ImageLookup: Sendable {
         guard let head = readPrefix(path, ImageSize.headerLength) else { return nil }
         let size = ImageSize.read(head, isWhole: head.count < ImageSize.headerLength)
         guard size == .needsMore else { return size }
-        return readPrefix(path, ImageSize.wholeFileLimit).map { ImageSize.read($0, isWhole: true) }
+        return readPrefix(path, ImageSize.wholeFileLimit).map { bytes in
+            let size = ImageSize.read(bytes, isWhole: bytes.count < ImageSize.wholeFileLimit)
+            return size == .needsMore ? .sizeBeyondLimit(format: ImageSize.formatName(of: bytes)) : size
+        }
     }
 
     /// Resolves `.` and `..`; nil when the path climbs out of its root.
@@ -98,6 +101,12 @@ enum ImageSize: Equatable, Sendable {
     case cutShort(format: String)
     /// An image format that browsers do not show (most of them), named for a message.
     case notForBrowsers(format: String)
+    /// A file compressed with gzip (an SVG saved as `.svgz`), which a browser shows only
+    /// when the host sends it saying so (`Content-Encoding: gzip`), as few static hosts do.
+    case compressed
+    /// A file of a known format whose size is not in its first `wholeFileLimit` bytes
+    /// (a JPEG behind tens of megabytes of metadata).
+    case sizeBeyondLimit(format: String)
     /// The first bytes of a file of no known image format.
     case unknown(prefix: [UInt8])
 
@@ -116,6 +125,8 @@ enum ImageSize: Equatable, Sendable {
         case .empty: "an empty file"
         case .cutShort(let format): "\(format) that ends before its size (a file cut short?)"
         case .notForBrowsers(let format): "\(format) image, which most browsers cannot show"
+        case .compressed: "a file compressed with gzip (an .svgz?), which browsers show only when the host says so; publish the .svg"
+        case .sizeBeyondLimit(let format): "\(format) whose size is not in its first \(ImageSize.wholeFileLimit >> 20) MB"
         case .unknown(let prefix): "a file that begins \(ImageSize.describe(prefix))"
         }
     }
@@ -149,7 +160,15 @@ enum ImageSize: Equatable, Sendable {
         }
         if let size = bmp(bytes) { return size }
         if let size = svg(bytes, isWhole: isWhole) { return size }
+        if bytes.starts(with: [0x1F, 0x8B]) { return .compressed }
         return .unknown(prefix: Array(bytes.prefix(12)))
+    }
+
+    /// "a JPEG", "an SVG": the format `read` found the file to be, for a message about a
+    /// size it could not find.
+    static func formatName(of bytes: [UInt8]) -> String {
+        if case .cutShort(let format) = read(bytes, isWhole: true) { return format }
+        return "an image"
     }
 
     private static func jpeg(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
