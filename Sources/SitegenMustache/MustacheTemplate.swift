@@ -41,24 +41,13 @@ public struct MustacheTemplate: Sendable {
     /// Every partial and parent this template names with a fixed name, and where.
     public var references: [(name: String, isParent: Bool, position: TemplatePosition)] {
         var found: [(String, Bool, TemplatePosition)] = []
-        func visit(_ nodes: [Node]) {
-            for node in nodes {
-                switch node {
-                case .text, .variable:
-                    break
-                case .section(_, _, let children, _):
-                    visit(children)
-                case .block(_, let children, _, _):
-                    visit(children)
-                case .partial(let reference, _, let tag):
-                    if case .named(let name) = reference { found.append((name, false, tag.position)) }
-                case .parent(let reference, _, let blocks, let tag):
-                    if case .named(let name) = reference { found.append((name, true, tag.position)) }
-                    for name in blocks.keys.sorted() { visit(blocks[name]!) }
-                }
+        forEachNode { node in
+            switch node {
+            case .partial(.named(let name), _, let tag): found.append((name, false, tag.position))
+            case .parent(.named(let name), _, _, let tag): found.append((name, true, tag.position))
+            default: break
             }
         }
-        visit(nodes)
         return found
     }
 
@@ -67,34 +56,37 @@ public struct MustacheTemplate: Sendable {
     /// of the source. The implicit iterator `.` is not a name.
     public var names: [(components: [String], position: TemplatePosition)] {
         var found: [(components: [String], position: TemplatePosition)] = []
-        func add(_ name: Name, _ tag: Tag) {
-            if !name.isImplicitIterator { found.append((name.components, tag.position)) }
+        forEachNode { node in
+            let looked: (Name, Tag)?
+            switch node {
+            case .variable(let name, _, let tag), .section(let name, _, _, let tag),
+                 .partial(.dynamic(let name), _, let tag), .parent(.dynamic(let name), _, _, let tag):
+                looked = (name, tag)
+            default:
+                looked = nil
+            }
+            if let (name, tag) = looked, !name.isImplicitIterator { found.append((name.components, tag.position)) }
         }
-        func add(_ reference: TemplateReference, _ tag: Tag) {
-            if case .dynamic(let name) = reference { add(name, tag) }
-        }
+        return found.sorted { $0.position < $1.position }
+    }
+
+    /// Calls `body` with every node, those inside sections, blocks and a parent's blocks
+    /// too: a node before the nodes inside it, a parent's blocks in the order of their names.
+    private func forEachNode(_ body: (Node) -> Void) {
         func visit(_ nodes: [Node]) {
             for node in nodes {
+                body(node)
                 switch node {
-                case .text:
+                case .text, .variable, .partial:
                     break
-                case .variable(let name, _, let tag):
-                    add(name, tag)
-                case .section(let name, _, let children, let tag):
-                    add(name, tag)
+                case .section(_, _, let children, _), .block(_, let children, _, _):
                     visit(children)
-                case .block(_, let children, _, _):
-                    visit(children)
-                case .partial(let reference, _, let tag):
-                    add(reference, tag)
-                case .parent(let reference, _, let blocks, let tag):
-                    add(reference, tag)
+                case .parent(_, _, let blocks, _):
                     for name in blocks.keys.sorted() { visit(blocks[name]!) }
                 }
             }
         }
         visit(nodes)
-        return found.sorted { $0.position < $1.position }
     }
 }
 

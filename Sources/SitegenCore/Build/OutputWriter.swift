@@ -214,7 +214,7 @@ enum OutputWriter {
                 } else if let previous, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == previous.size, OutputManifest.time(of: info) == previous.modified {
                     // The output's copy is as the last build wrote it: its hash tells.
                     if previous.hash == known { return .unchanged(previous) }
-                    let copied = try replace(file.path, root: root) { try FileCopy.copy(source.path, to: $0, exclusive: false) }
+                    let copied = try copy(source.path, over: file.path, root: root, replacer: replacer)
                     return .written(OutputManifest.Entry(size: copied.size, modified: copied.modified, hash: known), copied.size)
                 }
             }
@@ -246,24 +246,19 @@ enum OutputWriter {
         return written(modified, bytes, hash)
     }
 
-    /// Replaces the file at `path` atomically: `write` makes a temporary file beside it,
-    /// renamed over it once whole.
-    private static func replace<Written>(_ path: String, root: String, write: (String) throws -> Written) throws -> Written {
+    /// Replaces the file at `path` with a copy of `source` made by the kernel (`FileCopy`)
+    /// beside it and swapped in like every other file (`FileReplacer.move`).
+    private static func copy(_ source: String, over path: String, root: String, replacer: FileReplacer) throws -> (size: Int, modified: Int64) {
         let folder = path.split(separator: "/").dropLast().map { $0 + "/" }.joined()
         let temporary = root + "/" + folder + ".sitegen-\(getpid())-" + (path.split(separator: "/").last.map(String.init) ?? "file")
-        let written: Written
         do {
-            written = try write(temporary)
+            let copied = try FileCopy.copy(source, to: temporary, exclusive: false)
+            try replacer.move(temporary, to: root + "/" + path)
+            return copied
         } catch {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, root + "/" + path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-        return written
     }
 
     private static func written(_ modified: Int64, _ bytes: [UInt8], _ hash: UInt64) -> Result.FileOutcome {

@@ -78,11 +78,11 @@ final class ViewContext: Sendable {
     /// The record of each restaurant, made once for all its articles: its map's links were
     /// half the instructions of an article's values, and a site has a tenth as many
     /// restaurants as articles.
-    private let restaurants = Mutex<[RestaurantKey: MustacheValue]>([:])
+    private let restaurants = Memo<RestaurantKey, MustacheValue>(limit: 10_000)
 
     /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
     /// numbers but not as text.
-    private struct RestaurantKey: Hashable {
+    private struct RestaurantKey: Hashable, Sendable {
         var name: String?
         var address: String?
         var latitude: UInt64?
@@ -110,25 +110,23 @@ final class ViewContext: Sendable {
 
     /// A restaurant's name, address and map links as templates read them.
     func restaurant(_ restaurant: Restaurant) -> MustacheValue {
-        let key = RestaurantKey(restaurant)
-        if let known = restaurants.withLock({ $0[key] }) { return known }
+        restaurants.value(for: RestaurantKey(restaurant)) { _ in ViewContext.record(of: restaurant, zoom: site.mapZoom) }
+    }
+
+    private static func record(of restaurant: Restaurant, zoom: Int) -> MustacheValue {
         var fields = MustacheFields(reservingCapacity: 8)
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
         fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
-            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: site.mapZoom)
+            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: zoom)
             fields["embedURL"] = .string(links.embedURL)
             fields["largerMapURL"] = .string(links.largerMapURL)
             fields["directionsURL"] = .string(links.directionsURL)
             fields["lat"] = .string(links.latitudeText)
             fields["lon"] = .string(links.longitudeText)
         }
-        let made = MustacheValue.fields(fields)
-        restaurants.withLock { known in
-            if known.count < 10_000 { known[key] = made }
-        }
-        return made
+        return .fields(fields)
     }
 
     /// Where an image is: its page in the site, or the remote address as written.
