@@ -8,13 +8,13 @@ import Testing
 struct IndexStageTests {
     private static let site = Site(node: try! YAMLReader.read(Array("title: Food\nbase_url: https://example.org/\n".utf8), path: "Content/site.yaml"), log: DiagnosticLog())
 
-    private func article(_ slug: String, date: String, tags: [String], draft: Bool = false) throws -> Article {
+    private func article(_ slug: String, date: String, tags: [String], draft: Bool = false, title: String? = nil, restaurant: String? = nil) throws -> Article {
         let yaml = """
-        title: \(slug)
+        title: \(title ?? slug)
         date: \(date)
         tags: [\(tags.joined(separator: ", "))]
         draft: \(draft)
-        """
+        """ + (restaurant.map { "\nrestaurant: \($0)" } ?? "")
         let path = "articles/\(slug).md"
         let file = ContentFile(path: "Content/" + path, contentPath: path, frontMatter: try YAMLReader.read(Array(yaml.utf8), path: "Content/" + path),
                                body: Array("Text.\n".utf8), bodyFirstLine: 6)
@@ -52,6 +52,52 @@ struct IndexStageTests {
         let withDrafts = self.index(try articles(), drafts: true)
         #expect(withDrafts.tags.map(\.articles.count) == [1, 1, 1, 2, 2])
         #expect(withDrafts.tags.allSatisfy { $0.draftCount == 0 })
+    }
+
+    @Test func gathersRestaurantsBySlugEachWithItsPage() throws {
+        let articles = [
+            try article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, address: 47 Bute St, lat: 22.32, lon: 114.17}"),
+            try article("tea", date: "2026-09-12", tags: [], restaurant: "{name: Kam Wah Café, address: 47 Bute Street}"),
+            try article("odd", date: "2026-10-01", tags: [], restaurant: "{name: \"!!!\"}"),
+            try article("plain", date: "2026-10-02", tags: [], restaurant: "{address: 9 Fuk Wing St}"),
+            try article("draft", date: "2026-10-03", tags: [], draft: true, restaurant: "{name: Tim Ho Wan}"),
+        ]
+        let index = index(articles, drafts: false)
+        // Named, addressed and placed as the newest article has them; no page for a draft's.
+        let entries = index.restaurants.map { ($0.name, $0.slug, $0.address, $0.articles.map(\.pagePath)) }
+        #expect(entries.map(\.0) == ["!!!", "9 Fuk Wing St", "Kam Wah Cafe"])
+        #expect(entries.map(\.2) == [nil, "9 Fuk Wing St", "47 Bute St"])
+        #expect(entries.map(\.3) == [["articles/odd/"], ["articles/plain/"], ["articles/bun/", "articles/tea/"]])
+        // A name with no letter or digit is told by a hash of it, the same in every build.
+        let odd = entries[0].1
+        #expect(odd.hasPrefix("restaurant-") && odd.count == "restaurant-".count + 8 && Slug(validating: odd) != nil)
+        #expect(RestaurantEntry.slug(of: "!!!") == odd && RestaurantEntry.slug(of: "???") != odd)
+        #expect(entries.map(\.1).dropFirst() == ["9-fuk-wing-st", "kam-wah-cafe"])
+        let paths = index.planPaths.filter { $0.hasPrefix("restaurants/") }
+        #expect(paths == ["restaurants/index.html", "restaurants/\(odd)/index.html", "restaurants/9-fuk-wing-st/index.html", "restaurants/kam-wah-cafe/index.html"])
+        // The view of an article's restaurant links to its page, whatever the spelling.
+        let context = ViewContext(site: Self.site)
+        for article in articles.prefix(2) {
+            guard case .string(let url)? = context.restaurant(article.restaurant!).member("url") else { Issue.record("no url"); continue }
+            #expect(url == "/restaurants/kam-wah-cafe/")
+        }
+    }
+
+    @Test func aTitleEditChangesTheFingerprintOfItsRestaurantsPageOnly() throws {
+        func prints(tea title: String) throws -> [String: UInt64] {
+            let index = index([
+                try article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, lat: 22.32, lon: 114.17}"),
+                try article("tea", date: "2026-09-12", tags: [], title: title, restaurant: "{name: Kam Wah Cafe}"),
+                try article("dim-sum", date: "2026-10-01", tags: [], restaurant: "{name: Tim Ho Wan, lat: 22.33, lon: 114.16}"),
+            ], drafts: false)
+            let pages = zip(index.plan, index.planPaths).filter { $0.1.hasPrefix("restaurants/") || $0.1.hasPrefix("map/") }
+            let hashes = Dictionary(uniqueKeysWithValues: index.articles.map { ($0.sourcePath, UInt64(truncatingIfNeeded: $0.title.hashValue)) })
+            let prints = PageFingerprints(index, hashes: hashes, context: 0, assets: [:]).of(pages.map(\.0), paths: pages.map(\.1))
+            return Dictionary(uniqueKeysWithValues: zip(pages.map(\.1), prints))
+        }
+        let (before, after) = (try prints(tea: "Milk Tea"), try prints(tea: "Iced Tea"))
+        #expect(before.keys.sorted() == ["map/index.html", "restaurants/index.html", "restaurants/kam-wah-cafe/index.html", "restaurants/tim-ho-wan/index.html"])
+        #expect(before.keys.filter { before[$0] != after[$0] } == ["restaurants/kam-wah-cafe/index.html"])
     }
 
     @Test func listsKeptBesideTheCacheReadBackAndFindTheListPagesOfAnArticle() throws {

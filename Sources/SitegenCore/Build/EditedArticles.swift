@@ -9,9 +9,9 @@ import SitegenSupport
 /// show and the site's pages; everything else is the last build's. An edit no list shows
 /// (nothing the list pages ever asked an article for, `BuildCache.cardReads`) changes
 /// the article's page and the feed; one they show, the list pages that hold the article,
-/// made from the lists the last build kept (`SiteLists`), with the restaurants and the
-/// map for a title or a restaurant, and every page of the groups an article left or
-/// joined. Any other change, or a problem, leaves it to the full build, which would
+/// made from the lists the last build kept (`SiteLists`), with the restaurant's page for
+/// a title, the restaurants and the map for a restaurant, and every page of the groups
+/// an article left or joined. Any other change, or a problem, leaves it to the full build, which would
 /// make the same files.
 struct EditedArticles {
     private let previous: BuildCache
@@ -112,12 +112,15 @@ struct EditedArticles {
         }
 
         // An edit the lists show renders the list pages of the article from the last
-        // build's lists and the models of the articles on them, and, for a title, the
-        // restaurants and the map from the lists' titles. An article in other meals or
-        // tags is moved in the lists, and every page of the groups it left or joined is
-        // rendered, with the pages of meals and tags; one at another restaurant is moved
-        // among the restaurants.
+        // build's lists and the models of the articles on them, and, for a title, its
+        // restaurant's page from the lists' titles. An article in other meals or tags is
+        // moved in the lists, and every page of the groups it left or joined is rendered,
+        // with the pages of meals and tags; one at another restaurant is moved among the
+        // restaurants, whose index, map and two pages are rendered.
         var lists: SiteLists?
+        // The restaurants whose pages show an edit, and whether the index of restaurants
+        // and the map do (an article moved between restaurants).
+        var restaurantPages: Set<String> = []
         var restaurantsChange = false
         var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
         var regroupedKinds: Set<ArticleGroup.Kind> = []
@@ -126,10 +129,11 @@ struct EditedArticles {
                   read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
             // The titles edited since the lists were written, and these.
             let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
-            let atRestaurants = read.retitle(titles)
-            restaurantsChange = retitled.contains { atRestaurants.contains($0.sourcePath) } || !rehoused.isEmpty
+            restaurantPages = read.retitle(titles, shown: Set(retitled.map(\.sourcePath)))
+            restaurantsChange = !rehoused.isEmpty
             for (old, new) in rehoused {
-                guard read.rehouse(new, from: old, model: model) else { return nil }
+                guard let changed = read.rehouse(new, from: old, model: model) else { return nil }
+                restaurantPages.formUnion(changed)
             }
             var wholeGroups: Set<SiteLists.GroupKey> = []
             var newestIn: Set<SiteLists.GroupKey> = []
@@ -211,7 +215,10 @@ struct EditedArticles {
         }
         // `/meals/` and `/tags/` with the lists' headings, for the kinds of groups moved in.
         let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(regroupedKinds.contains).map { PlannedPage.groupIndex($0, lists?.headings($0) ?? []) }
-        for page in shownLists + groupIndexes {
+        // A restaurant's page is made from the lists: the index knows only the restaurants
+        // of the articles it was made from.
+        let restaurantEntries = lists?.restaurants(restaurantPages).map(PlannedPage.restaurant) ?? []
+        for page in shownLists + groupIndexes + restaurantEntries {
             shown.append(page)
             paths.append(page.path)
         }

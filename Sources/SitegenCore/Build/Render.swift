@@ -198,12 +198,8 @@ enum Render {
         private let today: MustacheValue
         /// Made once, for `/restaurants/` and `/map/`, when the first of them is made.
         private let madeRestaurants = Once<RestaurantViews>()
-        /// The URL of each article of each restaurant, which both pages show: made once, by
-        /// whichever of their jobs comes first.
-        private let madeRestaurantURLs = Once<[[String]]>()
 
-        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, urls: restaurantURLs, context: context) } }
-        var restaurantURLs: [[String]] { madeRestaurantURLs.value { index.restaurants.map { $0.articles.map { context.url($0.pagePath) } } } }
+        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
 
         init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?, homeworkSummary: HomeworkSummary?) {
             self.index = index
@@ -292,6 +288,8 @@ enum Render {
                 ]))
             case .restaurants:
                 return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.restaurants.views)]))
+            case .restaurant(let entry):
+                return Job(path: path, template: "restaurant", context: shared.page(planned, path, ["restaurant": restaurantPage(entry, context: context)]))
             case .map:
                 return Job(path: path, template: "map", context: mapPage(shared, planned, path, leaflet: leaflet))
             case .homework:
@@ -319,13 +317,13 @@ enum Render {
     }
 
     /// The context of `/map/`, made by the job that renders it: made with the jobs, the
-    /// restaurants' views were made on one core before any page was rendered (for a title
-    /// edit of 10,000 articles, 33 M of its 240 M instructions). The pins come first, while
-    /// the job of `/restaurants/` may be making the views on the other core.
+    /// restaurants' views were made on one core before any page was rendered. The pins
+    /// come first, while the job of `/restaurants/` may be making the views on the other
+    /// core.
     private static func mapPage(_ shared: Shared, _ planned: PlannedPage, _ path: String, leaflet: [String: [UInt8]]?) -> MustacheValue {
         let entries = shared.index.restaurants
         let pinned = entries.indices.filter { entries[$0].hasCoordinates }
-        let pins = mapData(entries, pinned: pinned, urls: shared.restaurantURLs)
+        let pins = mapData(entries, pinned: pinned, context: shared.context)
         let views = shared.restaurants.views
         return shared.page(planned, path, [
             "restaurants": .array(pinned.map { views[$0] }),
@@ -336,6 +334,17 @@ enum Render {
             "unpinnedOne": .bool(entries.count - pinned.count == 1),
             "hasUnpinned": .bool(entries.count > pinned.count),
         ])
+    }
+
+    /// A restaurant's page: the restaurant as an article shows it (name, address, map
+    /// links, its page's URL), with its articles, newest first.
+    private static func restaurantPage(_ entry: RestaurantEntry, context: ViewContext) -> MustacheValue {
+        let restaurant = Restaurant(name: entry.name, address: entry.address, latitude: entry.latitude, longitude: entry.longitude)
+        guard case .fields(var fields) = context.restaurant(restaurant) else { return .null }
+        fields["count"] = .int(entry.articles.count)
+        fields["one"] = .bool(entry.articles.count == 1)
+        fields["articles"] = .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) })
+        return .fields(fields)
     }
 
     private static func pagination(_ context: ViewContext, _ list: ListPage) -> MustacheValue {
@@ -349,18 +358,20 @@ enum Render {
         return .fields(fields)
     }
 
-    /// Each restaurant's view.
+    /// Each restaurant as the index of restaurants and the map list it: without its
+    /// articles' titles, so that a title edit renders only the restaurant's own page.
     struct RestaurantViews: Sendable {
         var views: [MustacheValue]
 
-        /// `urls`: of each article of each entry (`Shared.restaurantURLs`).
-        init(_ entries: [RestaurantEntry], urls: [[String]], context: ViewContext) {
-            views = zip(entries, urls).map { entry, urls in
+        init(_ entries: [RestaurantEntry], context: ViewContext) {
+            views = entries.map { entry in
                 var fields: MustacheFields = [
                     "name": .string(entry.name),
-                    "anchor": .string(entry.anchor),
+                    "slug": .string(entry.slug),
+                    "url": .string(context.url(entry.path)),
                     "address": entry.address.map(MustacheValue.string) ?? .null,
-                    "articles": .array(zip(entry.articles, urls).map { .fields(["title": .string($0.title), "url": .string($1)]) }),
+                    "count": .int(entry.articles.count),
+                    "one": .bool(entry.articles.count == 1),
                 ]
                 if let latitude = entry.latitude, let longitude = entry.longitude {
                     fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -373,9 +384,9 @@ enum Render {
     /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
     /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
     /// articles cost a hundredth of a build, on one core.
-    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], urls: [[String]]) -> MustacheValue {
+    private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], context: ViewContext) -> MustacheValue {
         var json: [UInt8] = []
-        json.reserveCapacity(pinned.reduce(0) { $0 + 160 + 120 * entries[$1].articles.count })
+        json.reserveCapacity(pinned.count * 200)
         func append(_ text: StaticString) { text.withUTF8Buffer { json.append(contentsOf: $0) } }
         append("[")
         for (number, place) in pinned.enumerated() {
@@ -386,20 +397,15 @@ enum Render {
             JSONString.append(entry.name, to: &json)
             append(",\"address\":")
             JSONString.append(entry.address ?? "", to: &json)
+            append(",\"url\":")
+            JSONString.append(context.url(entry.path), to: &json)
+            append(",\"count\":")
+            json.append(contentsOf: String(entry.articles.count).utf8)
             append(",\"lat\":")
             MapLinks.appendCoordinate(latitude, to: &json)
             append(",\"lon\":")
             MapLinks.appendCoordinate(longitude, to: &json)
-            append(",\"articles\":[")
-            for (index, (article, url)) in zip(entry.articles, urls[place]).enumerated() {
-                if index > 0 { append(",") }
-                append("{\"title\":")
-                JSONString.append(article.title, to: &json)
-                append(",\"url\":")
-                JSONString.append(url, to: &json)
-                append("}")
-            }
-            append("]}")
+            append("}")
         }
         append("]")
         return .utf8(json[...])

@@ -49,10 +49,12 @@ extension ArticleLink {
     }
 }
 
-/// A restaurant and the published articles about it.
+/// A restaurant and the published articles about it, each restaurant a page of its own
+/// at `/restaurants/<slug>/`.
 struct RestaurantEntry: Sendable, Equatable {
     var name: String
-    var anchor: String
+    /// `RestaurantEntry.slug(of:)` of the name.
+    var slug: String
     var address: String?
     var latitude: Double?
     var longitude: Double?
@@ -60,8 +62,28 @@ struct RestaurantEntry: Sendable, Equatable {
 
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
-    /// Where the entry goes among the restaurants: by name, whatever its case, then anchor.
-    var orderKey: (String, String) { (name.lowercasedBytewise, anchor) }
+    /// Where the entry goes among the restaurants: by name, whatever its case, then slug.
+    var orderKey: (String, String) { (name.lowercasedBytewise, slug) }
+
+    var path: String { RestaurantEntry.path(ofSlug: slug) }
+
+    static func path(ofSlug slug: String) -> String { "restaurants/\(slug)/" }
+
+    /// The name an article gives its restaurant: the address stands in for a missing one.
+    static func name(of restaurant: Restaurant?) -> String? {
+        restaurant.flatMap { $0.name ?? $0.address }
+    }
+
+    /// The slug of a restaurant named `name`, which gathers its articles ("Kam Wah Café"
+    /// and "kam wah cafe" are one restaurant) and names its page. Made from the name
+    /// alone, so that an article's link to its restaurant's page depends on nothing
+    /// else; a name with no letter or digit ("!!!") is told by a hash of it instead.
+    static func slug(of name: String) -> String {
+        if let slug = Slug(making: name) { return slug.text }
+        var print = Fingerprint()
+        print.add(Array(name.lowercasedBytewise.utf8))
+        return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
+    }
 }
 
 /// One numbered page of a list: `/`, `/page/2/`, `/tags/toast/page/2/`.
@@ -106,6 +128,8 @@ enum PlannedPage: Sendable {
     /// `/meals/` or `/tags/`, with the headings of every group of the kind, in order.
     case groupIndex(ArticleGroup.Kind, [GroupHeading])
     case restaurants
+    /// A restaurant's page, with its articles.
+    case restaurant(RestaurantEntry)
     case map
     case homework
     case grade(GradeID)
@@ -122,7 +146,7 @@ enum PlannedPage: Sendable {
     var isWholeSite: Bool {
         switch self {
         case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .siteFeed, .sitemap: true
-        case .home, .article, .page, .group, .homework, .grade, .day, .teachers, .notFound, .robots: false
+        case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .teachers, .notFound, .robots: false
         }
     }
 
@@ -142,6 +166,7 @@ enum PlannedPage: Sendable {
         case .group(_, let list): list.path + "index.html"
         case .groupIndex(let kind, _): "\(kind.rawValue)/index.html"
         case .restaurants: "restaurants/index.html"
+        case .restaurant(let entry): entry.path + "index.html"
         case .map: "map/index.html"
         case .homework: "homework/index.html"
         case .grade(let grade): "homework/grade-\(grade.slug)/index.html"
@@ -248,7 +273,9 @@ struct SiteIndex: Sendable {
         for group in meals + tags {
             plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
         }
-        plan += [.groupIndex(.meal, meals.map(\.heading)), .groupIndex(.tag, tags.map(\.heading)), .restaurants, .map]
+        plan += [.groupIndex(.meal, meals.map(\.heading)), .groupIndex(.tag, tags.map(\.heading)), .restaurants]
+        plan += restaurants.map(PlannedPage.restaurant)
+        plan.append(.map)
         if !site.homework.grades.isEmpty {
             plan += [.homework, .teachers]
             for grade in site.homework.grades {
@@ -328,22 +355,21 @@ struct SiteIndex: Sendable {
         return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
     }
 
-    /// Restaurants by name; the newest article's address and coordinates win.
+    /// Restaurants by slug of their names; the newest article's name, address and
+    /// coordinates win.
     private static func restaurants(of articles: [Article]) -> [RestaurantEntry] {
-        // Each name is hashed once, for its place among the entries, which are kept in the
+        // Each slug is hashed once, for its place among the entries, which are kept in the
         // order they were met: looked up two or three times an article, and copied out of a
-        // dictionary at the end. With the lowercasing of each name, this was more than half
-        // of the index of 2,000 articles.
+        // dictionary at the end, the names were more than half of the index of 2,000 articles.
         var places: [String: Int] = [:]
         var entries: [RestaurantEntry] = []
         for article in articles {
-            guard let restaurant = article.restaurant, let name = restaurant.name ?? restaurant.address else { continue }
-            let key = name.lowercasedBytewise
-            let place = places[key] ?? {
-                let anchor = Slug(making: name)?.text ?? "restaurant-\(entries.count + 1)"
-                entries.append(RestaurantEntry(name: name, anchor: anchor, address: restaurant.address,
+            guard let name = RestaurantEntry.name(of: article.restaurant), let restaurant = article.restaurant else { continue }
+            let slug = RestaurantEntry.slug(of: name)
+            let place = places[slug] ?? {
+                entries.append(RestaurantEntry(name: name, slug: slug, address: restaurant.address,
                                                latitude: restaurant.latitude, longitude: restaurant.longitude, articles: []))
-                places[key] = entries.count - 1
+                places[slug] = entries.count - 1
                 return entries.count - 1
             }()
             entries[place].articles.append(ArticleLink(article))
@@ -432,12 +458,18 @@ extension SiteIndex {
         _ = swap(&articles)
         for position in meals.indices { _ = swap(&meals[position].articles) }
         for position in tags.indices { _ = swap(&tags[position].articles) }
-        for position in restaurants.indices {
-            for place in restaurants[position].articles.indices {
-                let path = restaurants[position].articles[place].sourcePath
-                if let replacement = replacements.first(where: { $0.sourcePath == path }) { restaurants[position].articles[place] = ArticleLink(replacement) }
+        func relink(_ entry: inout RestaurantEntry) -> Bool {
+            var relinked = false
+            for place in entry.articles.indices {
+                let path = entry.articles[place].sourcePath
+                if let replacement = replacements.first(where: { $0.sourcePath == path }) {
+                    entry.articles[place] = ArticleLink(replacement)
+                    relinked = true
+                }
             }
+            return relinked
         }
+        for position in restaurants.indices { _ = relink(&restaurants[position]) }
         for position in pages.indices {
             let path = pages[position].sourcePath
             if let replacement = pageReplacements.first(where: { $0.sourcePath == path }) { pages[position] = replacement }
@@ -452,6 +484,8 @@ extension SiteIndex {
                 if let replacement = pageReplacements.first(where: { $0.sourcePath == page.sourcePath }) { plan[position] = .page(replacement) }
             case .group(let heading, var list):
                 if swap(&list.articles) { plan[position] = .group(heading, list) }
+            case .restaurant(var entry):
+                if relink(&entry) { plan[position] = .restaurant(entry) }
             default:
                 continue
             }
@@ -467,13 +501,12 @@ extension SiteIndex {
 
     /// The pages that show anything of the articles and pages at `sourcePaths`, which
     /// kept their places; `onCards`: those of the articles whose cards changed, which the
-    /// home and group pages show; `retitled`: whether an article's title changed, which the
-    /// lists of restaurants show. The sitemap shows only places and dates: it stays as it is.
+    /// home and group pages show; `retitled`: whether an article's title changed, which its
+    /// restaurant's page shows. The sitemap shows only places and dates: it stays as it is.
     func pages(showing sourcePaths: [String], onCards: [String], retitled: Bool) -> [PlannedPage] {
         func shows(_ list: ArraySlice<Article>, of sourcePaths: [String]) -> Bool {
             list.contains { sourcePaths.contains($0.sourcePath) }
         }
-        let atRestaurant = articles.contains { $0.restaurant != nil && sourcePaths.contains($0.sourcePath) }
         let inFeed = shows(articles.prefix(Publishing.feedLength), of: sourcePaths)
         return plan.filter { planned in
             switch planned {
@@ -481,9 +514,9 @@ extension SiteIndex {
             case .article(let article): sourcePaths.contains(article.sourcePath)
             case .page(let page): sourcePaths.contains(page.sourcePath)
             case .group(_, let list): shows(list.articles[...], of: onCards)
-            case .restaurants, .map: retitled && atRestaurant
+            case .restaurant(let entry): retitled && entry.articles.contains { sourcePaths.contains($0.sourcePath) }
             case .siteFeed: inFeed
-            case .groupIndex, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
+            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
             }
         }
     }

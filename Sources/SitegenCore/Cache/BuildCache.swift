@@ -64,7 +64,7 @@ final class OpenFolder: Sendable {
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-25"
+    static let format = "sitegen-build-cache-26"
 
     /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
     /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's

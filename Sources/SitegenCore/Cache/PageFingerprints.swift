@@ -102,22 +102,14 @@ struct PageFingerprints: Sendable {
             return print.value
         }
 
-        /// What the lists of restaurants show: each restaurant, and each of its articles'
-        /// title and place.
+        /// What the index of restaurants and the map show: each restaurant, and how many
+        /// articles it has (not their titles, which only its own page shows).
         mutating func restaurants() -> UInt64 {
             if let cachedRestaurants { return cachedRestaurants }
             var print = Fingerprint()
             for entry in fingerprints.index.restaurants {
-                print.add(entry.name)
-                print.add(entry.anchor)
-                print.add(entry.address ?? "-")
-                print.add(entry.latitude.map { "\($0)" } ?? "-")
-                print.add(entry.longitude.map { "\($0)" } ?? "-")
+                PageFingerprints.add(entry, to: &print)
                 print.add(entry.articles.count)
-                for link in entry.articles {
-                    print.add(link.pagePath)
-                    print.add(link.title)
-                }
             }
             cachedRestaurants = print.value
             return print.value
@@ -151,6 +143,15 @@ struct PageFingerprints: Sendable {
             cachedGrades[grade] = print
             return print
         }
+    }
+
+    /// A restaurant as its pages name and place it.
+    private static func add(_ entry: RestaurantEntry, to print: inout Fingerprint) {
+        print.add(entry.name)
+        print.add(entry.slug)
+        print.add(entry.address ?? "-")
+        print.add(entry.latitude.map { "\($0)" } ?? "-")
+        print.add(entry.longitude.map { "\($0)" } ?? "-")
     }
 
     /// The subjects in the order sentences and lists name them.
@@ -201,6 +202,12 @@ struct PageFingerprints: Sendable {
             }
         case .restaurants, .map:
             print.add(lists.restaurants())
+        case .restaurant(let entry):
+            PageFingerprints.add(entry, to: &print)
+            for link in entry.articles {
+                print.add(link.pagePath)
+                print.add(link.title)
+            }
         case .homework, .teachers:
             print.add(lists.homeworkSummary())
         case .day(let grade, let day):

@@ -85,7 +85,7 @@ struct SiteLists: Sendable, Equatable {
         for (place, path) in articles.enumerated() { places[path] = place }
         writer.array(restaurants) { writer, entry in
             writer.string(entry.name)
-            writer.string(entry.anchor)
+            writer.string(entry.slug)
             writer.optional(entry.address) { $0.string($1) }
             writer.optional(entry.latitude) { $0.word($1.bitPattern) }
             writer.optional(entry.longitude) { $0.word($1.bitPattern) }
@@ -124,7 +124,7 @@ struct SiteLists: Sendable, Equatable {
             return Group(heading: heading, members: try reader.array { reader throws(BinaryReader.Corrupt) in try place(&reader) })
         }
         restaurants = try reader.array { reader throws(BinaryReader.Corrupt) in
-            RestaurantEntry(name: try reader.string(), anchor: try reader.string(),
+            RestaurantEntry(name: try reader.string(), slug: try reader.string(),
                             address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                             latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
                             longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
@@ -261,56 +261,56 @@ struct SiteLists: Sendable, Equatable {
     }
 
     /// Moves the published article `new` from the restaurant of `old` to its own, as the
-    /// index gathers restaurants: by name (or address), each named, addressed and placed
-    /// as its newest article has it. `model`: the article at a source path, to name a
-    /// restaurant after its newest article. False when the move needs the full index: an
-    /// entry whose anchor is numbered rather than its name's slug (numbered in the order
-    /// the entries were met), or a site that gains or loses its first coordinates (a
-    /// build's warning about Leaflet says so).
-    mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Bool {
-        guard let place = articles.firstIndex(of: new.sourcePath) else { return false }
-        func anchor(_ name: String) -> String? { Slug(making: name)?.text }
-        func key(_ restaurant: Restaurant?) -> String? { restaurant.flatMap { $0.name ?? $0.address }?.lowercasedBytewise }
-        guard restaurants.allSatisfy({ anchor($0.name) == $0.anchor }) else { return false }
+    /// index gathers restaurants: by the slug of their names (or addresses), each named,
+    /// addressed and placed as its newest article has it. `model`: the article at a source
+    /// path, to name a restaurant after its newest article. Returns the slugs of the
+    /// restaurants whose pages change; nil when the move needs the full index: a
+    /// restaurant that comes or goes (its page, and the sitemap's line for it), or a site
+    /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
+    mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
+        guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
+        func slug(_ restaurant: Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
         let hadCoordinates = restaurants.contains(where: \.hasCoordinates)
         /// Names, addresses and places the entry at `position` as `restaurant` has it.
-        func describe(_ position: Int, as restaurant: Restaurant) -> Bool {
-            guard let name = restaurant.name ?? restaurant.address, let anchor = anchor(name) else { return false }
-            restaurants[position].name = name
-            restaurants[position].anchor = anchor
+        func describe(_ position: Int, as restaurant: Restaurant) {
+            restaurants[position].name = RestaurantEntry.name(of: restaurant) ?? restaurants[position].name
             restaurants[position].address = restaurant.address
             restaurants[position].latitude = restaurant.latitude
             restaurants[position].longitude = restaurant.longitude
-            return true
         }
-        if let oldKey = key(old.restaurant), let position = restaurants.firstIndex(where: { $0.name.lowercasedBytewise == oldKey }) {
+        var changed: Set<String> = []
+        let (oldSlug, newSlug) = (slug(old.restaurant), slug(new.restaurant))
+        if let oldSlug, oldSlug == newSlug, let restaurant = new.restaurant {
+            // The same restaurant, named, addressed or placed otherwise.
+            guard let position = restaurants.firstIndex(where: { $0.slug == oldSlug }) else { return nil }
+            if restaurants[position].articles.first?.sourcePath == new.sourcePath { describe(position, as: restaurant) }
+            changed.insert(oldSlug)
+        } else if let oldSlug, let position = restaurants.firstIndex(where: { $0.slug == oldSlug }) {
             let wasNewest = restaurants[position].articles.first?.sourcePath == new.sourcePath
             restaurants[position].articles.removeAll { $0.sourcePath == new.sourcePath }
-            if restaurants[position].articles.isEmpty {
-                restaurants.remove(at: position)
-            } else if wasNewest {
-                guard let newest = model(restaurants[position].articles[0].sourcePath)?.restaurant, describe(position, as: newest) else { return false }
+            guard !restaurants[position].articles.isEmpty else { return nil }
+            if wasNewest {
+                guard let newest = model(restaurants[position].articles[0].sourcePath)?.restaurant else { return nil }
+                describe(position, as: newest)
             }
+            changed.insert(oldSlug)
         }
-        if let restaurant = new.restaurant, let newKey = key(restaurant) {
-            if let position = restaurants.firstIndex(where: { $0.name.lowercasedBytewise == newKey }) {
-                var links = restaurants[position].articles
-                let at = links.partitioningIndex { (articles.firstIndex(of: $0.sourcePath) ?? -1) > place }
-                links.insert(ArticleLink(new), at: at)
-                restaurants[position].articles = links
-                if at == 0, !describe(position, as: restaurant) { return false }
-            } else {
-                restaurants.append(RestaurantEntry(name: "", anchor: "", articles: [ArticleLink(new)]))
-                guard describe(restaurants.count - 1, as: restaurant) else { return false }
-            }
+        if oldSlug != newSlug, let restaurant = new.restaurant, let newSlug {
+            guard let position = restaurants.firstIndex(where: { $0.slug == newSlug }) else { return nil }
+            var links = restaurants[position].articles
+            let at = links.partitioningIndex { (articles.firstIndex(of: $0.sourcePath) ?? -1) > place }
+            links.insert(ArticleLink(new), at: at)
+            restaurants[position].articles = links
+            if at == 0 { describe(position, as: restaurant) }
+            changed.insert(newSlug)
         }
         restaurants = restaurants.sorted(byKey: \.orderKey, by: <)
-        return restaurants.contains(where: \.hasCoordinates) == hadCoordinates
+        return restaurants.contains(where: \.hasCoordinates) == hadCoordinates ? changed : nil
     }
 
     /// Gives the articles at the source paths of `titles` their new titles in the lists of
-    /// restaurants; returns the source paths found there.
-    mutating func retitle(_ titles: [String: String]) -> Set<String> {
+    /// restaurants; returns the slugs of the restaurants that hold `shown`, among them.
+    mutating func retitle(_ titles: [String: String], shown: Set<String>) -> Set<String> {
         guard !titles.isEmpty else { return [] }
         // A few titles are compared with each path (most differ in length): hashing every
         // path of 10,000 articles' restaurants cost more than the rest of this.
@@ -322,10 +322,15 @@ struct SiteLists: Sendable, Equatable {
                 let title = if let few { few.first { $0.key == path }?.value } else { titles[path] }
                 if let title {
                     restaurants[position].articles[place].title = title
-                    found.insert(path)
+                    if shown.contains(path) { found.insert(restaurants[position].slug) }
                 }
             }
         }
         return found
+    }
+
+    /// The restaurants whose slugs are in `slugs`, in their order.
+    func restaurants(_ slugs: Set<String>) -> [RestaurantEntry] {
+        restaurants.filter { slugs.contains($0.slug) }
     }
 }

@@ -41,7 +41,10 @@ struct PageMeta: Sendable {
             description = "Every \(kind == .meal ? "meal" : "tag") of \(site.title) with its articles"
         case .restaurants:
             title = "Restaurants"
-            description = "Every restaurant of \(site.title) with its address and articles"
+            description = "Every restaurant of \(site.title) with its address"
+        case .restaurant(let entry):
+            title = entry.name
+            description = (entry.address.map { "\(entry.name), \($0)" } ?? entry.name) + ": articles about it on \(site.title)"
         case .map:
             title = "Map"
             description = "Every restaurant of \(site.title) on one map"

@@ -110,14 +110,20 @@ final class ViewContext: Sendable {
 
     /// A restaurant's name, address and map links as templates read them.
     func restaurant(_ restaurant: Restaurant) -> MustacheValue {
-        restaurants.value(for: RestaurantKey(restaurant)) { _ in ViewContext.record(of: restaurant, zoom: site.mapZoom) }
+        restaurants.value(for: RestaurantKey(restaurant)) { _ in record(of: restaurant, zoom: site.mapZoom) }
     }
 
-    private static func record(of restaurant: Restaurant, zoom: Int) -> MustacheValue {
-        var fields = MustacheFields(reservingCapacity: 8)
+    private func record(of restaurant: Restaurant, zoom: Int) -> MustacheValue {
+        var fields = MustacheFields(reservingCapacity: 10)
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
         fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
+        // Every published article's restaurant has its page; the slug is the name's alone.
+        if let name = RestaurantEntry.name(of: restaurant) {
+            let slug = RestaurantEntry.slug(of: name)
+            fields["slug"] = .string(slug)
+            fields["url"] = .string(url(RestaurantEntry.path(ofSlug: slug)))
+        }
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
             let links = MapLinks(latitude: latitude, longitude: longitude, zoom: zoom)
             fields["embedURL"] = .string(links.embedURL)

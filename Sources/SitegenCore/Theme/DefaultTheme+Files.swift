@@ -94,7 +94,10 @@ extension DefaultTheme {
   <section aria-labelledby="restaurant-title">
     <h2 id="restaurant-title" class="section-header">Restaurant</h2>
     <ul class="group">
-      {{#name}}<li class="row"><span class="row-label">{{name}}</span></li>{{/name}}
+      {{#name}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/name}}
+      {{^name}}
+      {{#address}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">Articles about this place</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/address}}
+      {{/name}}
       {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
       {{#hasCoordinates}}
       <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}">
@@ -164,24 +167,20 @@ extension DefaultTheme {
     var popup = document.createElement("div");
     var title = document.createElement("p");
     title.className = "map-popup-title";
-    title.textContent = place.name;
+    var link = document.createElement("a");
+    link.href = place.url;
+    link.textContent = place.name;
+    title.appendChild(link);
     popup.appendChild(title);
     if (place.address) {
       var address = document.createElement("p");
       address.textContent = place.address;
       popup.appendChild(address);
     }
-    var list = document.createElement("ul");
-    list.className = "map-popup-list";
-    place.articles.forEach(function (article) {
-      var item = document.createElement("li");
-      var link = document.createElement("a");
-      link.href = article.url;
-      link.textContent = article.title;
-      item.appendChild(link);
-      list.appendChild(item);
-    });
-    popup.appendChild(list);
+    var count = document.createElement("p");
+    count.className = "map-popup-count";
+    count.textContent = place.count + (place.count === 1 ? " article" : " articles");
+    popup.appendChild(count);
     var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
     marker.bindPopup(popup);
     layer.addLayer(marker);
@@ -455,6 +454,7 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .row-link:hover, .row-link:focus-visible { background: var(--card-pressed); }
 .row-label { font-weight: 400; }
 .row-value, .secondary { color: var(--secondary); text-align: end; }
+.row-value { white-space: nowrap; }
 .row-text { font-style: normal; }
 .row-chevron { color: var(--secondary); font-size: 1.4rem; line-height: 1; }
 .row-links { font-size: 0.9375rem; }
@@ -499,8 +499,6 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tag-cloud { display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0.75rem var(--inset); }
 .tag { display: inline-block; padding: 0.25rem 0.75rem; border-radius: 999px; background: var(--background); text-decoration: none; }
 .tag:hover, .tag:focus-visible { text-decoration: underline; }
-
-.restaurant { scroll-margin-top: 1rem; }
 
 /* The action bar slides away while the reader scrolls down and comes back when they
    scroll up; the page keeps room for it so it never covers the last lines. */
@@ -563,7 +561,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 
 .map { height: min(70vh, 36rem); border-radius: var(--radius); margin: 0 0 1rem; background: var(--card-pressed); }
 .map-popup-title { font-weight: 600; margin: 0 0 0.25rem; }
-.map-popup-list { margin: 0.25rem 0 0; padding-left: 1.1rem; }
+.map-popup-count { margin: 0.25rem 0 0; }
 
 .empty-state { padding: 1.25rem var(--inset); }
 .empty-state h2 { font-size: 1.0625rem; margin: 0 0 0.25rem; }
@@ -573,7 +571,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 .updated { color: var(--secondary); font-size: 0.875rem; margin: -0.5rem 0 1rem; }
 .homework-sentence { display: block; }
 .row-stack { display: flex; flex-direction: column; gap: 0.125rem; }
-.row-stack .homework-sentence { color: var(--secondary); font-size: 0.9375rem; }
+.row-stack .homework-sentence, .row-detail { color: var(--secondary); font-size: 0.9375rem; }
 .group-title { margin: 1rem var(--inset) 0.35rem; font-size: 0.9375rem; font-weight: 600; }
 .assignment { display: flex; align-items: flex-start; gap: 0.75rem; width: 100%; }
 .assignment p { margin: 0; }
@@ -1061,9 +1059,9 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <ul class="group">
   {{#restaurants}}
   <li class="row row-stacked">
-    <span class="row-label">{{name}}</span>
+    <a class="row-label" href="{{url}}">{{name}}</a>
     {{#address}}<address class="row-text secondary">{{address}}</address>{{/address}}
-    <span class="row-links">{{#articles}}<a href="{{url}}">{{title}}</a> · {{/articles}}<a href="{{largerMapURL}}">OpenStreetMap</a></span>
+    <span class="row-links">{{count}} article{{^one}}s{{/one}} · <a href="{{largerMapURL}}">OpenStreetMap</a></span>
   </li>
   {{/restaurants}}
 </ul>
@@ -1113,23 +1111,53 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/pagination.hasMany}}
 
 """#,
+        "restaurant.mustache": #"""
+{{<layout}}
+{{$title}}{{restaurant.name}} – {{site.title}}{{/title}}
+{{$content}}
+{{#restaurant}}
+<h1 class="page-title">{{name}}</h1>
+<section aria-labelledby="place-title">
+  <h2 id="place-title" class="section-header">Where</h2>
+  <ul class="group">
+    {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
+    {{#hasCoordinates}}
+    <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{name}}">
+      <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{name}}" width="640" height="320"></iframe></noscript>
+    </li>
+    <li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    {{/hasCoordinates}}
+    {{^hasCoordinates}}{{^address}}<li class="row"><span class="row-label secondary">No address yet</span></li>{{/address}}{{/hasCoordinates}}
+  </ul>
+</section>
+<section aria-labelledby="articles-title">
+  <h2 id="articles-title" class="section-header">{{count}} article{{^one}}s{{/one}}</h2>
+  <ul class="group">
+    {{#articles}}
+    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    {{/articles}}
+  </ul>
+</section>
+<ul class="group">
+  <li class="row"><a class="row-link" href="{{site.root}}restaurants/"><span class="row-label">Every restaurant</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+</ul>
+{{/restaurant}}
+{{/content}}
+{{/layout}}
+
+"""#,
         "restaurants.mustache": #"""
 {{<layout}}
 {{$title}}Restaurants – {{site.title}}{{/title}}
 {{$content}}
 <h1 class="page-title">Restaurants</h1>
 {{#restaurants.0}}
-{{#restaurants}}
-<section class="restaurant" id="{{anchor}}" aria-labelledby="{{anchor}}-title">
-  <h2 id="{{anchor}}-title" class="section-header">{{name}}</h2>
-  <ul class="group">
-    {{#address}}<li class="row"><address class="row-text">{{address}}</address>{{#largerMapURL}}<a class="row-value" href="{{largerMapURL}}">Map</a>{{/largerMapURL}}</li>{{/address}}
-    {{#articles}}
-    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-    {{/articles}}
-  </ul>
-</section>
-{{/restaurants}}
+<ul class="group">
+  {{#restaurants}}
+  <li class="row"><a class="row-link" href="{{url}}"><span class="row-stack"><span class="row-label">{{name}}</span>{{#address}}<span class="row-detail">{{address}}</span>{{/address}}</span><span class="row-value">{{count}} article{{^one}}s{{/one}}</span></a></li>
+  {{/restaurants}}
+</ul>
 {{/restaurants.0}}
 {{^restaurants}}
 <section class="group empty-state" aria-labelledby="empty-title">

@@ -20,7 +20,7 @@ enum TemplateNames {
         "tags", "body", "subContents", "html", "draft",
         // Lists of articles, meals and tags, the restaurants and the map.
         "article", "articles", "page", "pagination", "number", "count", "hasMany", "prev", "next", "hasDrafts", "group", "groups",
-        "isMeal", "isTag", "isMeals", "isTags", "one", "draftCount", "oneDraft", "restaurants", "anchor", "hasLeaflet",
+        "isMeal", "isTag", "isMeals", "isTags", "one", "draftCount", "oneDraft", "restaurants", "hasLeaflet",
         "hasMarkerClusters", "mapData", "hasUnpinned", "unpinnedCount", "unpinnedOne",
         // Homework: grades, days, assignments and teachers.
         "homework", "grades", "grade", "sentence", "digest", "upcoming", "recentDays", "hasAssignments", "onlyDrafts", "updated",

@@ -22,24 +22,20 @@
     var popup = document.createElement("div");
     var title = document.createElement("p");
     title.className = "map-popup-title";
-    title.textContent = place.name;
+    var link = document.createElement("a");
+    link.href = place.url;
+    link.textContent = place.name;
+    title.appendChild(link);
     popup.appendChild(title);
     if (place.address) {
       var address = document.createElement("p");
       address.textContent = place.address;
       popup.appendChild(address);
     }
-    var list = document.createElement("ul");
-    list.className = "map-popup-list";
-    place.articles.forEach(function (article) {
-      var item = document.createElement("li");
-      var link = document.createElement("a");
-      link.href = article.url;
-      link.textContent = article.title;
-      item.appendChild(link);
-      list.appendChild(item);
-    });
-    popup.appendChild(list);
+    var count = document.createElement("p");
+    count.className = "map-popup-count";
+    count.textContent = place.count + (place.count === 1 ? " article" : " articles");
+    popup.appendChild(count);
     var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
     marker.bindPopup(popup);
     layer.addLayer(marker);
