@@ -38,7 +38,10 @@ def edit():
     elif k == 3:
         n, a, la, lo = rnd.choice(rests)
         block = "restaurant:\n  name: \"%s\"\n" % n + ("  address: \"%s\"\n" % a if a else "") + ("  lat: %s\n  lon: %s\n" % (la, lo) if la else "")
-        t = re.sub(r"(?ms)^restaurant:\n(  .*?\n)+", block, t, 1); what = "restaurant"
+        # Half the time another article's restaurant, which has a page already.
+        other = re.search(r"(?ms)^restaurant:\n(  .*?\n)+", open(A + "/" + rnd.choice(files())).read())
+        if other and rnd.randrange(2): block = other.group(0)
+        t = re.sub(r"(?ms)^restaurant:\n(  .*?\n)+", lambda _: block, t, 1); what = "restaurant"
     elif k == 4: t = re.sub(r"(?m)^date: .*$", "date: %d-%02d-%02d" % (rnd.choice([2013, 2020, 2027]), rnd.randint(1, 12), rnd.randint(1, 28)), t, 1); what = "date"
     elif k == 5: t = t.replace("\ntitle:", "\ndraft: true\ntitle:", 1) if "\ndraft: true" not in t else t.replace("\ndraft: true", "", 1); what = "draft"
     elif k == 6: t = t + "\nAnother paragraph %d.\n" % rnd.randrange(999); what = "story"

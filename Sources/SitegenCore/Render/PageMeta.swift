@@ -45,6 +45,7 @@ struct PageMeta: Sendable {
         case .restaurant(let entry):
             title = entry.name
             description = (entry.address.map { "\(entry.name), \($0)" } ?? entry.name) + ": articles about it on \(site.title)"
+            jsonLD = restaurantJSONLD(entry, url: canonical)
         case .map:
             title = "Map"
             description = "Every restaurant of \(site.title) on one map"
@@ -102,21 +103,7 @@ struct PageMeta: Sendable {
         }
         if let restaurant = article.restaurant {
             json.open("about")
-            json.member("@type", constant: "Restaurant")
-            if let name = restaurant.name { json.member("name", string: name) }
-            if let address = restaurant.address {
-                json.open("address")
-                json.member("@type", constant: "PostalAddress")
-                json.member("streetAddress", string: address)
-                json.close()
-            }
-            if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
-                json.open("geo")
-                json.member("@type", constant: "GeoCoordinates")
-                json.member("latitude", number: latitude)
-                json.member("longitude", number: longitude)
-                json.close()
-            }
+            json.restaurant(restaurant)
             if let price = article.price {
                 json.member("priceRange", string: context.formats.price(price))
             }
@@ -124,6 +111,40 @@ struct PageMeta: Sendable {
         }
         json.close()
         return .utf8(json.bytes[...])
+    }
+}
+
+extension PageMeta {
+    /// A `Restaurant` on its own page, with the page's URL.
+    fileprivate func restaurantJSONLD(_ entry: RestaurantEntry, url: String?) -> MustacheValue {
+        var json = JSONWriter()
+        json.open()
+        json.member("@context", constant: "https://schema.org")
+        json.restaurant(Restaurant(name: entry.name, address: entry.address, latitude: entry.latitude, longitude: entry.longitude))
+        if let url { json.member("url", string: url) }
+        json.close()
+        return .utf8(json.bytes[...])
+    }
+}
+
+extension JSONWriter {
+    /// The members of a schema.org `Restaurant`: its type, name, address and coordinates.
+    mutating func restaurant(_ restaurant: Restaurant) {
+        member("@type", constant: "Restaurant")
+        if let name = restaurant.name { member("name", string: name) }
+        if let address = restaurant.address {
+            open("address")
+            member("@type", constant: "PostalAddress")
+            member("streetAddress", string: address)
+            close()
+        }
+        if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
+            open("geo")
+            member("@type", constant: "GeoCoordinates")
+            member("latitude", number: latitude)
+            member("longitude", number: longitude)
+            close()
+        }
     }
 }
 
