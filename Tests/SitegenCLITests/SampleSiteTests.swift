@@ -927,15 +927,23 @@ struct BuildCacheTests {
         #expect(try wroteChangesOnly(cache))
         _ = report(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
-        // The title is noted in the cache, not written into the lists: a second one, and
-        // another article's, find the first.
+        // The lists hold no titles: a second edit, and another article's, are made from the
+        // models, which have the first.
         try replace("title: Dim Sum <& Sham Shui Po>", with: "title: Dim Sum, Again", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
         #expect(report(cached, cache: cache).renderedCount == 8)
         try replace("title: Egg Tarts on Lyndhurst Terrace", with: "title: Egg Tarts", in: "egg-tarts-on-lyndhurst-terrace/index.md", in: cached, plain)
         #expect(report(cached, cache: cache).renderedCount == 8)
         _ = report(plain, cache: nil)
         #expect(sameOutputs(cached, plain))
-        // A price is on the cards, not in the lists of restaurants.
+        // The older of Kam Wah's two articles: its restaurant's page lists both, the other
+        // from its model.
+        try replace("title: Milk Tea at Kam Wah", with: "title: Milk Tea, Pulled", in: "milk-tea-at-kam-wah/index.md", in: cached, plain)
+        let older = report(cached, cache: cache)
+        #expect(older.succeeded && older.parsedCount == 1 && older.renderedCount == 7, "\(older)")
+        #expect(try wroteChangesOnly(cache))
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+        // A price is on the cards, not on a restaurant's page.
         try replace("price: 98", with: "price: 99", in: "dim-sum-in-sham-shui-po/index.md", in: cached, plain)
         #expect(report(cached, cache: cache).renderedCount == 7)
         #expect(try wroteChangesOnly(cache))

@@ -64,7 +64,11 @@ struct IndexStageTests {
         ]
         let index = index(articles, drafts: false)
         // Named, addressed and placed as the newest article has them; no page for a draft's.
-        let entries = index.restaurants.map { ($0.name, $0.slug, $0.address, $0.articles.map(\.pagePath)) }
+        let pages = index.plan.compactMap { planned -> RestaurantPage? in
+            if case .restaurant(let page) = planned { page } else { nil }
+        }
+        #expect(pages.map(\.entry) == index.restaurants && index.restaurants.map(\.count) == [1, 1, 2])
+        let entries = pages.map { ($0.entry.name, $0.entry.slug, $0.entry.address, $0.articles.map(\.pagePath)) }
         #expect(entries.map(\.0) == ["!!!", "9 Fuk Wing St", "Kam Wah Cafe"])
         #expect(entries.map(\.2) == [nil, "9 Fuk Wing St", "47 Bute St"])
         #expect(entries.map(\.3) == [["articles/odd/"], ["articles/plain/"], ["articles/bun/", "articles/tea/"]])
@@ -106,7 +110,7 @@ struct IndexStageTests {
                                       hasAssignments: false, updated: "Updated Monday", updatedISO: "2026-12-01T00:00:00+08:00", teachersURL: "/homework/teachers/")
         let lists = SiteLists(index: index, contextHash: 7, homeworkSummary: summary, homeworkSummaryPrint: 11)
         let names: ([String]) -> [String] = { paths in paths.map { String($0.dropFirst("Content/articles/".count)) } }
-        #expect(names(lists.articles) == ["noodles.md", "milk-tea.md", "a-toast.md", "b-toast.md"])
+        #expect(names(Array(lists.articles)) == ["noodles.md", "milk-tea.md", "a-toast.md", "b-toast.md"])
         #expect(lists.draftCount == 1)
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-lists-\(UUID().uuidString)")

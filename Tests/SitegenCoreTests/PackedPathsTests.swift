@@ -41,6 +41,21 @@ struct PackedPathsTests {
     }
 
     /// A cache whose paths are out of order is refused, not searched wrong.
+    @Test func findsAPathAndEqualsTheSamePathsWhateverBytesItKeepsUnused() {
+        var paths = PackedPaths(["Content/b.md", "Content/é.md", "Content/a.md"])
+        #expect(paths.firstIndex(of: "Content/é.md") == 1 && paths.firstIndex(of: "Content/a.md") == 2 && paths.firstIndex(of: "Content/c.md") == nil)
+        var unchecked = PackedPaths()
+        for path in ["Content/b.md", "Content/x.md", "Content/é.md", "Content/a.md"] {
+            var path = path
+            path.withUTF8 { unchecked.append(unchecked: $0) }
+        }
+        #expect(unchecked != paths)
+        unchecked.remove(at: 1)
+        #expect(unchecked == paths)
+        paths.remove(at: 0)
+        #expect(unchecked != paths && Array(paths) == ["Content/é.md", "Content/a.md"])
+    }
+
     @Test func contentTableTakesPathsOnlyInOrder() {
         var table = ContentTable()
         let entry = BuildCache.ContentEntry(stamp: FileStamp(size: 1, modified: 1), hash: 1, stored: 8..<9, storedChecksum: 0)

@@ -11,8 +11,8 @@ import SitegenSupport
 /// the article's page and the feed; one they show, the list pages that hold the article,
 /// made from the lists the last build kept (`SiteLists`), with the restaurant's page for
 /// a title, the restaurants and the map for a restaurant, and every page of the groups
-/// an article left or joined. Any other change, or a problem, leaves it to the full build, which would
-/// make the same files.
+/// an article left or joined. Any other change, or a problem, leaves it to the full
+/// build, which would make the same files.
 struct EditedArticles {
     private let previous: BuildCache
     private let tree: SourceTree
@@ -35,8 +35,6 @@ struct EditedArticles {
         var settledBefore = Int64.max
         /// What the list pages rendered asked of articles (`ArticleView.Reads`).
         var cardReads: UInt64 = 0
-        /// The edited titles the lists show, by source path (`BuildCache.listsTitles`).
-        var listsTitles: [String: String] = [:]
     }
 
     /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
@@ -113,10 +111,10 @@ struct EditedArticles {
 
         // An edit the lists show renders the list pages of the article from the last
         // build's lists and the models of the articles on them, and, for a title, its
-        // restaurant's page from the lists' titles. An article in other meals or tags is
-        // moved in the lists, and every page of the groups it left or joined is rendered,
-        // with the pages of meals and tags; one at another restaurant is moved among the
-        // restaurants, whose index, map and two pages are rendered.
+        // restaurant's page. An article in other meals or tags is moved in the lists, and
+        // every page of the groups it left or joined is rendered, with the pages of meals
+        // and tags; one at another restaurant is moved among the restaurants, whose index,
+        // map and two pages are rendered.
         var lists: SiteLists?
         // The restaurants whose pages show an edit, and whether the index of restaurants
         // and the map do (an article moved between restaurants).
@@ -127,9 +125,7 @@ struct EditedArticles {
         if !listed.isEmpty {
             guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
                   read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
-            // The titles edited since the lists were written, and these.
-            let titles = previous.listsTitles.merging(retitled.map { ($0.sourcePath, $0.title) }) { $1 }
-            restaurantPages = read.retitle(titles, shown: Set(retitled.map(\.sourcePath)))
+            restaurantPages = read.restaurantSlugs(holding: retitled.map(\.sourcePath))
             restaurantsChange = !rehoused.isEmpty
             for (old, new) in rehoused {
                 guard let changed = read.rehouse(new, from: old, model: model) else { return nil }
@@ -199,7 +195,7 @@ struct EditedArticles {
         // What the list pages show of the articles not read: as the last build had it.
         if let lists {
             index.draftCount = lists.draftCount
-            index.restaurants = lists.restaurants
+            index.restaurants = lists.restaurants.map(\.entry)
         }
         var shown: [PlannedPage] = []
         var paths: [String] = []
@@ -215,10 +211,14 @@ struct EditedArticles {
         }
         // `/meals/` and `/tags/` with the lists' headings, for the kinds of groups moved in.
         let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(regroupedKinds.contains).map { PlannedPage.groupIndex($0, lists?.headings($0) ?? []) }
-        // A restaurant's page is made from the lists: the index knows only the restaurants
-        // of the articles it was made from.
-        let restaurantEntries = lists?.restaurants(restaurantPages).map(PlannedPage.restaurant) ?? []
-        for page in shownLists + groupIndexes + restaurantEntries {
+        // A restaurant's page is made from the lists and its articles' models: the index
+        // knows only the restaurants of the articles it was made from.
+        var restaurants: [RestaurantPage] = []
+        if let lists {
+            guard let pages = lists.restaurantPages(restaurantPages, model: model) else { return nil }
+            restaurants = pages
+        }
+        for page in shownLists + groupIndexes + restaurants.map(PlannedPage.restaurant) {
             shown.append(page)
             paths.append(page.path)
         }
@@ -249,9 +249,8 @@ struct EditedArticles {
         report.renderedCount = rendered.renderedCount
         report.parsedCount = edited.count
         var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore, cardReads: rendered.cardReads)
-        // The lists are not written again for a title, which the cache notes, but for an
-        // article moved in them: on another core, while the files are put in place.
-        for article in retitled { edits.listsTitles[article.sourcePath] = article.title }
+        // The lists are written again for an article moved in them (a title is not in
+        // them): on another core, while the files are put in place.
         let writingLists = regrouped.isEmpty && rehoused.isEmpty ? nil : lists.map { lists in Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
         for (file, entry) in zip(edited, entries) {
             edits.content[file.contentPath] = entry

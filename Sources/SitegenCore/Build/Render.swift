@@ -288,8 +288,8 @@ enum Render {
                 ]))
             case .restaurants:
                 return Job(path: path, template: "restaurants", context: shared.page(planned, path, ["restaurants": .array(shared.restaurants.views)]))
-            case .restaurant(let entry):
-                return Job(path: path, template: "restaurant", context: shared.page(planned, path, ["restaurant": restaurantPage(entry, context: context)]))
+            case .restaurant(let page):
+                return Job(path: path, template: "restaurant", context: shared.page(planned, path, ["restaurant": restaurantPage(page, context: context)]))
             case .map:
                 return Job(path: path, template: "map", context: mapPage(shared, planned, path, leaflet: leaflet))
             case .homework:
@@ -338,12 +338,13 @@ enum Render {
 
     /// A restaurant's page: the restaurant as an article shows it (name, address, map
     /// links, its page's URL), with its articles, newest first.
-    private static func restaurantPage(_ entry: RestaurantEntry, context: ViewContext) -> MustacheValue {
+    private static func restaurantPage(_ page: RestaurantPage, context: ViewContext) -> MustacheValue {
+        let entry = page.entry
         let restaurant = Restaurant(name: entry.name, address: entry.address, latitude: entry.latitude, longitude: entry.longitude)
         guard case .fields(var fields) = context.restaurant(restaurant) else { return .null }
-        fields["count"] = .int(entry.articles.count)
-        fields["one"] = .bool(entry.articles.count == 1)
-        fields["articles"] = .array(entry.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) })
+        fields["count"] = .int(entry.count)
+        fields["one"] = .bool(entry.count == 1)
+        fields["articles"] = .array(page.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) })
         return .fields(fields)
     }
 
@@ -370,8 +371,8 @@ enum Render {
                     "slug": .string(entry.slug),
                     "url": .string(context.url(entry.path)),
                     "address": entry.address.map(MustacheValue.string) ?? .null,
-                    "count": .int(entry.articles.count),
-                    "one": .bool(entry.articles.count == 1),
+                    "count": .int(entry.count),
+                    "one": .bool(entry.count == 1),
                 ]
                 if let latitude = entry.latitude, let longitude = entry.longitude {
                     fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -400,7 +401,7 @@ enum Render {
             append(",\"url\":")
             JSONString.append(context.url(entry.path), to: &json)
             append(",\"count\":")
-            json.append(contentsOf: String(entry.articles.count).utf8)
+            json.append(contentsOf: String(entry.count).utf8)
             append(",\"lat\":")
             MapLinks.appendCoordinate(latitude, to: &json)
             append(",\"lon\":")

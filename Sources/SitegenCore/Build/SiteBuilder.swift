@@ -140,11 +140,7 @@ public enum SiteBuilder {
             var folderTimes: Concurrently<PathTable<Int64>>?
             if let edits = prepared.edits {
                 cache.take(edits)
-                // Lists written again hold every title edited since the last were.
-                if let writing = prepared.writingLists {
-                    cache.listsChecksum = writing.wait() ?? 0
-                    cache.listsTitles = [:]
-                }
+                if let writing = prepared.writingLists { cache.listsChecksum = writing.wait() ?? 0 }
                 let folders = OutputWriter.folderTimes(of: result.manifest.keys, in: outputURL.path)
                 cache.outputs.merge(result.manifest)
                 cache.folders.merge(folders)

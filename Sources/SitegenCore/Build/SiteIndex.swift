@@ -36,7 +36,7 @@ struct GroupHeading: Sendable, Hashable {
     var isPublished: Bool { count > 0 }
 }
 
-/// What the lists of restaurants show of an article: its title and where it is.
+/// What a restaurant's page shows of an article: its title and where it is.
 struct ArticleLink: Sendable, Equatable {
     var sourcePath: String
     var title: String
@@ -49,8 +49,8 @@ extension ArticleLink {
     }
 }
 
-/// A restaurant and the published articles about it, each restaurant a page of its own
-/// at `/restaurants/<slug>/`.
+/// A restaurant as `/restaurants/` and the map show it, each restaurant a page of its own
+/// at `/restaurants/<slug>/` (`RestaurantPage`).
 struct RestaurantEntry: Sendable, Equatable {
     var name: String
     /// `RestaurantEntry.slug(of:)` of the name.
@@ -58,7 +58,8 @@ struct RestaurantEntry: Sendable, Equatable {
     var address: String?
     var latitude: Double?
     var longitude: Double?
-    var articles: [ArticleLink]
+    /// How many published articles are about it.
+    var count: Int
 
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
@@ -84,6 +85,13 @@ struct RestaurantEntry: Sendable, Equatable {
         print.add(Array(name.lowercasedBytewise.utf8))
         return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
     }
+}
+
+/// A restaurant's page: the restaurant and its published articles, newest first. Only the
+/// page shows their titles, so a title edit renders it alone.
+struct RestaurantPage: Sendable {
+    var entry: RestaurantEntry
+    var articles: [ArticleLink]
 }
 
 /// One numbered page of a list: `/`, `/page/2/`, `/tags/toast/page/2/`.
@@ -128,8 +136,7 @@ enum PlannedPage: Sendable {
     /// `/meals/` or `/tags/`, with the headings of every group of the kind, in order.
     case groupIndex(ArticleGroup.Kind, [GroupHeading])
     case restaurants
-    /// A restaurant's page, with its articles.
-    case restaurant(RestaurantEntry)
+    case restaurant(RestaurantPage)
     case map
     case homework
     case grade(GradeID)
@@ -166,7 +173,7 @@ enum PlannedPage: Sendable {
         case .group(_, let list): list.path + "index.html"
         case .groupIndex(let kind, _): "\(kind.rawValue)/index.html"
         case .restaurants: "restaurants/index.html"
-        case .restaurant(let entry): entry.path + "index.html"
+        case .restaurant(let page): page.entry.path + "index.html"
         case .map: "map/index.html"
         case .homework: "homework/index.html"
         case .grade(let grade): "homework/grade-\(grade.slug)/index.html"
@@ -257,7 +264,8 @@ struct SiteIndex: Sendable {
         let published = self.articles
         let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
         meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
-        restaurants = SiteIndex.restaurants(of: published)
+        let restaurantPages = SiteIndex.restaurants(of: published)
+        restaurants = restaurantPages.map(\.entry)
         tags = tagging.wait()
 
         homework = scheduling.wait()
@@ -274,7 +282,7 @@ struct SiteIndex: Sendable {
             plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
         }
         plan += [.groupIndex(.meal, meals.map(\.heading)), .groupIndex(.tag, tags.map(\.heading)), .restaurants]
-        plan += restaurants.map(PlannedPage.restaurant)
+        plan += restaurantPages.map(PlannedPage.restaurant)
         plan.append(.map)
         if !site.homework.grades.isEmpty {
             plan += [.homework, .teachers]
@@ -355,26 +363,28 @@ struct SiteIndex: Sendable {
         return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
     }
 
-    /// Restaurants by slug of their names; the newest article's name, address and
-    /// coordinates win.
-    private static func restaurants(of articles: [Article]) -> [RestaurantEntry] {
-        // Each slug is hashed once, for its place among the entries, which are kept in the
-        // order they were met: looked up two or three times an article, and copied out of a
-        // dictionary at the end, the names were more than half of the index of 2,000 articles.
+    /// Restaurants by slug of their names, with their articles; the newest article's name,
+    /// address and coordinates win.
+    private static func restaurants(of articles: [Article]) -> [RestaurantPage] {
+        // Each slug is hashed once, for its place among the pages, which are kept in the
+        // order they were met: entries kept in a dictionary, looked up two or three times an
+        // article and copied out at the end, were more than half of the index of 2,000
+        // articles.
         var places: [String: Int] = [:]
-        var entries: [RestaurantEntry] = []
+        var pages: [RestaurantPage] = []
         for article in articles {
             guard let name = RestaurantEntry.name(of: article.restaurant), let restaurant = article.restaurant else { continue }
             let slug = RestaurantEntry.slug(of: name)
             let place = places[slug] ?? {
-                entries.append(RestaurantEntry(name: name, slug: slug, address: restaurant.address,
-                                               latitude: restaurant.latitude, longitude: restaurant.longitude, articles: []))
-                places[slug] = entries.count - 1
-                return entries.count - 1
+                pages.append(RestaurantPage(entry: RestaurantEntry(name: name, slug: slug, address: restaurant.address, latitude: restaurant.latitude,
+                                                                   longitude: restaurant.longitude, count: 0), articles: []))
+                places[slug] = pages.count - 1
+                return pages.count - 1
             }()
-            entries[place].articles.append(ArticleLink(article))
+            pages[place].articles.append(ArticleLink(article))
+            pages[place].entry.count += 1
         }
-        return entries.sorted(byKey: \.orderKey, by: <)
+        return pages.sorted(byKey: \.entry.orderKey, by: <)
     }
 }
 
@@ -458,18 +468,6 @@ extension SiteIndex {
         _ = swap(&articles)
         for position in meals.indices { _ = swap(&meals[position].articles) }
         for position in tags.indices { _ = swap(&tags[position].articles) }
-        func relink(_ entry: inout RestaurantEntry) -> Bool {
-            var relinked = false
-            for place in entry.articles.indices {
-                let path = entry.articles[place].sourcePath
-                if let replacement = replacements.first(where: { $0.sourcePath == path }) {
-                    entry.articles[place] = ArticleLink(replacement)
-                    relinked = true
-                }
-            }
-            return relinked
-        }
-        for position in restaurants.indices { _ = relink(&restaurants[position]) }
         for position in pages.indices {
             let path = pages[position].sourcePath
             if let replacement = pageReplacements.first(where: { $0.sourcePath == path }) { pages[position] = replacement }
@@ -484,8 +482,16 @@ extension SiteIndex {
                 if let replacement = pageReplacements.first(where: { $0.sourcePath == page.sourcePath }) { plan[position] = .page(replacement) }
             case .group(let heading, var list):
                 if swap(&list.articles) { plan[position] = .group(heading, list) }
-            case .restaurant(var entry):
-                if relink(&entry) { plan[position] = .restaurant(entry) }
+            case .restaurant(var page):
+                var relinked = false
+                for place in page.articles.indices {
+                    let path = page.articles[place].sourcePath
+                    if let replacement = replacements.first(where: { $0.sourcePath == path }) {
+                        page.articles[place] = ArticleLink(replacement)
+                        relinked = true
+                    }
+                }
+                if relinked { plan[position] = .restaurant(page) }
             default:
                 continue
             }
@@ -514,7 +520,7 @@ extension SiteIndex {
             case .article(let article): sourcePaths.contains(article.sourcePath)
             case .page(let page): sourcePaths.contains(page.sourcePath)
             case .group(_, let list): shows(list.articles[...], of: onCards)
-            case .restaurant(let entry): retitled && entry.articles.contains { sourcePaths.contains($0.sourcePath) }
+            case .restaurant(let page): retitled && page.articles.contains { sourcePaths.contains($0.sourcePath) }
             case .siteFeed: inFeed
             case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
             }

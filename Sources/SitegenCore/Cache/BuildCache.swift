@@ -266,9 +266,6 @@ struct BuildCache: Sendable {
     /// The checksum of the lists beside the cache file (`SiteLists`) made for this cache;
     /// 0 when there are none.
     var listsChecksum: UInt64 = 0
-    /// Titles edited since the lists were written, by source path: a rebuild after a
-    /// title was edited notes it here rather than writing the lists again.
-    var listsTitles: [String: String] = [:]
     /// The checksum of the cache file as it was read, when it was: the changes a save
     /// writes beside it are the changes to that file.
     var base: UInt64?
@@ -283,7 +280,6 @@ struct BuildCache: Sendable {
         pages.merge(edits.pages)
         formatFacts = edits.formatFacts ?? formatFacts
         cardReads |= edits.cardReads
-        listsTitles.merge(edits.listsTitles) { $1 }
         changes.content.formUnion(edits.content.keys)
         changes.pages.formUnion(edits.pages.keys)
     }
@@ -490,7 +486,6 @@ struct BuildCache: Sendable {
         moment = changed.moment
         racyInputs = changed.racyInputs
         listsChecksum = changed.listsChecksum
-        listsTitles = changed.listsTitles
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         let changedPages = changed.pages.materialized()
         pages.merge(changedPages)
@@ -617,10 +612,6 @@ struct BuildCache: Sendable {
         writer.string(moment)
         writeHashes(racyInputs, &writer)
         writer.unsigned(listsChecksum)
-        writer.array(listsTitles.sorted { $0.key < $1.key }) { writer, entry in
-            writer.string(entry.key)
-            writer.string(entry.value)
-        }
     }
 
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
@@ -634,7 +625,6 @@ struct BuildCache: Sendable {
         moment = try reader.string()
         racyInputs = try readHashes(&reader)
         listsChecksum = try reader.unsigned()
-        listsTitles = Dictionary(try reader.array { reader throws(BinaryReader.Corrupt) in (try reader.string(), try reader.string()) }) { $1 }
     }
 
     // Each writer takes the entries with their paths: looked up again by path, a large site's

@@ -10,7 +10,7 @@ import Glibc
 /// Compared with a string as bytes: equality is the bytes' (a path read from a folder
 /// twice has the same bytes both times), and where both are ASCII the bytes' order is
 /// `String`'s; otherwise the path is made into a string and compared as one.
-struct PackedPaths: RandomAccessCollection, Sendable {
+struct PackedPaths: RandomAccessCollection, Sendable, Equatable {
     /// Each path followed by a NUL, so that it is also a C string for the system's calls.
     private var bytes: [UInt8] = []
     /// Where each path's bytes are in `bytes`; a path inserted or removed in the middle
@@ -31,6 +31,11 @@ struct PackedPaths: RandomAccessCollection, Sendable {
 
     subscript(index: Int) -> String {
         withBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The index of the first path with the bytes of `path`.
+    func firstIndex(of path: String) -> Int? {
+        withView { view in indices.first { view.isSame(at: $0, as: path) } }
     }
 
     mutating func reserveCapacity(_ count: Int) {
@@ -59,7 +64,7 @@ struct PackedPaths: RandomAccessCollection, Sendable {
     }
 
     /// Appends a path given as bytes wherever it sorts, for a table that keeps the order
-    /// of bytes itself (`PathTable`).
+    /// of bytes itself (`PathTable`) or a list in an order of its own (`SiteLists`).
     mutating func append(unchecked path: UnsafeBufferPointer<UInt8>) {
         spans.append(copy(path))
         allASCII = false
@@ -154,6 +159,11 @@ struct PackedPaths: RandomAccessCollection, Sendable {
             let string = String(decoding: mine, as: UTF8.self)
             return string == path ? 0 : (string < path ? -1 : 1)
         }
+    }
+
+    /// The same paths, in the same order, whatever bytes either keeps unused.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.count == rhs.count && lhs.withView { left in rhs.withView { right in lhs.indices.allSatisfy { left[$0].elementsEqual(right[$0]) } } }
     }
 
     /// What `body` makes of the path of the file `name` in `folder`, put together on the

@@ -107,10 +107,7 @@ struct PageFingerprints: Sendable {
         mutating func restaurants() -> UInt64 {
             if let cachedRestaurants { return cachedRestaurants }
             var print = Fingerprint()
-            for entry in fingerprints.index.restaurants {
-                PageFingerprints.add(entry, to: &print)
-                print.add(entry.articles.count)
-            }
+            for entry in fingerprints.index.restaurants { PageFingerprints.add(entry, to: &print) }
             cachedRestaurants = print.value
             return print.value
         }
@@ -145,13 +142,14 @@ struct PageFingerprints: Sendable {
         }
     }
 
-    /// A restaurant as its pages name and place it.
+    /// A restaurant as its pages name, place and count it.
     private static func add(_ entry: RestaurantEntry, to print: inout Fingerprint) {
         print.add(entry.name)
         print.add(entry.slug)
         print.add(entry.address ?? "-")
         print.add(entry.latitude.map { "\($0)" } ?? "-")
         print.add(entry.longitude.map { "\($0)" } ?? "-")
+        print.add(entry.count)
     }
 
     /// The subjects in the order sentences and lists name them.
@@ -202,9 +200,9 @@ struct PageFingerprints: Sendable {
             }
         case .restaurants, .map:
             print.add(lists.restaurants())
-        case .restaurant(let entry):
-            PageFingerprints.add(entry, to: &print)
-            for link in entry.articles {
+        case .restaurant(let page):
+            PageFingerprints.add(page.entry, to: &print)
+            for link in page.articles {
                 print.add(link.pagePath)
                 print.add(link.title)
             }

@@ -4,12 +4,12 @@ import Foundation
 /// after an edit the lists show (an article's title, price, cover, meal, tags or
 /// restaurant) can render the home, group, restaurant and map pages that show it from a
 /// handful of models instead of all of them: the order of the published articles, each
-/// group's heading and members, the restaurants with their articles' titles, and the
-/// homework summary the home pages show. Written whole by a build that made the index,
-/// and by a rebuild that moved an article among groups or restaurants; a rebuild that
-/// only retitled articles leaves them, and the cache notes the titles
-/// (`BuildCache.listsTitles`). Valid only for the cache whose summary names their
-/// checksum (`BuildCache.listsChecksum`), and for the same context and moment.
+/// group's heading and members, each restaurant and its members, and the homework
+/// summary the home pages show. No title is kept: the pages that show titles are made
+/// from their articles' models. Written whole by a build that made the index, and by a
+/// rebuild that moved an article among groups or restaurants. Valid only for the cache
+/// whose summary names their checksum (`BuildCache.listsChecksum`), and for the same
+/// context and moment.
 struct SiteLists: Sendable, Equatable {
     struct Group: Sendable, Equatable {
         var heading: GroupHeading
@@ -19,13 +19,21 @@ struct SiteLists: Sendable, Equatable {
         func pageCount(perPage: Int) -> Int { ListPage.pageCount(of: members.count, size: perPage) }
     }
 
+    struct Restaurant: Sendable, Equatable {
+        var entry: RestaurantEntry
+        /// Places in `articles`, newest first; as many as `entry.count`.
+        var members: [Int]
+    }
+
     var contextHash: UInt64
     var moment: String
-    /// The published articles' source paths, newest first.
-    var articles: [String]
+    /// The published articles' source paths, newest first: kept as bytes, and made strings
+    /// only for the few articles a rebuild reads (as strings, all of them were most of the
+    /// reading of the lists).
+    var articles: PackedPaths
     var draftCount: Int
     var groups: [Group]
-    var restaurants: [RestaurantEntry]
+    var restaurants: [Restaurant]
     var homeworkSummary: HomeworkSummary
     /// The summary's print in the pages' fingerprints (`PageFingerprints`).
     var homeworkSummaryPrint: UInt64
@@ -33,7 +41,7 @@ struct SiteLists: Sendable, Equatable {
     init(index: SiteIndex, contextHash: UInt64, homeworkSummary: HomeworkSummary, homeworkSummaryPrint: UInt64) {
         self.contextHash = contextHash
         moment = index.moment.key
-        articles = index.articles.map(\.sourcePath)
+        articles = PackedPaths(index.articles.lazy.map(\.sourcePath))
         draftCount = index.draftCount
         var places: [ObjectIdentifier: Int] = [:]
         places.reserveCapacity(index.articles.count)
@@ -41,7 +49,13 @@ struct SiteLists: Sendable, Equatable {
         groups = (index.meals + index.tags).map { group in
             Group(heading: group.heading, members: group.articles.map { places[$0.identity]! })
         }
-        restaurants = index.restaurants
+        var byPath: [String: Int] = [:]
+        byPath.reserveCapacity(index.articles.count)
+        for (place, article) in index.articles.enumerated() { byPath[article.sourcePath] = place }
+        restaurants = index.plan.compactMap { planned in
+            guard case .restaurant(let page) = planned else { return nil }
+            return Restaurant(entry: page.entry, members: page.articles.map { byPath[$0.sourcePath]! })
+        }
         self.homeworkSummary = homeworkSummary
         self.homeworkSummaryPrint = homeworkSummaryPrint
     }
@@ -71,7 +85,8 @@ struct SiteLists: Sendable, Equatable {
     private func encode(into writer: inout BinaryWriter) {
         writer.unsigned(contextHash)
         writer.string(moment)
-        writer.array(articles) { $0.string($1) }
+        writer.unsigned(UInt64(articles.count))
+        for place in articles.indices { articles.withBytes(at: place) { writer.slice($0) } }
         writer.integer(draftCount)
         writer.array(groups) { writer, group in
             writer.bool(group.heading.kind == .meal)
@@ -80,20 +95,14 @@ struct SiteLists: Sendable, Equatable {
             writer.integer(group.heading.draftCount)
             writer.array(group.members) { $0.integer($1) }
         }
-        var places: [String: Int] = [:]
-        places.reserveCapacity(articles.count)
-        for (place, path) in articles.enumerated() { places[path] = place }
-        writer.array(restaurants) { writer, entry in
+        writer.array(restaurants) { writer, restaurant in
+            let entry = restaurant.entry
             writer.string(entry.name)
             writer.string(entry.slug)
             writer.optional(entry.address) { $0.string($1) }
             writer.optional(entry.latitude) { $0.word($1.bitPattern) }
             writer.optional(entry.longitude) { $0.word($1.bitPattern) }
-            writer.array(entry.articles) { writer, link in
-                writer.integer(places[link.sourcePath]!)
-                writer.string(link.title)
-                writer.string(link.pagePath)
-            }
+            writer.array(restaurant.members) { $0.integer($1) }
         }
         writer.array(homeworkSummary.grades) { writer, grade in
             writer.string(grade.name)
@@ -111,7 +120,10 @@ struct SiteLists: Sendable, Equatable {
     private init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         contextHash = try reader.unsigned()
         moment = try reader.string()
-        let articles = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
+        var articles = PackedPaths()
+        let count = try reader.count()
+        articles.reserveCapacity(count)
+        for _ in 0..<count { articles.append(unchecked: try reader.bytes()) }
         self.articles = articles
         func place(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) -> Int {
             let place = try reader.integer()
@@ -124,13 +136,14 @@ struct SiteLists: Sendable, Equatable {
             return Group(heading: heading, members: try reader.array { reader throws(BinaryReader.Corrupt) in try place(&reader) })
         }
         restaurants = try reader.array { reader throws(BinaryReader.Corrupt) in
-            RestaurantEntry(name: try reader.string(), slug: try reader.string(),
-                            address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
-                            latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
-                            longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
-                            articles: try reader.array { reader throws(BinaryReader.Corrupt) in
-                                ArticleLink(sourcePath: articles[try place(&reader)], title: try reader.string(), pagePath: try reader.string())
-                            })
+            var entry = RestaurantEntry(name: try reader.string(), slug: try reader.string(),
+                                        address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                                        latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
+                                        longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.word()) },
+                                        count: 0)
+            let members = try reader.array { reader throws(BinaryReader.Corrupt) in try place(&reader) }
+            entry.count = members.count
+            return Restaurant(entry: entry, members: members)
         }
         homeworkSummary = HomeworkSummary(
             grades: try reader.array { reader throws(BinaryReader.Corrupt) in
@@ -146,7 +159,7 @@ struct SiteLists: Sendable, Equatable {
         guard let place = articles.firstIndex(of: sourcePath) else { return nil }
         let number = place / perPage + 1
         var pages: [(page: ListedPage, members: [String])] = [(.home(number: number, count: ListPage.pageCount(of: articles.count, size: perPage)),
-                                                               Array(articles[ListPage.range(of: number, in: articles.count, size: perPage)]))]
+                                                               ListPage.range(of: number, in: articles.count, size: perPage).map { articles[$0] })]
         for group in groups {
             guard let position = group.members.firstIndex(of: place) else { continue }
             pages.append(page(position / perPage + 1, of: group, perPage: perPage))
@@ -269,68 +282,64 @@ struct SiteLists: Sendable, Equatable {
     /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
     mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
         guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
-        func slug(_ restaurant: Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
-        let hadCoordinates = restaurants.contains(where: \.hasCoordinates)
-        /// Names, addresses and places the entry at `position` as `restaurant` has it.
-        func describe(_ position: Int, as restaurant: Restaurant) {
-            restaurants[position].name = RestaurantEntry.name(of: restaurant) ?? restaurants[position].name
-            restaurants[position].address = restaurant.address
-            restaurants[position].latitude = restaurant.latitude
-            restaurants[position].longitude = restaurant.longitude
+        func slug(_ restaurant: SitegenCore.Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
+        func position(_ slug: String) -> Int? { restaurants.firstIndex { $0.entry.slug == slug } }
+        let hadCoordinates = restaurants.contains(where: \.entry.hasCoordinates)
+        /// Names, addresses and places the restaurant at `position` as `restaurant` has it.
+        func describe(_ position: Int, as restaurant: SitegenCore.Restaurant) {
+            restaurants[position].entry.name = RestaurantEntry.name(of: restaurant) ?? restaurants[position].entry.name
+            restaurants[position].entry.address = restaurant.address
+            restaurants[position].entry.latitude = restaurant.latitude
+            restaurants[position].entry.longitude = restaurant.longitude
         }
         var changed: Set<String> = []
         let (oldSlug, newSlug) = (slug(old.restaurant), slug(new.restaurant))
         if let oldSlug, oldSlug == newSlug, let restaurant = new.restaurant {
             // The same restaurant, named, addressed or placed otherwise.
-            guard let position = restaurants.firstIndex(where: { $0.slug == oldSlug }) else { return nil }
-            if restaurants[position].articles.first?.sourcePath == new.sourcePath { describe(position, as: restaurant) }
+            guard let position = position(oldSlug) else { return nil }
+            if restaurants[position].members.first == place { describe(position, as: restaurant) }
             changed.insert(oldSlug)
-        } else if let oldSlug, let position = restaurants.firstIndex(where: { $0.slug == oldSlug }) {
-            let wasNewest = restaurants[position].articles.first?.sourcePath == new.sourcePath
-            restaurants[position].articles.removeAll { $0.sourcePath == new.sourcePath }
-            guard !restaurants[position].articles.isEmpty else { return nil }
+        } else if let oldSlug, let position = position(oldSlug) {
+            let wasNewest = restaurants[position].members.first == place
+            restaurants[position].members.removeAll { $0 == place }
+            restaurants[position].entry.count = restaurants[position].members.count
+            guard let newest = restaurants[position].members.first else { return nil }
             if wasNewest {
-                guard let newest = model(restaurants[position].articles[0].sourcePath)?.restaurant else { return nil }
-                describe(position, as: newest)
+                guard let restaurant = model(articles[newest])?.restaurant else { return nil }
+                describe(position, as: restaurant)
             }
             changed.insert(oldSlug)
         }
         if oldSlug != newSlug, let restaurant = new.restaurant, let newSlug {
-            guard let position = restaurants.firstIndex(where: { $0.slug == newSlug }) else { return nil }
-            var links = restaurants[position].articles
-            let at = links.partitioningIndex { (articles.firstIndex(of: $0.sourcePath) ?? -1) > place }
-            links.insert(ArticleLink(new), at: at)
-            restaurants[position].articles = links
+            guard let position = position(newSlug) else { return nil }
+            let at = restaurants[position].members.partitioningIndex { $0 > place }
+            restaurants[position].members.insert(place, at: at)
+            restaurants[position].entry.count = restaurants[position].members.count
             if at == 0 { describe(position, as: restaurant) }
             changed.insert(newSlug)
         }
-        restaurants = restaurants.sorted(byKey: \.orderKey, by: <)
-        return restaurants.contains(where: \.hasCoordinates) == hadCoordinates ? changed : nil
+        restaurants = restaurants.sorted(byKey: \.entry.orderKey, by: <)
+        return restaurants.contains(where: \.entry.hasCoordinates) == hadCoordinates ? changed : nil
     }
 
-    /// Gives the articles at the source paths of `titles` their new titles in the lists of
-    /// restaurants; returns the slugs of the restaurants that hold `shown`, among them.
-    mutating func retitle(_ titles: [String: String], shown: Set<String>) -> Set<String> {
-        guard !titles.isEmpty else { return [] }
-        // A few titles are compared with each path (most differ in length): hashing every
-        // path of 10,000 articles' restaurants cost more than the rest of this.
-        let few = titles.count <= 8 ? Array(titles) : nil
-        var found: Set<String> = []
-        for position in restaurants.indices {
-            for place in restaurants[position].articles.indices {
-                let path = restaurants[position].articles[place].sourcePath
-                let title = if let few { few.first { $0.key == path }?.value } else { titles[path] }
-                if let title {
-                    restaurants[position].articles[place].title = title
-                    if shown.contains(path) { found.insert(restaurants[position].slug) }
-                }
+    /// The slugs of the restaurants of the published articles at `sourcePaths`.
+    func restaurantSlugs(holding sourcePaths: [String]) -> Set<String> {
+        let places = Set(sourcePaths.compactMap { articles.firstIndex(of: $0) })
+        return Set(restaurants.filter { $0.members.contains(where: places.contains) }.map(\.entry.slug))
+    }
+
+    /// The pages of the restaurants whose slugs are in `slugs`, in their order, with their
+    /// articles as `model` has them; nil when one is missing.
+    func restaurantPages(_ slugs: Set<String>, model: (String) -> Article?) -> [RestaurantPage]? {
+        var pages: [RestaurantPage] = []
+        for restaurant in restaurants where slugs.contains(restaurant.entry.slug) {
+            var links: [ArticleLink] = []
+            for place in restaurant.members {
+                guard let article = model(articles[place]) else { return nil }
+                links.append(ArticleLink(article))
             }
+            pages.append(RestaurantPage(entry: restaurant.entry, articles: links))
         }
-        return found
-    }
-
-    /// The restaurants whose slugs are in `slugs`, in their order.
-    func restaurants(_ slugs: Set<String>) -> [RestaurantEntry] {
-        restaurants.filter { slugs.contains($0.slug) }
+        return pages
     }
 }

@@ -42,7 +42,8 @@ struct PageMeta: Sendable {
         case .restaurants:
             title = "Restaurants"
             description = "Every restaurant of \(site.title) with its address"
-        case .restaurant(let entry):
+        case .restaurant(let page):
+            let entry = page.entry
             title = entry.name
             description = (entry.address.map { "\(entry.name), \($0)" } ?? entry.name) + ": articles about it on \(site.title)"
             jsonLD = restaurantJSONLD(entry, url: canonical)

@@ -25,7 +25,7 @@ struct Theme: Sendable {
     var templateHashes: [String: UInt64] = [:]
 
     /// The templates every site needs.
-    static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "map", "homework", "grade", "day", "teachers", "404"]
+    static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
 
     static func load(from files: [String: [UInt8]], name: String, log: DiagnosticLog) -> Theme? {
         var merged: [String: (bytes: [UInt8], path: String)] = [:]
