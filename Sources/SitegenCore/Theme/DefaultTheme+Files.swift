@@ -99,13 +99,7 @@ extension DefaultTheme {
       {{#address}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">Articles about this place</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/address}}
       {{/name}}
       {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
-      {{#hasCoordinates}}
-      <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}">
-        <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}" width="640" height="320"></iframe></noscript>
-      </li>
-      <li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-      <li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-      {{/hasCoordinates}}
+      {{>restaurant.map}}
     </ul>
   </section>
   {{/restaurant}}
@@ -1111,6 +1105,16 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/pagination.hasMany}}
 
 """#,
+        "restaurant.map.mustache": #"""
+{{#hasCoordinates}}
+<li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}">
+  <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}" width="640" height="320"></iframe></noscript>
+</li>
+<li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+<li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+{{/hasCoordinates}}
+
+"""#,
         "restaurant.mustache": #"""
 {{<layout}}
 {{$title}}{{restaurant.name}} – {{site.title}}{{/title}}
@@ -1121,13 +1125,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   <h2 id="place-title" class="section-header">Where</h2>
   <ul class="group">
     {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
-    {{#hasCoordinates}}
-    <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{name}}">
-      <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{name}}" width="640" height="320"></iframe></noscript>
-    </li>
-    <li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-    <li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-    {{/hasCoordinates}}
+    {{>restaurant.map}}
     {{^hasCoordinates}}{{^address}}<li class="row"><span class="row-label secondary">No address yet</span></li>{{/address}}{{/hasCoordinates}}
   </ul>
 </section>
