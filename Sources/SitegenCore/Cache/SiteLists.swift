@@ -299,7 +299,8 @@ struct SiteLists: Sendable, Equatable {
             guard let position = position(oldSlug) else { return nil }
             if restaurants[position].members.first == place { describe(position, as: restaurant) }
             changed.insert(oldSlug)
-        } else if let oldSlug, let position = position(oldSlug) {
+        } else if let oldSlug {
+            guard let position = position(oldSlug) else { return nil }
             let wasNewest = restaurants[position].members.first == place
             restaurants[position].members.removeAll { $0 == place }
             restaurants[position].entry.count = restaurants[position].members.count
