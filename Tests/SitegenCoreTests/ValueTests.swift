@@ -988,6 +988,44 @@ struct FolderListingTests {
         #expect(after.markdown.map(\.stamp) != before)
     }
 
+    @Test func aFolderWhoseNamesAreTheSameAfterAFileIsReplacedKeepsItsListing() throws {
+        let root = try siteOfArticles(["a.md", "b.md"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Content/articles")
+        let path = folder.path
+        let first = SourceTree.load(siteRoot: root, settledBefore: anHourFromNow)
+        // Kept in an order of its own, to tell the kept listing from one sorted again.
+        var known = first.listings
+        known.folders[path]?.names = Array("b.md\0a.md\0".utf8)
+        func replace(_ name: String, with text: String) throws {
+            waitForTheNextTick()
+            try Data(text.utf8).write(to: folder.appendingPathComponent(".\(name).new"))
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            try FileManager.default.moveItem(at: folder.appendingPathComponent(".\(name).new"), to: folder.appendingPathComponent(name))
+        }
+        // b.md saved as editors save, by a rename: the folder's time changes, its names not.
+        try replace("b.md", with: "new text")
+        let replaced = SourceTree.load(siteRoot: root, known: known, settledBefore: anHourFromNow)
+        #expect(replaced.listings.folders[path]?.names == Array("b.md\0a.md\0".utf8))
+        #expect(replaced.listings.folders[path]?.stamp != known.folders[path]?.stamp)
+        #expect(Set(articles(replaced)) == ["articles/a.md", "articles/b.md"])
+        #expect(replaced.markdown.first { $0.contentPath == "articles/b.md" }?.stamp.size == 8)
+        // As many names, but another: the folder is read and sorted again.
+        waitForTheNextTick()
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("a.md"), to: folder.appendingPathComponent("c.md"))
+        let renamed = SourceTree.load(siteRoot: root, known: replaced.listings, settledBefore: anHourFromNow)
+        #expect(articles(renamed) == ["articles/b.md", "articles/c.md"])
+        #expect(renamed.listings.folders[path]?.names == Array("b.md\0c.md\0".utf8))
+        // The same name, now a folder: read again.
+        waitForTheNextTick()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("c.md"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("c.md"), withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: folder.appendingPathComponent("c.md/d.md"))
+        let refolded = SourceTree.load(siteRoot: root, known: renamed.listings, settledBefore: anHourFromNow)
+        #expect(articles(refolded) == ["articles/b.md", "articles/c.md/d.md"])
+        #expect(refolded.listings.folders[path]?.isFolder == [false, true])
+    }
+
     @Test func noListingIsKeptOfAFolderThatChangedLatelyOrHoldsALink() throws {
         let root = try siteOfArticles(["a.md"])
         defer { try? FileManager.default.removeItem(at: root) }

@@ -320,13 +320,26 @@ private struct Walker {
         defer { closedir(directory) }
         var listing = Listing(directory)
         resolveKinds(&listing, folder: folder, relative: relative, display: display)
+        let keepable = listing.entries.allSatisfy { ($0.type == DT_REG && $0.kind == .file) || ($0.type == DT_DIR && $0.kind == .folder) }
+        // The same names as the last build found, in a folder whose time changed: a file
+        // replaced by a rename, as many editors save one. They are taken in the order kept,
+        // not sorted again (the 10,000 articles' folder: 12 M instructions, 6 ms of a
+        // title edited with `sed -i`).
+        if let stamp, keepable, let same = known.folders[folder], listing.names(areTheSameAs: same), let kept = Listing(same) {
+            let files = kept.fileIndices
+            if stamp.modified < settledBefore, stamp.changed < settledBefore {
+                listed.folders[folder] = FolderListings.Folder(stamp: stamp, names: same.names, isFolder: same.isFolder)
+            }
+            visit(kept, in: Array(kept.entries.indices), files: files, looked: kept.files(files, in: descriptor, under: relative),
+                  folder: folder, relative: relative, display: display, visited: visited, each: each)
+            return
+        }
         let files = listing.fileIndices
         // A large folder is put in order on another core while its files are looked up.
         let sorting = files.count > Listing.run ? Concurrently { [listing] in listing.sortedOrder() } : nil
         let looked = listing.files(files, in: descriptor, under: relative)
         let order = sorting?.wait() ?? listing.sortedOrder()
-        if let stamp, stamp.modified < settledBefore, stamp.changed < settledBefore,
-           listing.entries.allSatisfy({ ($0.type == DT_REG && $0.kind == .file) || ($0.type == DT_DIR && $0.kind == .folder) }) {
+        if let stamp, stamp.modified < settledBefore, stamp.changed < settledBefore, keepable {
             listed.folders[folder] = listing.kept(in: order, stamp: stamp)
         }
         visit(listing, in: order, files: files, looked: looked, folder: folder, relative: relative, display: display, visited: visited, each: each)
@@ -476,6 +489,39 @@ private struct Listing: Sendable {
 
     /// The indices of the entries that are files.
     var fileIndices: [Int] { entries.indices.filter { entries[$0].kind == .file } }
+
+    /// Whether the entries are the names and kinds of `kept`, in any order: as many, and
+    /// the same sum and the same exclusive or of a hash of each (name and kind), which
+    /// two different sets of names match by chance one time in 2^64 or fewer.
+    func names(areTheSameAs kept: FolderListings.Folder) -> Bool {
+        guard entries.count == kept.isFolder.count else { return false }
+        func hash(_ name: UnsafeBufferPointer<UInt8>, isFolder: Bool) -> UInt64 {
+            var print = Fingerprint()
+            print.add(UnsafeRawBufferPointer(name))
+            print.add(isFolder ? 1 : 0)
+            return print.value
+        }
+        var mine: (sum: UInt64, xor: UInt64) = (0, 0)
+        names.withUnsafeBufferPointer { names in
+            for entry in entries {
+                let value = hash(UnsafeBufferPointer(rebasing: names[entry.start..<entry.start + entry.count]), isFolder: entry.kind == .folder)
+                mine = (mine.sum &+ value, mine.xor ^ value)
+            }
+        }
+        var theirs: (sum: UInt64, xor: UInt64) = (0, 0)
+        let whole: Bool = kept.names.withUnsafeBufferPointer { names in
+            var start = 0
+            for isFolder in kept.isFolder {
+                guard start < names.count, let end = memchr(names.baseAddress! + start, 0, names.count - start) else { return false }
+                let count = UnsafeRawPointer(end) - UnsafeRawPointer(names.baseAddress! + start)
+                let value = hash(UnsafeBufferPointer(rebasing: names[start..<start + count]), isFolder: isFolder)
+                theirs = (theirs.sum &+ value, theirs.xor ^ value)
+                start += count + 1
+            }
+            return start == names.count
+        }
+        return whole && mine == theirs
+    }
 
     func name(_ index: Int) -> String {
         let entry = entries[index]
