@@ -458,19 +458,30 @@ private struct Listing: Sendable {
     /// nil unless they are as many as the kinds kept with them.
     init?(_ kept: FolderListings.Folder) {
         names = kept.names
+        var entries: [Entry] = []
         entries.reserveCapacity(kept.isFolder.count)
-        let split: Bool = names.withUnsafeBufferPointer { names in
+        let split = Listing.split(kept) { start, count, isFolder in
+            entries.append(Entry(start: start, count: count, type: UInt8(isFolder ? DT_DIR : DT_REG), kind: isFolder ? .folder : .file))
+        }
+        guard split else { return nil }
+        self.entries = entries
+    }
+
+    /// Calls `each` with where each name of `kept` starts in its bytes, its length and
+    /// whether it is a folder; false when the names are not as many as the kinds, or one
+    /// is empty.
+    private static func split(_ kept: FolderListings.Folder, _ each: (_ start: Int, _ count: Int, _ isFolder: Bool) -> Void) -> Bool {
+        kept.names.withUnsafeBufferPointer { names in
             var start = 0
             for isFolder in kept.isFolder {
                 guard start < names.count, let end = memchr(names.baseAddress! + start, 0, names.count - start) else { return false }
                 let count = UnsafeRawPointer(end) - UnsafeRawPointer(names.baseAddress! + start)
                 guard count > 0 else { return false }
-                entries.append(Entry(start: start, count: count, type: UInt8(isFolder ? DT_DIR : DT_REG), kind: isFolder ? .folder : .file))
+                each(start, count, isFolder)
                 start += count + 1
             }
             return start == names.count
         }
-        guard split else { return nil }
     }
 
     /// The listing as `FolderListings` keeps it: the names in `order`.
@@ -509,16 +520,11 @@ private struct Listing: Sendable {
             }
         }
         var theirs: (sum: UInt64, xor: UInt64) = (0, 0)
-        let whole: Bool = kept.names.withUnsafeBufferPointer { names in
-            var start = 0
-            for isFolder in kept.isFolder {
-                guard start < names.count, let end = memchr(names.baseAddress! + start, 0, names.count - start) else { return false }
-                let count = UnsafeRawPointer(end) - UnsafeRawPointer(names.baseAddress! + start)
+        let whole = kept.names.withUnsafeBufferPointer { names in
+            Listing.split(kept) { start, count, isFolder in
                 let value = hash(UnsafeBufferPointer(rebasing: names[start..<start + count]), isFolder: isFolder)
                 theirs = (theirs.sum &+ value, theirs.xor ^ value)
-                start += count + 1
             }
-            return start == names.count
         }
         return whole && mine == theirs
     }
