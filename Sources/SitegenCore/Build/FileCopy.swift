@@ -15,18 +15,18 @@ enum FileCopy {
     /// (`exclusive`) or replaced; returns the new file's size and modification time.
     static func copy(_ source: String, to target: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> (size: Int, modified: Int64) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard input >= 0 else { throw POSIXError.current }
         defer { close(input) }
         let output = openat(folder, target, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
-        guard output >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard output >= 0 else { throw POSIXError.current }
         defer { close(output) }
         var info = stat()
-        guard fstat(input, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard fstat(input, &info) == 0 else { throw POSIXError.current }
         var copied = 0
         if !copyInKernel(from: input, to: output, expected: Int(info.st_size), copied: &copied) {
             try copyThroughBuffer(from: input, to: output, copied: &copied)
         }
-        guard fstat(output, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard fstat(output, &info) == 0 else { throw POSIXError.current }
         return (copied, OutputManifest.time(of: info))
     }
 
@@ -57,19 +57,30 @@ enum FileCopy {
             let count = pread(input, buffer, size, off_t(copied))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                throw POSIXError.current
             }
             if count == 0 { return }
-            var written = 0
-            while written < count {
-                let result = pwrite(output, buffer + written, count - written, off_t(copied + written))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-                written += result
-            }
+            try writeAll(UnsafeRawBufferPointer(start: buffer, count: count), to: output, at: copied)
             copied += count
         }
+    }
+}
+
+extension POSIXError {
+    /// The error `errno` names now.
+    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}
+
+/// Writes all of `bytes` to `descriptor` from `offset` on, going on where a write was cut
+/// short or interrupted.
+func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) throws {
+    var written = 0
+    while written < bytes.count {
+        let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+        if result < 0 {
+            if errno == EINTR { continue }
+            throw POSIXError.current
+        }
+        written += result
     }
 }

@@ -86,7 +86,7 @@ final class FileReplacer: Sendable {
             // A file system that cannot swap files; or nothing to swap with.
             if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP { swaps.store(false, ordering: .relaxed) }
         }
-        guard rename(source, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard rename(source, target) == 0 else { throw POSIXError.current }
     }
 
     /// Removes the spare files left; the replacer is done.
@@ -104,7 +104,7 @@ final class FileReplacer: Sendable {
     private func newSpare() throws -> Spare {
         let path = folder + "/.sitegen-\(getpid())-spare-\(made.add(1, ordering: .relaxed).newValue)"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw POSIXError.current }
         var info = stat()
         if fstat(descriptor, &info) == 0 { mode.store(UInt32(info.st_mode & 0o7777), ordering: .relaxed) }
         return Spare(path: path, descriptor: descriptor)
@@ -115,19 +115,11 @@ final class FileReplacer: Sendable {
     /// closed after being emptied (`auto_da_alloc` again), and its blocks are reused as they
     /// are.
     private func fill(_ descriptor: Int32, with bytes: UnsafeBufferPointer<UInt8>) throws -> Int64 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            offset += written
-        }
+        try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, at: 0)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard fstat(descriptor, &info) == 0 else { throw POSIXError.current }
         if Int(info.st_size) > bytes.count, ftruncate(descriptor, off_t(bytes.count)) != 0 || fstat(descriptor, &info) != 0 {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw POSIXError.current
         }
         return OutputManifest.time(of: info)
     }

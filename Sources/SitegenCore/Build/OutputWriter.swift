@@ -277,7 +277,7 @@ enum OutputWriter {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 return
             }
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw POSIXError.current
         }
     }
 
@@ -350,17 +350,9 @@ enum OutputWriter {
     /// returns the file's modification time.
     private static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> Int64 {
         let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw POSIXError.current }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            offset += written
-        }
+        try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, at: 0)
         var info = stat()
         return fstat(descriptor, &info) == 0 ? OutputManifest.time(of: info) : 0
     }

@@ -340,8 +340,7 @@ enum Render {
     /// links, its page's URL), with its articles, newest first.
     private static func restaurantPage(_ page: RestaurantPage, context: ViewContext) -> MustacheValue {
         let entry = page.entry
-        let restaurant = Restaurant(name: entry.name, address: entry.address, latitude: entry.latitude, longitude: entry.longitude)
-        guard case .fields(var fields) = context.restaurant(restaurant) else { return .null }
+        var fields = context.restaurantFields(entry.restaurant)
         fields["count"] = .int(entry.count)
         fields["one"] = .bool(entry.count == 1)
         fields["articles"] = .array(page.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) })

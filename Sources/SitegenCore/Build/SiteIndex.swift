@@ -63,6 +63,9 @@ struct RestaurantEntry: Sendable, Equatable {
 
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
+    /// The restaurant as an article names it, for the views an article's restaurant has.
+    var restaurant: Restaurant { Restaurant(name: name, address: address, latitude: latitude, longitude: longitude) }
+
     /// Where the entry goes among the restaurants: by name, whatever its case, then slug.
     var orderKey: (String, String) { (name.lowercasedBytewise, slug) }
 
@@ -373,7 +376,7 @@ struct SiteIndex: Sendable {
         var places: [String: Int] = [:]
         var pages: [RestaurantPage] = []
         for article in articles {
-            guard let name = RestaurantEntry.name(of: article.restaurant), let restaurant = article.restaurant else { continue }
+            guard let restaurant = article.restaurant, let name = RestaurantEntry.name(of: restaurant) else { continue }
             let slug = RestaurantEntry.slug(of: name)
             let place = places[slug] ?? {
                 pages.append(RestaurantPage(entry: RestaurantEntry(name: name, slug: slug, address: restaurant.address, latitude: restaurant.latitude,

@@ -121,7 +121,7 @@ extension PageMeta {
         var json = JSONWriter()
         json.open()
         json.member("@context", constant: "https://schema.org")
-        json.restaurant(Restaurant(name: entry.name, address: entry.address, latitude: entry.latitude, longitude: entry.longitude))
+        json.restaurant(entry.restaurant)
         if let url { json.member("url", string: url) }
         json.close()
         return .utf8(json.bytes[...])

@@ -110,10 +110,11 @@ final class ViewContext: Sendable {
 
     /// A restaurant's name, address and map links as templates read them.
     func restaurant(_ restaurant: Restaurant) -> MustacheValue {
-        restaurants.value(for: RestaurantKey(restaurant)) { _ in record(of: restaurant, zoom: site.mapZoom) }
+        restaurants.value(for: RestaurantKey(restaurant)) { _ in .fields(restaurantFields(restaurant)) }
     }
 
-    private func record(of restaurant: Restaurant, zoom: Int) -> MustacheValue {
+    /// `restaurant(_:)`'s fields, for a view that adds its own (a restaurant's page).
+    func restaurantFields(_ restaurant: Restaurant) -> MustacheFields {
         var fields = MustacheFields(reservingCapacity: 10)
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
@@ -125,14 +126,14 @@ final class ViewContext: Sendable {
             fields["url"] = .string(url(RestaurantEntry.path(ofSlug: slug)))
         }
         if let latitude = restaurant.latitude, let longitude = restaurant.longitude {
-            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: zoom)
+            let links = MapLinks(latitude: latitude, longitude: longitude, zoom: site.mapZoom)
             fields["embedURL"] = .string(links.embedURL)
             fields["largerMapURL"] = .string(links.largerMapURL)
             fields["directionsURL"] = .string(links.directionsURL)
             fields["lat"] = .string(links.latitudeText)
             fields["lon"] = .string(links.longitudeText)
         }
-        return .fields(fields)
+        return fields
     }
 
     /// Where an image is: its page in the site, or the remote address as written.
