@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "sitegen",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sitegen", targets: ["sitegen"]),
         .library(name: "SitegenMustache", targets: ["SitegenMustache"]),
@@ -19,19 +18,20 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        .systemLibrary(name: "CFileSystem"),
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CPlatform"),
         .target(name: "SitegenBytes"),
         .target(name: "SitegenSupport", dependencies: ["SitegenBytes"]),
+        // What differs between systems (Linux's own calls, the C library, watching folders).
+        .target(name: "SitegenPlatform", dependencies: ["CPlatform"]),
         .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
-            dependencies: ["CFileSystem", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
-        .target(name: "SitegenServer", dependencies: ["SitegenSupport"]),
-        .target(name: "SitegenCLI", dependencies: ["CMalloc", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
+        .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
+        .target(name: "SitegenCLI", dependencies: ["SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",
@@ -43,8 +43,9 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["CFileSystem", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenCLI", "SitegenCore", "SitegenServer", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenCore", "SitegenServer", "SitegenTestSupport"]),
     ]
 )
 

@@ -1,11 +1,7 @@
 import Foundation
 import SitegenCore
+import SitegenPlatform
 import SitegenSupport
-
-#if canImport(Glibc)
-import CMalloc
-import Glibc
-#endif
 
 /// `sitegen build`: the site under `--source` into `--output`.
 enum BuildCommand {
@@ -73,14 +69,7 @@ enum BuildCommand {
         }
         guard var options = buildOptions(parsed, console: console) else { return 2 }
         options.leavesMemoryToExit = endsProcess
-        #if canImport(Glibc)
-        // A build that ends its process grows the heap 64 MB at a time, in address space only
-        // (pages are still taken as they are first written): in glibc's steps of a few pages,
-        // the threads of a build of 10,000 articles asked the kernel for more 10,600 times
-        // (mprotect, brk), a tenth of its system time; 21 times now. Not for a process that
-        // goes on (`serve`): glibc then keeps that much free memory in each of its arenas.
-        if endsProcess { mallopt(M_TOP_PAD, 64 << 20) }
-        #endif
+        if endsProcess { Heap.growInLargeSteps() }
         let quiet = parsed.has("--quiet")
 
         let clock = ContinuousClock()
@@ -126,26 +115,11 @@ enum BuildCommand {
         return 0
     }
 
-    /// The version and the executable's build ID, or its size and time when it has none: a
-    /// sitegen built from other sources trusts no cache of the one before. The executable
-    /// is found from argv[0] (not /proc/self/exe, which names valgrind when sitegen runs
-    /// under it).
+    /// The version and what tells the executable from one built from other sources: a
+    /// sitegen built from other sources trusts no cache of the one before.
     static var toolIdentity: String {
-        let path = executablePath ?? "/proc/self/exe"
-        if let id = ELFBuildID.of(file: path) { return "\(CommandLineTool.version)|build-id \(id)" }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return CommandLineTool.version }
-        return "\(CommandLineTool.version)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    }
-
-    private static var executablePath: String? {
-        guard let name = CommandLine.arguments.first, !name.isEmpty else { return nil }
-        if name.contains("/") { return name }
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+        guard let identity = Executable.path.flatMap(Executable.identity(of:)) else { return CommandLineTool.version }
+        return "\(CommandLineTool.version)|\(identity)"
     }
 
     static func grouped(_ number: Int) -> String {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// Where a command reads and writes. Tests hand in buffers; `standard` is the terminal.
 public struct Console: Sendable {
@@ -49,7 +47,7 @@ private func readAll(from descriptor: Int32) -> [UInt8] {
 private func write(_ bytes: [UInt8], to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let written = bytes.withUnsafeBytes { SystemCall.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
         if written > 0 {
             offset += written
         } else if written < 0, errno != EINTR {

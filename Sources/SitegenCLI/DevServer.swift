@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenPlatform
 import SitegenServer
 import SitegenSupport
 import Synchronization
@@ -97,9 +98,12 @@ final class DevServer: Sendable {
     /// the pages show moves on.
     func watch() {
         let folders = [site.appendingPathComponent("Content").path, site.appendingPathComponent("Themes").path].filter { FileManager.default.fileExists(atPath: $0) }
-        guard let watcher = FolderWatcher(folders: folders) else {
-            console.printError("sitegen serve: error: cannot watch the site's folders (inotify)")
-            return
+        // Hidden files and editors' backups are no part of the site; `.well-known/` is.
+        let watcher = FolderWatcher(folders: folders) { name in
+            (!name.hasPrefix(".") || name == StaticFiles.wellKnown) && !name.hasSuffix("~")
+        }
+        if watcher.method != .kernelEvents {
+            console.printError("Watching the site's folders by looking at them again every few hundred milliseconds: this system gives no change events")
         }
         watcher.run(whileQuiet: {
             rebuildIfTheMomentMovedOn()

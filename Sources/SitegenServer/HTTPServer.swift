@@ -1,10 +1,7 @@
 import Dispatch
 import Foundation
+import SitegenPlatform
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A small HTTP/1.1 server on POSIX sockets: GET and HEAD, keep-alive, a bounded number of
 /// connections each on its own thread of a pool, request heads capped in size, idle and
@@ -71,7 +68,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds `host:port` (port 0 picks a free one) and starts accepting.
     public init(host: String, port: Int, limits: Limits = Limits(), handler: @escaping @Sendable (Request) -> Response) throws(StartError) {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socketDescriptor = socket(AF_INET, SystemCall.streamSocket, 0)
         guard socketDescriptor >= 0 else { throw .cannotListen("cannot open a socket") }
         var yes: Int32 = 1
         setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -263,7 +260,7 @@ public struct StreamWriter: Sendable {
     public func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes { SystemCall.sendWithoutSignal(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             offset += count

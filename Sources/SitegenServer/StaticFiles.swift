@@ -1,9 +1,6 @@
 import Foundation
+import SitegenPlatform
 import SitegenSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Answers requests with the files of one folder, served under a base path (`/food/`):
 /// folders by their index.html, a folder without its slash redirected, missing files with
@@ -11,7 +8,7 @@ import Glibc
 /// encoded slashes, backslashes, NUL and links that lead out are refused.
 public struct StaticFiles: Sendable {
     /// The one hidden folder served: the web's folder of site metadata (RFC 8615).
-    static let wellKnown = ".well-known"
+    public static let wellKnown = ".well-known"
 
     public var root: String
     public var basePath: String

@@ -1,7 +1,4 @@
 import SitegenCLI
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 exit(CommandLineTool.run(arguments: Array(CommandLine.arguments.dropFirst()), endsProcess: true))

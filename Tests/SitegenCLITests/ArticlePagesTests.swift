@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenTestSupport
 import Testing
 
 /// Small sites built in a scratch folder, to see the pages of Step 3 say the right thing.

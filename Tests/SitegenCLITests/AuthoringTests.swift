@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCLI
 import SitegenCore
+import SitegenTestSupport
 import Testing
 
 @Suite("sitegen check")

@@ -1,8 +1,7 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SitegenCLI
+import SitegenPlatform
+import SitegenTestSupport
 import Testing
 
 /// One folder of Tests/Fixtures/broken-sites: a site with a planted problem, the exact

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenTestSupport
 import Testing
 
 @Suite("Homework pages")

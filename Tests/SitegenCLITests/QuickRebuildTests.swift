@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCLI
 @testable import SitegenCore
+import SitegenTestSupport
 import Testing
 
 /// The sample site built at a fixed moment, compared file by file with

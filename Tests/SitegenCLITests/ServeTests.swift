@@ -1,13 +1,11 @@
 import Foundation
 @testable import SitegenCLI
 @testable import SitegenCore
+import SitegenPlatform
 import SitegenServer
+import SitegenTestSupport
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A plain HTTP/1.1 client on a socket, so requests go out exactly as written: URL
 /// libraries would clean up the `..` that traversal tests send.
@@ -25,7 +23,7 @@ private struct RawClient {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         let bytes = Array(request.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { SystemCall.sendWithoutSignal(descriptor, $0.baseAddress!, $0.count) }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -181,7 +179,7 @@ struct ServeTests {
         let events = client.connectSocket(timeout: 10)
         defer { close(events) }
         let request = Array("GET /__sitegen/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { Glibc.send(events, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = request.withUnsafeBytes { SystemCall.sendWithoutSignal(events, $0.baseAddress!, $0.count) }
         func waitFor(_ text: String) -> String? {
             var seen = ""
             var chunk = [UInt8](repeating: 0, count: 8192)

@@ -7,26 +7,6 @@ enum Repository {
     static let golden = root.appendingPathComponent("Tests/Golden/sample-site")
 }
 
-/// A scratch folder that is removed when the test is done with it.
-final class TemporaryFolder {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("sitegen-test-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func write(_ text: String, to path: String) throws {
-        let target = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: target)
-    }
-}
-
 /// Every file under a folder with its bytes and modification date, to tell whether a
 /// build touched it.
 struct FolderSnapshot: Equatable {

@@ -1,10 +1,7 @@
 import Foundation
 @testable import SitegenCore
+import SitegenPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Pages written over the output's are swapped in whole, and the page each replaced is
 /// written over for the next only when no one can see it: not while someone has it open,

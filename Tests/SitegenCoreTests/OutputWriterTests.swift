@@ -1,10 +1,7 @@
 import Foundation
 @testable import SitegenCore
+import SitegenPlatform
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An output the build found as the last build left it (every file as written, every
 /// folder with its time) is not looked at again: what is stale comes from the last build's

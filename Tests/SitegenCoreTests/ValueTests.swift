@@ -1,6 +1,6 @@
-import CFileSystem
 import Foundation
 @testable import SitegenCore
+import SitegenPlatform
 import SitegenSupport
 import SitegenYAML
 import Synchronization
@@ -1042,8 +1042,10 @@ struct FolderListingTests {
 
     @Test func stampsAreTrustedSoonerOnFileSystemsWithAFineClock() {
         // ext4, xfs, btrfs, tmpfs: the kernel's tick; FAT (0x4D44), NFS (0x6969), unknown: two seconds.
-        for type in [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994] { #expect(FolderListings.settledFor(fileSystem: type) == 20_000_000) }
-        for type in [0x4D44, 0x6969, 0] { #expect(FolderListings.settledFor(fileSystem: type) == 2_000_000_000) }
+        for type in [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994] { #expect(KernelFiles.fineTimestampFileSystems.contains(type)) }
+        for type in [0x4D44, 0x6969, 0] { #expect(!KernelFiles.fineTimestampFileSystems.contains(type)) }
+        #expect(FolderListings.settledFor(fineTimestamps: true) == 20_000_000)
+        #expect(FolderListings.settledFor(fineTimestamps: false) == 2_000_000_000)
         let now = FolderListings.currentTime()
         let settled = FolderListings.settledBefore(for: FileManager.default.temporaryDirectory.path)
         #expect(settled < now && settled >= now - 2_100_000_000)
@@ -1131,8 +1133,7 @@ struct FileReaderTests {
             drop(root.path + "/Content/" + file.contentPath)
         }
         // On disk file systems a dropped file is told from one in memory (ext4, xfs, btrfs).
-        var system = statfs()
-        if statfs(root.path, &system) == 0, [0xEF53, 0x5846_5342, 0x9123_683E].contains(Int(system.f_type)) {
+        if let type = KernelFiles.fileSystemType(at: root.path), [0xEF53, 0x5846_5342, 0x9123_683E].contains(type) {
             // A read that must not wait still starts the disk reading the file's first pages,
             // and a fast enough disk (a VM's host cache) sometimes has them before the read
             // looks again: a tiny file is then read whole without the reader asking (7 % of

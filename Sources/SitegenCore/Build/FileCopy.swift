@@ -1,9 +1,5 @@
-import CFileSystem
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// Copies a static file whose hash the build already has, without reading it into the
 /// program: the kernel moves the bytes from page cache to page cache (and a file system
@@ -35,7 +31,7 @@ enum FileCopy {
     /// copies what is left through a buffer, from `copied` on.
     private static func copyInKernel(from input: Int32, to output: Int32, expected: Int, copied: inout Int) -> Bool {
         while true {
-            let count = copy_file_range(input, nil, output, nil, max(expected - copied, 1 << 20), 0)
+            let count = KernelFiles.copyRange(from: input, to: output, count: max(expected - copied, 1 << 20))
             if count > 0 {
                 copied += count
                 continue
@@ -64,11 +60,6 @@ enum FileCopy {
             copied += count
         }
     }
-}
-
-extension POSIXError {
-    /// The error `errno` names now.
-    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
 
 /// Writes all of `bytes` to `descriptor` from `offset` on, going on where a write was cut

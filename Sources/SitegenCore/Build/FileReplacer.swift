@@ -1,10 +1,6 @@
-import CFileSystem
 import Foundation
+import SitegenPlatform
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Replaces files of the output with new bytes, each in one atomic step, without making a
 /// file or deleting one per page.
@@ -79,7 +75,7 @@ final class FileReplacer: Sendable {
     /// there is one, atomically; the file replaced is kept as a spare.
     func move(_ source: String, to target: String) throws {
         if swaps.load(ordering: .relaxed) {
-            if renameat2(AT_FDCWD, source, AT_FDCWD, target, UInt32(SITEGEN_RENAME_EXCHANGE)) == 0 {
+            if KernelFiles.exchange(source, target) {
                 recycle(source)
                 return
             }
@@ -136,13 +132,13 @@ final class FileReplacer: Sendable {
         }
         var info = stat()
         let reusable = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_nlink == 1 && info.st_uid == geteuid()
-            && UInt32(info.st_mode & 0o7777) == mode.load(ordering: .relaxed) && fcntl(descriptor, SITEGEN_F_SETLEASE, Int32(F_WRLCK)) == 0
+            && UInt32(info.st_mode & 0o7777) == mode.load(ordering: .relaxed) && KernelFiles.takeWriteLease(descriptor)
         guard reusable else {
             close(descriptor)
             unlink(path)
             return
         }
-        _ = fcntl(descriptor, SITEGEN_F_SETLEASE, Int32(F_UNLCK))
+        KernelFiles.releaseLease(descriptor)
         spares.withLock { $0.append(Spare(path: path, descriptor: descriptor)) }
     }
 }

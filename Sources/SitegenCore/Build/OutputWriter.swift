@@ -1,9 +1,6 @@
 import Foundation
+import SitegenPlatform
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The **write** stage. Nothing is written before every page is rendered; then only the
 /// files whose bytes changed are written, each replaced atomically (a new file renamed
@@ -657,7 +654,7 @@ enum OutputManifest {
 
     /// Nanoseconds since 1970 of a file's last change.
     static func time(of info: stat) -> Int64 {
-        nanoseconds(info.st_mtim)
+        nanoseconds(info.modificationTime)
     }
 
     /// A time as nanoseconds since 1970.

@@ -1,11 +1,7 @@
-import CFileSystem
 import Foundation
+import SitegenPlatform
 import SitegenSupport
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What a site folder holds, read from disk once: the **load** stage.
 struct SourceTree: Sendable {
@@ -252,7 +248,7 @@ final class ReadAhead: Sendable {
         for next in max(start, position + 1)..<end where places[next].folder >= 0 {
             let descriptor = openat(places[next].folder, String(places[next].name), O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
-            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
+            KernelFiles.willNeed(descriptor)
             close(descriptor)
         }
     }
@@ -727,20 +723,19 @@ enum FileReader {
                 // What is in memory, without waiting for the disk (fails with EAGAIN when
                 // nothing is; with EOPNOTSUPP where the file system cannot tell, and the
                 // reads below do it all).
-                var vector = iovec(iov_base: UnsafeMutableRawPointer(buffer.baseAddress!), iov_len: buffer.count)
-                let result = preadv2(descriptor, &vector, 1, -1, SITEGEN_RWF_NOWAIT)
+                let result = KernelFiles.readIfInMemory(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
                 if result >= 0 {
                     filled = result
                     atEnd = filled == expected
                 }
                 if !atEnd, filled < expected, result >= 0 || errno == EAGAIN {
                     // This file's own pages are asked for before the ones after it.
-                    _ = posix_fadvise(descriptor, off_t(filled), 0, POSIX_FADV_WILLNEED)
+                    KernelFiles.willNeed(descriptor, from: filled)
                     notInMemory()
                 }
             }
             while !atEnd, filled < buffer.count {
-                let result = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                let result = SystemCall.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
                 if result < 0, errno == EINTR { continue }
                 guard result > 0 else { break }
                 filled += result
@@ -751,7 +746,7 @@ enum FileReader {
         guard filled > expected else { return bytes }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { SystemCall.read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             bytes += chunk[0..<count]

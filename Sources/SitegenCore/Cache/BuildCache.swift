@@ -1,9 +1,6 @@
 import Foundation
+import SitegenPlatform
 import SitegenSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A file's size and modification time: when both are as before, the file is taken to
 /// be as before (as make, rsync and git do).

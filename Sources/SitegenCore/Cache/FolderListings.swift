@@ -1,9 +1,5 @@
-import CFileSystem
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// The names each folder of the site held when a build last read it, in the walk's order,
 /// with the folder's stamp then. A folder whose stamp is the same still holds the same
@@ -38,20 +34,16 @@ struct FolderListings: Sendable, Equatable {
     /// to tell a later change: a file system stamps times from a clock that moves in ticks,
     /// and an entry added (or a file written) in the tick it was looked at in would leave
     /// the times as they were read. The kernel's tick is at most 10 ms, which is the tick of
-    /// the file systems known here; others may stamp whole seconds (two on FAT), or take the
-    /// time from another machine's clock (NFS).
-    static func settledFor(fileSystem type: Int) -> Int64 {
-        let fine: Set<Int> = [0xEF53 /* ext2-4 */, 0x5846_5342 /* xfs */, 0x9123_683E /* btrfs */, 0x0102_1994 /* tmpfs */,
-                              0x794C_7630 /* overlayfs */, 0x2FC1_2FC1 /* zfs */, 0xF2F5_2010 /* f2fs */]
-        return fine.contains(type) ? 20_000_000 : 2_000_000_000
+    /// the file systems whose stamps are fine (`KernelFiles.hasFineTimestamps`); others may
+    /// stamp whole seconds (two on FAT), or take the time from another machine's clock (NFS).
+    static func settledFor(fineTimestamps: Bool) -> Int64 {
+        fineTimestamps ? 20_000_000 : 2_000_000_000
     }
 
     /// Stamps are trusted of what last changed before this time, in nanoseconds since 1970:
-    /// now less `settledFor(fileSystem:)` of the file system `path` is on.
+    /// now less `settledFor(fineTimestamps:)` of the file system `path` is on.
     static func settledBefore(for path: String) -> Int64 {
-        var info = statfs()
-        let type = statfs(path, &info) == 0 ? Int(info.f_type) : 0
-        return currentTime() - settledFor(fileSystem: type)
+        currentTime() - settledFor(fineTimestamps: KernelFiles.hasFineTimestamps(at: path))
     }
 
     static func currentTime() -> Int64 {
@@ -108,6 +100,6 @@ struct FolderListings: Sendable, Equatable {
 extension FolderListings.Stamp {
     init(_ info: stat) {
         self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), modified: OutputManifest.time(of: info),
-                  changed: OutputManifest.nanoseconds(info.st_ctim))
+                  changed: OutputManifest.nanoseconds(info.changeTime))
     }
 }

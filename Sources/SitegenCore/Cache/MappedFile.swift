@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// A file read in place, mapped into memory: the large corpus's cache file (7 MB) and its
 /// folder listings (2 MB) were read into new memory, which the kernel first zeroed, then

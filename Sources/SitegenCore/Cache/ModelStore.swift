@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// The file beside a build cache that holds the encoded models, 60,000 of them on a large
 /// site: a build adds the models it made to its end instead of writing the whole file

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SitegenPlatform
 
 /// Paths kept as their UTF-8 bytes in one buffer, read as strings only when asked for.
 /// Reading the large corpus's cache made a string of each of its 60,000 content paths (with

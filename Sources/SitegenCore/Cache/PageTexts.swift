@@ -1,10 +1,6 @@
-import CFileSystem
 import Foundation
+import SitegenPlatform
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where an article's page holds the article's HTML: the HTML is the largest part of an
 /// article's model (85 % of the store of 10,000 articles), and the page has it byte for
@@ -45,7 +41,7 @@ struct PageHTML: Sendable, Equatable {
         let prefix = min(needle.count, 32)
         var at = from
         while page.count - at >= needle.count {
-            guard let hit = memmem(base + at, page.count - at, start, prefix) else { return nil }
+            guard let hit = KernelFiles.find(start, count: prefix, in: base + at, count: page.count - at) else { return nil }
             let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
             guard page.count - offset >= needle.count else { return nil }
             if memcmp(base + offset + prefix, start + prefix, needle.count - prefix) == 0 { return offset }

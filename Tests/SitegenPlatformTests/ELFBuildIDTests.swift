@@ -1,5 +1,6 @@
 import Foundation
-@testable import SitegenCLI
+import SitegenPlatform
+import SitegenTestSupport
 import Testing
 
 @Suite("The executable's build ID")

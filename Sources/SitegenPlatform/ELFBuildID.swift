@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// The GNU build ID of an ELF executable: a hash of the file that the linker writes into a
 /// note (`.note.gnu.build-id`). Two builds of the same sources with the same toolchain have
 /// the same one, so a sitegen built again on each CI run can trust the build cache of the
 /// run before; a sitegen built from other sources has another.
-enum ELFBuildID {
+public enum ELFBuildID {
     /// The build ID of the 64-bit little-endian ELF file at `path` (x86-64 and arm64
     /// Linux), in hex; nil for another kind of file, or one without the note.
-    static func of(file path: String) -> String? {
+    public static func of(file path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -68,5 +66,35 @@ private extension Array where Element == UInt8 {
         var value: Integer = 0
         for index in (0..<(Integer.bitWidth / 8)).reversed() { value = value << 8 | Integer(self[offset + index]) }
         return value
+    }
+}
+
+/// The running executable.
+public enum Executable {
+    /// Its path, from `argv[0]` and `PATH` (not /proc/self/exe, which names valgrind when
+    /// sitegen runs under it), or the kernel's name for it when neither tells.
+    public static var path: String? {
+        if let name = CommandLine.arguments.first, !name.isEmpty {
+            if name.contains("/") { return name }
+            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+                let candidate = "\(folder)/\(name)"
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        #if os(Linux)
+        return "/proc/self/exe"
+        #else
+        return nil
+        #endif
+    }
+
+    /// What tells the executable at `path` from one built from other sources: its ELF
+    /// build ID, or else its size and modification time; nil when it cannot be read.
+    public static func identity(of path: String) -> String? {
+        if let id = ELFBuildID.of(file: path) { return "build-id \(id)" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let modified = info.modificationTime
+        return "\(info.st_size)|\(modified.tv_sec).\(modified.tv_nsec)"
     }
 }
