@@ -18,7 +18,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        .systemLibrary(name: "CPlatform"),
+        .target(name: "CPlatform"),
+        .target(name: "CLeaflet"),
+        .plugin(name: "BuildInfo", capability: .buildTool()),
+        .target(name: "SitegenBuildInfo", plugins: ["BuildInfo"]),
         .target(name: "SitegenBytes"),
         .target(name: "SitegenSupport", dependencies: ["SitegenBytes"]),
         // What differs between systems (Linux's own calls, the C library, watching folders).
@@ -28,10 +31,10 @@ let package = Package(
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
-            dependencies: ["SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CLeaflet", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
-        .target(name: "SitegenCLI", dependencies: ["SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
+        .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",

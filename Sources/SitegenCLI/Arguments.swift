@@ -4,17 +4,17 @@ import SitegenSupport
 /// for anything unknown.
 struct Arguments {
     var command: String
-    var options: [String]
-    var flags: [String]
     var values: [String: String] = [:]
     var present: Set<String> = []
     var positional: [String] = []
 
-    /// Parses `arguments`; on a problem prints it and returns nil (exit status 2).
-    init?(_ arguments: [String], command: String, options: [String], flags: [String], console: Console) {
-        self.command = command
-        self.options = options
-        self.flags = flags
+    /// Parses `arguments` by the options of `spec`; on a problem prints it and returns nil
+    /// (exit status 2).
+    init?(_ arguments: [String], spec: CommandSpec, console: Console) {
+        command = spec.name
+        let options = spec.valueOptions
+        let flags = spec.flags
+        let shorts = Dictionary(spec.allOptions.compactMap { option in option.short.map { ($0, option.name) } }, uniquingKeysWith: { first, _ in first })
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-"), argument != "-" else {
@@ -31,8 +31,7 @@ struct Arguments {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            if name == "-h" { name = "--help" }
-            if name == "-q" { name = "--quiet" }
+            if let long = shorts[name] { name = long }
             if options.contains(name) {
                 guard let value = inline ?? remaining.popFirst() else {
                     console.printError("sitegen \(command): error: \(name) needs a value")

@@ -5,38 +5,29 @@ import SitegenSupport
 
 /// `sitegen build`: the site under `--source` into `--output`.
 enum BuildCommand {
-    static let help = """
-        Usage: sitegen build [options]
-
-        Builds the site into its output folder. Every problem of the site is printed as
-        'path:line:column: error: message'; if there is any error, the output folder is
-        left exactly as it was and the exit status is 1.
-
-        Options:
-          --source DIR      the site folder, holding Content/ and Themes/ (default: .)
-          --output DIR      where the site is written (default: <source>/Output)
-          --base-url URL    publish under this URL instead of site.yaml's base_url
-          --today DATE      build as if it were DATE (2026-03-10, after the homework release
-                            time) or DATE and time (2026-03-10T13:30), in the site's time
-                            zone (default: now)
-          --drafts          include drafts (default: drafts are left out)
-          --strict          treat warnings as errors (default: warnings do not fail)
-          --quiet, -q       print problems only, no summary
-          --timings         print how long each stage took, and how many content files
-                            were parsed and pages rendered (the rest came from the cache)
-          --cache-dir DIR   where the build cache is kept (default: ~/.cache/sitegen, or
-                            $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never
-                            changes what is built
-          --no-cache        neither use nor write the build cache
-          -h, --help        show this help
-
-        Only files whose bytes changed are written; the others keep their modification
-        times, so hosts and rsync upload only what changed. Files the site no longer has
-        are removed from the output folder (hidden files at its top are kept).
-        """
-
-    static let options = ["--source", "--output", "--base-url", "--today", "--cache-dir"]
-    static let flags = ["--drafts", "--strict", "--quiet", "--timings", "--no-cache"]
+    static let spec = CommandSpec(
+        name: "build",
+        summary: "build the site into its output folder",
+        usage: ["build [options]"],
+        description: [
+            "Builds the site into its output folder. Every problem of the site is printed as 'path:line:column: error: message'; if there is any error, the output folder is left exactly as it was and the exit status is 1.",
+        ],
+        options: [
+            .option("--source", "DIR", .folder, "the site folder, holding Content/ and Themes/ (default: .)"),
+            .option("--output", "DIR", .folder, "where the site is written (default: <source>/Output)"),
+            .option("--base-url", "URL", "publish under this URL instead of site.yaml's base_url"),
+            .option("--today", "DATE", "build as if it were DATE (2026-03-10, after the homework release time) or DATE and time (2026-03-10T13:30), in the site's time zone (default: now)"),
+            .flag("--drafts", "include drafts (default: drafts are left out)"),
+            .flag("--strict", "treat warnings as errors (default: warnings do not fail)"),
+            .flag("--quiet", short: "-q", "print problems only, no summary"),
+            .flag("--timings", "print how long each stage took, and how many content files were parsed and pages rendered (the rest came from the cache)"),
+            .option("--cache-dir", "DIR", .folder, "where the build cache is kept (default: ~/.cache/sitegen, or $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never changes what is built"),
+            .flag("--no-cache", "neither use nor write the build cache"),
+        ],
+        notes: [
+            "Only files whose bytes changed are written; the others keep their modification times, so hosts and rsync upload only what changed. Files the site no longer has are removed from the output folder (hidden files at its top are kept).",
+        ]
+    )
 
     /// The options `build` and `check` share, or nil after printing the problem.
     static func buildOptions(_ arguments: Arguments, console: Console) -> BuildOptions? {
@@ -62,9 +53,9 @@ enum BuildCommand {
     }
 
     static func run(arguments: [String], console: Console, endsProcess: Bool = false) -> Int32 {
-        guard let parsed = Arguments(arguments, command: "build", options: options, flags: flags, console: console) else { return 2 }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
         if parsed.has("--help") {
-            console.print(help)
+            console.print(spec.help)
             return 0
         }
         guard var options = buildOptions(parsed, console: console) else { return 2 }
@@ -165,33 +156,27 @@ final class StageClock: @unchecked Sendable {
 
 /// `sitegen check`: the build in memory, then every internal link and what authors forget.
 enum CheckCommand {
-    static let help = """
-        Usage: sitegen check [options]
-
-        Builds the site in memory (nothing is written) and checks it: every internal link,
-        image and #fragment of the built pages must lead somewhere; a broken one is reported
-        at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to
-        /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article
-        without a cover or a summary, a restaurant without coordinates. Links to other
-        hosts are not followed: check reads no network. The exit status is 1 when there is
-        an error.
-
-        Options:
-          --source DIR      the site folder (default: .)
-          --base-url URL    check as if published under this URL
-          --today DATE      check as if it were DATE or DATE and time (default: now)
-          --drafts          include drafts
-          --strict          treat warnings as errors
-          --quiet, -q       print problems only, no summary
-          -h, --help        show this help
-        """
+    static let spec = CommandSpec(
+        name: "check",
+        summary: "build in memory and check every link, image and #fragment",
+        usage: ["check [options]"],
+        description: [
+            "Builds the site in memory (nothing is written) and checks it: every internal link, image and #fragment of the built pages must lead somewhere; a broken one is reported at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article without a cover or a summary, a restaurant without coordinates. Links to other hosts are not followed: check reads no network. The exit status is 1 when there is an error.",
+        ],
+        options: [
+            .option("--source", "DIR", .folder, "the site folder (default: .)"),
+            .option("--base-url", "URL", "check as if published under this URL"),
+            .option("--today", "DATE", "check as if it were DATE or DATE and time (default: now)"),
+            .flag("--drafts", "include drafts"),
+            .flag("--strict", "treat warnings as errors"),
+            .flag("--quiet", short: "-q", "print problems only, no summary"),
+        ]
+    )
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, command: "check", options: ["--source", "--base-url", "--today"],
-                                     flags: ["--drafts", "--strict", "--quiet"], console: console)
-        else { return 2 }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
         if parsed.has("--help") {
-            console.print(help)
+            console.print(spec.help)
             return 0
         }
         guard let options = BuildCommand.buildOptions(parsed, console: console) else { return 2 }

@@ -1,17 +1,32 @@
+import SitegenBuildInfo
 import SitegenSupport
 
 /// The `sitegen` command: reads the arguments, runs one command, returns the exit status.
 public enum CommandLineTool {
-    public static let version = "0.1.0"
+    public static var version: String { BuildInfo.version }
 
-    static let commands: [(name: String, summary: String)] = [
-        ("build", "build the site into its output folder"),
-        ("check", "build in memory and check every link, image and #fragment"),
-        ("serve", "serve the site while you write, reloading pages as files change"),
-        ("new", "start a new article, assignment or page"),
-        ("init", "write a working starter site into a new folder"),
-        ("render-template", "render a Mustache template given as JSON on standard input"),
-        ("help", "show help for sitegen or for one command"),
+    /// `sitegen 0.1.0 (commit 0123…)`: what `--version` prints.
+    public static var versionLine: String { "sitegen \(BuildInfo.summary)" }
+
+    /// Every command, in the order the help lists them.
+    static let specs: [CommandSpec] = [
+        BuildCommand.spec, CheckCommand.spec, ServeCommand.spec, NewCommand.spec, InitCommand.spec,
+        RenderTemplateCommand.spec, CompletionCommand.spec, ManualCommand.spec, helpSpec,
+    ]
+
+    static let helpSpec = CommandSpec(
+        name: "help",
+        summary: "show help for sitegen or for one command",
+        usage: ["help [command]"],
+        description: ["Shows what sitegen or one of its commands does."],
+        options: [],
+        operands: .commands
+    )
+
+    /// The options before any command.
+    static let globalOptions: [OptionSpec] = [
+        .help,
+        .flag("--version", short: "-V", "show the version and the commit it was built from"),
     ]
 
     /// `endsProcess`: the process exits once the command is done (the `sitegen`
@@ -21,30 +36,35 @@ public enum CommandLineTool {
             console.writeError(usage)
             return 2
         }
+        let rest = Array(arguments.dropFirst())
         switch first {
         case "--version", "-V", "version":
-            console.print("sitegen \(version)")
+            console.print(versionLine)
             return 0
         case "--help", "-h":
             console.print(usage)
             return 0
         case "help":
-            return help(topic: arguments.dropFirst().first, console: console)
+            return help(topic: rest.first, console: console)
         case "build":
-            return BuildCommand.run(arguments: Array(arguments.dropFirst()), console: console, endsProcess: endsProcess)
+            return BuildCommand.run(arguments: rest, console: console, endsProcess: endsProcess)
         case "check":
-            return CheckCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return CheckCommand.run(arguments: rest, console: console)
         case "serve":
-            return ServeCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return ServeCommand.run(arguments: rest, console: console)
         case "new":
-            return NewCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return NewCommand.run(arguments: rest, console: console)
         case "init":
-            return InitCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return InitCommand.run(arguments: rest, console: console)
         case "render-template":
-            return RenderTemplateCommand.run(arguments: Array(arguments.dropFirst()), console: console)
+            return RenderTemplateCommand.run(arguments: rest, console: console)
+        case "completion":
+            return CompletionCommand.run(arguments: rest, console: console)
+        case "man":
+            return ManualCommand.run(arguments: rest, console: console)
         default:
             var message = "sitegen: error: unknown command '\(first)'"
-            if let suggestion = Suggestion.closest(to: first, among: commands.map(\.name)) {
+            if let suggestion = Suggestion.closest(to: first, among: specs.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"
             }
             console.printError(message)
@@ -53,51 +73,95 @@ public enum CommandLineTool {
         }
     }
 
+    static let summary = "a static-site generator for food articles and homework digests"
+
     static var usage: String {
-        let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
-        return """
-            sitegen \(version) — a static-site generator for food articles and homework digests
-
-            Usage: sitegen <command> [options]
-
-            Commands:
-            \(lines.joined(separator: "\n"))
-
-            Options:
-              -h, --help     show this help
-              -V, --version  show the version
-
-            Run 'sitegen help <command>' for the options of a command.
-            """
+        var lines = [
+            "sitegen \(version) — \(summary)", "",
+            "Usage: sitegen <command> [options]", "",
+            "Commands:",
+        ]
+        lines += HelpText.table(specs.map { ($0.name, $0.summary) }, width: CommandSpec.width)
+        lines += ["", "Options:"] + HelpText.table(globalOptions.map { ($0.label, $0.description) }, width: CommandSpec.width)
+        lines += ["", "Run 'sitegen help <command>' for the options of a command."]
+        return lines.joined(separator: "\n")
     }
 
     private static func help(topic: String?, console: Console) -> Int32 {
-        switch topic {
-        case nil:
+        guard let topic else {
             console.print(usage)
-        case "build":
-            console.print(BuildCommand.help)
-        case "check":
-            console.print(CheckCommand.help)
-        case "serve":
-            console.print(ServeCommand.help)
-        case "new":
-            console.print(NewCommand.help)
-        case "init":
-            console.print(InitCommand.help)
-        case "render-template":
-            console.print(RenderTemplateCommand.help)
-        case "help":
-            console.print("Usage: sitegen help [command]\n\nShows what sitegen or one of its commands does.")
-        case let other?:
-            var message = "sitegen: error: no help for unknown command '\(other)'"
-            if let suggestion = Suggestion.closest(to: other, among: commands.map(\.name)) {
+            return 0
+        }
+        guard let spec = specs.first(where: { $0.name == topic }) else {
+            var message = "sitegen: error: no help for unknown command '\(topic)'"
+            if let suggestion = Suggestion.closest(to: topic, among: specs.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"
             }
             console.printError(message)
             return 2
         }
+        console.print(spec.help)
+        return 0
+    }
+}
+
+/// `sitegen completion bash|zsh|fish`.
+enum CompletionCommand {
+    static let spec = CommandSpec(
+        name: "completion",
+        summary: "print the shell completion script for bash, zsh or fish",
+        usage: ["completion bash|zsh|fish"],
+        description: [
+            "Prints the script that completes sitegen's commands, options, folders and choices in the shell named. The release packages install all three; to load one by hand:",
+            "  bash:  source <(sitegen completion bash)      (or save it as ~/.local/share/bash-completion/completions/sitegen)\n  zsh:   sitegen completion zsh > \"${fpath[1]}/_sitegen\"\n  fish:  sitegen completion fish > ~/.config/fish/completions/sitegen.fish",
+        ],
+        options: [],
+        operands: .choice(ShellCompletion.Shell.allCases.map(\.rawValue))
+    )
+
+    static func run(arguments: [String], console: Console) -> Int32 {
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
+        if parsed.has("--help") {
+            console.print(spec.help)
+            return 0
+        }
+        let shells = ShellCompletion.Shell.allCases.map(\.rawValue)
+        guard parsed.positional.count == 1, let shell = ShellCompletion.Shell(rawValue: parsed.positional[0]) else {
+            var message = "sitegen completion: error: name one shell: \(shells.joined(separator: ", "))"
+            if let given = parsed.positional.first, let suggestion = Suggestion.closest(to: given, among: shells) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            console.printError(message)
+            return 2
+        }
+        console.print(ShellCompletion.script(for: shell, commands: CommandLineTool.specs, globalOptions: CommandLineTool.globalOptions))
+        return 0
+    }
+}
+
+/// `sitegen man`.
+enum ManualCommand {
+    static let spec = CommandSpec(
+        name: "man",
+        summary: "print sitegen's manual page",
+        usage: ["man"],
+        description: [
+            "Prints the manual page (roff), made from the same texts as the help of every command. Read it with 'sitegen man | man -l -', or save it as sitegen.1 in a folder of MANPATH; the release packages install it.",
+        ],
+        options: []
+    )
+
+    static func run(arguments: [String], console: Console) -> Int32 {
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
+        if parsed.has("--help") {
+            console.print(spec.help)
+            return 0
+        }
+        if let extra = parsed.positional.first {
+            console.printError("sitegen man: error: unexpected argument '\(extra)'")
+            return 2
+        }
+        console.print(ManualPage.roff(commands: CommandLineTool.specs, globalOptions: CommandLineTool.globalOptions))
         return 0
     }
 }

@@ -154,33 +154,27 @@ final class Box<Value: Sendable>: Sendable {
 
 /// `sitegen serve`.
 enum ServeCommand {
-    static let help = """
-        Usage: sitegen serve [options]
-
-        Builds the site and serves it over HTTP while you write: every page reloads by
-        itself after a change (only the stylesheet is swapped when only CSS changed), and a
-        content or template error is shown over the page, with its source line, until it
-        is fixed; the last good build keeps being served. Without --today it also
-        rebuilds when the homework's release time or midnight passes in the site's time
-        zone. The build goes to a folder of the build cache, not to Output/, and the
-        reload script is never part of 'sitegen build' output.
-
-        Options:
-          --source DIR      the site folder (default: .)
-          --port N          the port (default: 8000)
-          --host ADDRESS    the address to listen on (default: 127.0.0.1, this machine only)
-          --drafts          include drafts
-          --today DATE      serve as if it were DATE or DATE and time
-          --open            open the site in the browser
-          -h, --help        show this help
-        """
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "serve the site while you write, reloading pages as files change",
+        usage: ["serve [options]"],
+        description: [
+            "Builds the site and serves it over HTTP while you write: every page reloads by itself after a change (only the stylesheet is swapped when only CSS changed), and a content or template error is shown over the page, with its source line, until it is fixed; the last good build keeps being served. Without --today it also rebuilds when the homework's release time or midnight passes in the site's time zone. The build goes to a folder of the build cache, not to Output/, and the reload script is never part of 'sitegen build' output.",
+        ],
+        options: [
+            .option("--source", "DIR", .folder, "the site folder (default: .)"),
+            .option("--port", "N", "the port (default: 8000)"),
+            .option("--host", "ADDRESS", "the address to listen on (default: 127.0.0.1, this machine only)"),
+            .flag("--drafts", "include drafts"),
+            .option("--today", "DATE", "serve as if it were DATE or DATE and time"),
+            .flag("--open", "open the site in the browser"),
+        ]
+    )
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, command: "serve", options: ["--source", "--port", "--host", "--today"],
-                                     flags: ["--drafts", "--open"], console: console)
-        else { return 2 }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
         if parsed.has("--help") {
-            console.print(help)
+            console.print(spec.help)
             return 0
         }
         guard let port = Int(parsed["--port"] ?? "8000"), (0...65_535).contains(port) else {

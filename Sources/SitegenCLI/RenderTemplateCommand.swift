@@ -6,22 +6,20 @@ import SitegenMustache
 /// standard output and nothing else, so theme authors can try a template and anyone
 /// can run the Mustache spec against sitegen from outside.
 enum RenderTemplateCommand {
-    static let help = """
-        Usage: sitegen render-template [--strict] < request.json
-
-        Reads one JSON object from standard input:
-          {"template": "Hello {{name}}", "data": {"name": "Ann"}, "partials": {"row": "..."}}
-        and writes the rendered template to standard output, adding nothing.
-
-        Template errors are printed as '<template>:line:column: error: ...' (or with the
-        partial's name as the path) and the exit status is 1.
-
-        Options:
-          --strict   a partial or parent that names no template is an error (as in
-                     'sitegen build'); without it, it renders as nothing, as the
-                     Mustache spec asks, and a warning is printed
-          -h, --help show this help
-        """
+    static let spec = CommandSpec(
+        name: "render-template",
+        summary: "render a Mustache template given as JSON on standard input",
+        usage: ["render-template [--strict] < request.json"],
+        description: [
+            "Reads one JSON object from standard input:",
+            "  {\"template\": \"Hello {{name}}\", \"data\": {\"name\": \"Ann\"}, \"partials\": {\"row\": \"...\"}}",
+            "and writes the rendered template to standard output, adding nothing.",
+            "Template errors are printed as '<template>:line:column: error: ...' (or with the partial's name as the path) and the exit status is 1.",
+        ],
+        options: [
+            .flag("--strict", "a partial or parent that names no template is an error (as in 'sitegen build'); without it, it renders as nothing, as the Mustache spec asks, and a warning is printed"),
+        ]
+    )
 
     private struct Request: Decodable {
         var template: String
@@ -30,23 +28,16 @@ enum RenderTemplateCommand {
     }
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        var strict = false
-        for argument in arguments {
-            switch argument {
-            case "--strict":
-                strict = true
-            case "--help", "-h":
-                console.print(help)
-                return 0
-            default:
-                var message = "sitegen render-template: error: unknown option '\(argument)'"
-                if let suggestion = Suggestion.closest(to: argument, among: ["--strict", "--help"]) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                console.printError(message)
-                return 2
-            }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
+        if parsed.has("--help") {
+            console.print(spec.help)
+            return 0
         }
+        if let extra = parsed.positional.first {
+            console.printError("sitegen render-template: error: unexpected argument '\(extra)'; the request is read from standard input")
+            return 2
+        }
+        let strict = parsed.has("--strict")
 
         let request: Request
         do {

@@ -1,33 +1,35 @@
 import Foundation
+import SitegenBuildInfo
 import SitegenCore
 import SitegenSupport
 
 /// `sitegen new`: a new article, assignment or page with every front-matter key.
 enum NewCommand {
-    static let help = """
-        Usage: sitegen new article "Title" [--source DIR] [--date DATE]
-               sitegen new assignment "Title" --grade G (--teacher ID | --subject NAME) [--source DIR] [--date DATE]
-               sitegen new page "Title" [--source DIR]
-
-        Writes a new content file with every front-matter key: the required ones filled in
-        (the date is today in the site's time zone), the optional ones commented out with
-        an example. Articles go to Content/articles/<slug>.md, assignments to
-        Content/homework/<date>/<slug>.md, pages to Content/pages/<slug>.md. An existing
-        file is never overwritten.
-
-        Options:
-          --source DIR      the site folder (default: .)
-          --date DATE       the article's date or the assignment's day (default: today)
-          --grade G         the assignment's grade (default: the teacher's grades)
-          --teacher ID      the assignment's teacher, an id of teachers.yaml
-          --subject NAME    the assignment's subject (default: the teacher's subject)
-          -h, --help        show this help
-        """
+    static let spec = CommandSpec(
+        name: "new",
+        summary: "start a new article, assignment or page",
+        usage: [
+            "new article \"Title\" [--source DIR] [--date DATE]",
+            "new assignment \"Title\" --grade G (--teacher ID | --subject NAME) [--source DIR] [--date DATE]",
+            "new page \"Title\" [--source DIR]",
+        ],
+        description: [
+            "Writes a new content file with every front-matter key: the required ones filled in (the date is today in the site's time zone), the optional ones commented out with an example. Articles go to Content/articles/<slug>.md, assignments to Content/homework/<date>/<slug>.md, pages to Content/pages/<slug>.md. An existing file is never overwritten.",
+        ],
+        options: [
+            .option("--source", "DIR", .folder, "the site folder (default: .)"),
+            .option("--date", "DATE", "the article's date or the assignment's day (default: today)"),
+            .option("--grade", "G", "the assignment's grade (default: the teacher's grades)"),
+            .option("--teacher", "ID", "the assignment's teacher, an id of teachers.yaml"),
+            .option("--subject", "NAME", "the assignment's subject (default: the teacher's subject)"),
+        ],
+        operands: .choice(Scaffold.ContentKind.allCases.map(\.rawValue))
+    )
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, command: "new", options: ["--source", "--date", "--grade", "--teacher", "--subject"], flags: [], console: console) else { return 2 }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
         if parsed.has("--help") {
-            console.print(help)
+            console.print(spec.help)
             return 0
         }
         let kinds = Scaffold.ContentKind.allCases.map(\.rawValue)
@@ -64,26 +66,26 @@ enum NewCommand {
 
 /// `sitegen init`: a working starter site in a new folder.
 enum InitCommand {
-    static let help = """
-        Usage: sitegen init DIR [--title TITLE] [--timezone ZONE] [--currency CODE]
-
-        Writes a working starter site into DIR (new or empty): Content/site.yaml,
-        teachers.yaml, an article with a photo, two assignments, an about page, and
-        .github/workflows/publish.yml, which builds the site with sitegen and publishes it
-        to GitHub Pages on every push and every day at the homework release time.
-        Then: cd DIR && sitegen build.
-
-        Options:
-          --title TITLE     the site's title (default: the folder's name)
-          --timezone ZONE   an IANA time zone (default: UTC)
-          --currency CODE   the currency of prices (default: USD)
-          -h, --help        show this help
-        """
+    static let spec = CommandSpec(
+        name: "init",
+        summary: "write a working starter site into a new folder",
+        usage: ["init DIR [--title TITLE] [--timezone ZONE] [--currency CODE] [--ci github|gitlab|none]"],
+        description: [
+            "Writes a working starter site into DIR (new or empty): Content/site.yaml, teachers.yaml, an article with a photo, two assignments, an about page, and a workflow that publishes the site on every push and every day at the homework's release time. With --ci github, .github/workflows/publish.yml builds it with the sitegen GitHub Action of this very version and publishes it to GitHub Pages; with --ci gitlab, .gitlab-ci.yml builds it with the sitegen container image of this version for GitLab Pages; --ci none writes no workflow. Then: cd DIR && sitegen serve.",
+        ],
+        options: [
+            .option("--title", "TITLE", "the site's title (default: the folder's name)"),
+            .option("--timezone", "ZONE", "an IANA time zone, like Asia/Hong_Kong (default: UTC)"),
+            .option("--currency", "CODE", "the currency of prices, an ISO 4217 code like HKD (default: USD)"),
+            .option("--ci", "SERVICE", .choice(Scaffold.Publisher.allCases.map(\.rawValue)), "the workflow that publishes the site: github, gitlab or none (default: github)"),
+        ],
+        operands: .folder
+    )
 
     static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, command: "init", options: ["--title", "--timezone", "--currency"], flags: [], console: console) else { return 2 }
+        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
         if parsed.has("--help") {
-            console.print(help)
+            console.print(spec.help)
             return 0
         }
         guard parsed.positional.count == 1, let folder = parsed.positional.first else {
@@ -92,9 +94,20 @@ enum InitCommand {
         }
         let url = URL(fileURLWithPath: folder)
         let title = parsed["--title"] ?? url.standardizedFileURL.lastPathComponent.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        let publishers = Scaffold.Publisher.allCases.map(\.rawValue)
+        guard let publisher = Scaffold.Publisher(rawValue: parsed["--ci"] ?? "github") else {
+            var message = "sitegen init: error: --ci must be one of \(publishers.joined(separator: ", ")), found '\(parsed["--ci"] ?? "")'"
+            if let suggestion = Suggestion.closest(to: parsed["--ci"] ?? "", among: publishers) { message += "; did you mean '\(suggestion)'?" }
+            console.printError(message)
+            return 2
+        }
+        let sitegen = Scaffold.SitegenRelease(version: BuildInfo.version, commit: BuildInfo.modified ? nil : BuildInfo.commit, repository: BuildInfo.repository)
+        let request = Scaffold.InitRequest(title: title, timeZone: parsed["--timezone"] ?? "UTC", currency: parsed["--currency"] ?? "USD",
+                                           publisher: publisher, sitegen: sitegen)
         do {
-            let files = try Scaffold.initSite(at: url, title: title, timeZone: parsed["--timezone"] ?? "UTC", currency: parsed["--currency"] ?? "USD")
-            console.print("Wrote a new site of \(files.count) files to \(folder). Next: cd \(folder) && sitegen build")
+            let result = try Scaffold.initSite(at: url, request)
+            console.print("Wrote a new site of \(result.files.count) files to \(folder). Next: cd \(folder) && sitegen serve")
+            for step in result.nextSteps { console.print("\n" + step) }
             return 0
         } catch {
             console.printError("sitegen init: error: \(error.description)")

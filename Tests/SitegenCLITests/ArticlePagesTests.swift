@@ -89,16 +89,22 @@ struct ArticlePagesTests {
         #expect(map.contains("assets/leaflet/leaflet.js"))
     }
 
-    @Test func warnsOnceAndListsRestaurantsWhenLeafletIsMissing() throws {
+    @Test func publishesTheLeafletItCarriesWithoutLookingForOne() throws {
         let site = try ScratchSite(files: [
             "Content/articles/a.md": article("Toast", date: "2026-10-01", extra: "restaurant: {name: Toast Box, lat: 22.3, lon: 114.1}\n"),
         ])
-        let report = site.build { $0.leafletFolder = "/nonexistent/leaflet" }
-        #expect(report.succeeded)
-        #expect(report.diagnostics.map(\.description) == ["Content/site.yaml:1:1: warning: Leaflet is not installed (no /nonexistent/leaflet/leaflet.js): /map/ lists the restaurants without a map; install Debian's libjs-leaflet or set map.leaflet"])
+        let report = site.build { $0.leaflet = .embedded }
+        #expect(report.succeeded && report.diagnostics.isEmpty)
         let map = site.page("map/index.html")
-        #expect(!map.contains("leaflet.js") && map.contains("Toast Box") && map.contains("OpenStreetMap</a>"))
-        #expect(!site.exists("assets/leaflet/leaflet.js"))
+        #expect(map.contains("assets/leaflet/leaflet.js") && map.contains("assets/leaflet/leaflet.markercluster.js"))
+        // Debian's files, as they were when sitegen was compiled: Leaflet's own banner, the
+        // marker clusters and the marker images the stylesheet names.
+        #expect(site.page("assets/leaflet/leaflet.js").contains("Leaflet"))
+        for file in ["leaflet.css", "leaflet.markercluster.js", "MarkerCluster.css", "MarkerCluster.Default.css",
+                     "images/marker-icon.png", "images/marker-icon-2x.png", "images/marker-shadow.png", "images/layers.png", "images/layers-2x.png"] {
+            #expect(site.exists("assets/leaflet/" + file), "\(file)")
+        }
+        #expect(LeafletFiles.embedded.files["leaflet.js"] == Array(site.page("assets/leaflet/leaflet.js").utf8))
     }
 
     @Test func explainsAnEmptySiteAndASiteOfDrafts() throws {

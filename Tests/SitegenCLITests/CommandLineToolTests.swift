@@ -1,12 +1,31 @@
+import Foundation
 import SitegenCLI
 import Testing
 
 @Suite("sitegen command line")
 struct CommandLineToolTests {
-    @Test func printsTheVersion() {
+    @Test func printsTheVersionAndTheCommitItWasBuiltFrom() throws {
         let console = CapturedConsole()
         #expect(console.run("--version") == 0)
-        #expect(console.output == "sitegen \(CommandLineTool.version)\n")
+        // The tests are built from a checkout, so the commit is known: git's own answer.
+        let head = try #require(try git("rev-parse", "HEAD"))
+        let modified = !(try git("status", "--porcelain", "--untracked-files=no") ?? "").isEmpty
+        #expect(console.output == "sitegen \(CommandLineTool.version) (commit \(head)\(modified ? ", modified" : ""))\n")
+        let version = try String(contentsOf: Repository.root.appendingPathComponent("VERSION"), encoding: .utf8)
+        #expect(CommandLineTool.version == version.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(CommandLineTool.version.split(separator: ".").count == 3 && CommandLineTool.version.allSatisfy { $0.isNumber || $0 == "." })
+    }
+
+    private func git(_ arguments: String...) throws -> String? {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", Repository.root.path] + arguments
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
     }
 
     @Test func listsTheCommandsInItsHelp() {
@@ -84,6 +103,6 @@ struct RenderTemplateCommandTests {
     @Test func suggestsTheClosestOption() {
         let console = CapturedConsole()
         #expect(console.run("render-template", "--strikt") == 2)
-        #expect(console.error == "sitegen render-template: error: unknown option '--strikt'; did you mean '--strict'?\n")
+        #expect(console.error == "sitegen render-template: error: unknown option '--strikt'; did you mean '--strict'?\nRun 'sitegen help render-template' for its options.\n")
     }
 }

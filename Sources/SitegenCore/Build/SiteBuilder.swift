@@ -18,8 +18,8 @@ public struct BuildOptions: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
     public var drafts: Bool
     public var strict: Bool
-    /// Where Leaflet is looked for when site.yaml names no `map.leaflet`.
-    public var leafletFolder: String
+    /// The Leaflet of `/map/` when site.yaml names no `map.leaflet`.
+    public var leaflet = LeafletFiles.embedded
     /// Whether to use the build cache, and where it is (default: ~/.cache/sitegen).
     public var useCache = false
     public var cacheFolder: String?
@@ -30,9 +30,7 @@ public struct BuildOptions: Sendable {
     /// one by one (a fifth of a second on 60,000 files).
     public var leavesMemoryToExit = false
 
-    public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false,
-                leafletFolder: String = "/usr/share/javascript/leaflet") {
-        self.leafletFolder = leafletFolder
+    public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false) {
         self.source = source
         self.output = output
         self.baseURL = baseURL
@@ -285,18 +283,14 @@ public enum SiteBuilder {
         report.basePath = site.basePath
         let moment = BuildMoment.seen(requested: requestedMoment, clock: options.clock, by: site)
         if requestedMoment == nil { report.momentChanges = moment.nextChange(releaseTime: site.homework.releaseTime, in: site.timeZone) }
-        let leafletFolder = site.leafletFolder.map { $0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path } ?? options.leafletFolder
-        let leaflet = Leaflet.load(from: leafletFolder)
+        let chosenLeaflet = site.leafletFolder.map { LeafletFiles.folder($0.hasPrefix("/") ? $0 : sourceURL.appendingPathComponent($0).path) } ?? options.leaflet
+        let leaflet = chosenLeaflet?.files
 
-        // The cache answers only for the same sitegen, options and Leaflet (a handful of
-        // files that change with a system upgrade, if ever). A cache made at another moment
-        // keeps its models; the pages that show the moment have it in their fingerprints.
-        let leafletStamps = (leaflet ?? [:]).keys.sorted().map { name in
-            let stamp = FileStamp.of(leafletFolder + "/" + name)
-            return "\(name):\(stamp?.size ?? -1):\(stamp?.modified ?? -1)"
-        }
-        let signature = ([BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
-                         "base=\(options.baseURL ?? "")", "leaflet=\(leafletFolder)"] + leafletStamps).joined(separator: "|")
+        // The cache answers only for the same sitegen, options and Leaflet. A cache made at
+        // another moment keeps its models; the pages that show the moment have it in their
+        // fingerprints.
+        let signature = [BuildCache.format, options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)",
+                         "base=\(options.baseURL ?? "")", "leaflet=\(chosenLeaflet?.signature ?? "none")"].joined(separator: "|")
         var previous = candidate?.signature == signature ? candidate : nil
         // Files whose stamps were too recent to trust are told by their bytes.
         let racyChanged = previous?.racyChanges(in: tree) ?? []
@@ -433,10 +427,6 @@ public enum SiteBuilder {
         let (theme, assets) = loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
 
         let index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
-        if leaflet == nil, site.leafletFolder == nil, index.restaurants.contains(where: \.hasCoordinates) {
-            log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
-                        "Leaflet is not installed (no \(options.leafletFolder)/leaflet.js): /map/ lists the restaurants without a map; install Debian's libjs-leaflet or set map.leaflet")
-        }
 
         report.diagnostics = finish(log, strict: options.strict)
         guard report.succeeded, let theme else { return Prepared(report: report) }
@@ -556,7 +546,7 @@ public enum SiteBuilder {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
         var themeAssets = theme?.assets ?? [:]
-        for (path, bytes) in leaflet ?? [:] { themeAssets[Leaflet.outputFolder + path] = bytes }
+        for (path, bytes) in leaflet ?? [:] { themeAssets[LeafletFiles.outputFolder + path] = bytes }
         return (theme, PublishedAssets(theme: themeAssets, minify: true))
     }
 

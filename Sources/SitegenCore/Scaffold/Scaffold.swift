@@ -21,35 +21,114 @@ public struct ScaffoldError: Error, CustomStringConvertible {
 
 /// `sitegen init` and `sitegen new`: new sites and new content files, never overwriting one.
 public enum Scaffold {
+    /// Where `sitegen init`'s workflow publishes the site.
+    public enum Publisher: String, CaseIterable, Sendable {
+        case github, gitlab, none
+
+        /// The starter's files that belong to this publisher alone.
+        var files: [String] {
+            switch self {
+            case .github: [".github/workflows/publish.yml.mustache"]
+            case .gitlab: [".gitlab-ci.yml.mustache"]
+            case .none: []
+            }
+        }
+    }
+
+    /// The sitegen that writes a site: the workflow it writes installs the same one.
+    public struct SitegenRelease: Sendable {
+        public var version: String
+        /// The commit the running sitegen was built from; nil when that is unknown or the
+        /// binary is not that commit's (built from changed files).
+        public var commit: String?
+        /// Its GitHub repository, `owner/name`; nil when unknown.
+        public var repository: String?
+
+        public init(version: String, commit: String?, repository: String?) {
+            self.version = version
+            self.commit = commit
+            self.repository = repository
+        }
+
+        /// Stands for the repository in a workflow when it is unknown; `init` says to change it.
+        static let placeholderRepository = "SITEGEN-OWNER/sitegen"
+
+        /// `owner/name@<commit>`, pinned to the commit the version was built from (a tag can
+        /// be moved, a commit cannot), or to the version's tag when the commit is unknown.
+        var actionReference: String {
+            "\(repository ?? Self.placeholderRepository)@\(commit ?? "v\(version)")"
+        }
+
+        /// The container image of this version, `ghcr.io/owner/name:0.1.0`.
+        var image: String {
+            "ghcr.io/\((repository ?? Self.placeholderRepository).lowercased()):\(version)"
+        }
+    }
+
+    public struct InitRequest: Sendable {
+        public var title: String
+        public var timeZone: String
+        public var currency: String
+        public var publisher: Publisher
+        public var sitegen: SitegenRelease
+
+        public init(title: String, timeZone: String, currency: String, publisher: Publisher, sitegen: SitegenRelease) {
+            self.title = title
+            self.timeZone = timeZone
+            self.currency = currency
+            self.publisher = publisher
+            self.sitegen = sitegen
+        }
+    }
+
+    /// What `sitegen init` wrote, and what the user must do before the first publish.
+    public struct InitResult: Sendable {
+        /// Paths relative to the new site's folder.
+        public var files: [String]
+        public var nextSteps: [String]
+    }
+
+    static let releaseTime = TimeOfDay(hour: 14, minute: 0)
+
     /// Writes a working starter site into `folder`, which must be empty or not exist.
-    /// Returns the paths written, relative to the folder.
-    public static func initSite(at folder: URL, title: String, timeZone zoneName: String, currency: String, now: Date = Date()) throws(ScaffoldError) -> [String] {
+    public static func initSite(at folder: URL, _ request: InitRequest, now: Date = Date()) throws(ScaffoldError) -> InitResult {
         let fileManager = FileManager.default
         if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path), !existing.isEmpty {
             throw ScaffoldError(description: "\(folder.path) is not empty; sitegen init writes a new site into an empty or new folder")
         }
+        let zoneName = request.timeZone
         guard let zone = TimeZoneName.zone(named: zoneName) else {
             let hint = Suggestion.closest(to: zoneName, among: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" } ?? ""
             throw ScaffoldError(description: "--timezone must be an IANA time zone like Asia/Hong_Kong, found '\(zoneName)'\(hint)")
         }
+        let currency = request.currency
         guard currency.utf8.count == 3, CurrencyCode.known.contains(currency) else {
             throw ScaffoldError(description: "--currency must be an ISO 4217 currency code like HKD, found '\(currency)'")
         }
         let today = Scaffold.today(in: zone, now: now)
-        let release = TimeOfDay(hour: 14, minute: 0)
-        let releaseUTC = (release.secondsIntoDay - zone.secondsFromGMT(for: now)).floorModulo(86_400)
+        let schedule = PublishSchedule(release: (releaseTime.hour, releaseTime.minute), zone: zone, from: now)
+        let sitegen = request.sitegen
         let context: MustacheValue = [
-            "title": .string(YAMLText.scalar(title)),
-            "timezone": .string(zone.identifier),
+            "title": .string(YAMLText.scalar(request.title)),
+            "timezone": .string(zoneName),
             "currency": .string(currency),
             "today": .string(today.description),
             "tomorrow": .string(CalendarDate(dayNumber: today.dayNumber + 1).description),
-            "releaseTime": .string(release.description),
-            "cron": .string("\(releaseUTC % 3600 / 60) \(releaseUTC / 3600) * * *"),
-            "cronTime": .string(TimeOfDay(hour: releaseUTC / 3600, minute: releaseUTC % 3600 / 60).description),
+            "releaseTime": .string(releaseTime.description),
+            "releaseCron": .string(releaseTime.cron),
+            "schedule": .array(schedule.lines.map { line -> MustacheValue in
+                ["cron": .string(line.cron), "utcTime": .string(line.utcTime), "offset": .string(line.offsetText)]
+            }),
+            "daylightSaving": .bool(schedule.lines.count > 1),
+            "action": .string(sitegen.actionReference),
+            "actionVersion": .string("v\(sitegen.version)"),
+            "actionIsPlaceholder": .bool(sitegen.repository == nil),
+            "placeholder": .string(SitegenRelease.placeholderRepository),
+            "image": .string(sitegen.image),
         ]
+        let excluded = Set(Publisher.allCases.filter { $0 != request.publisher }.flatMap(\.files))
         var files: [(String, [UInt8])] = []
-        for path in StarterSite.paths {
+        for path in StarterSite.paths where !excluded.contains(path) {
             guard let bytes = StarterSite.file(path) else { continue }
             if path.hasSuffix(".mustache") {
                 do {
@@ -72,7 +151,31 @@ public enum Scaffold {
         } catch {
             throw ScaffoldError(description: "cannot write the starter site into \(folder.path): \(error.localizedDescription)")
         }
-        return files.map(\.0)
+        return InitResult(files: files.map(\.0), nextSteps: nextSteps(request, schedule: schedule))
+    }
+
+    /// What to do before the first publish, in words for the terminal.
+    private static func nextSteps(_ request: InitRequest, schedule: PublishSchedule) -> [String] {
+        let release = "\(releaseTime) \(request.timeZone)"
+        var steps: [String] = []
+        switch request.publisher {
+        case .github:
+            steps.append("To publish on GitHub Pages: push the site to a GitHub repository, and in its Settings → Pages set Source to \"GitHub Actions\" (the first deploy fails without it). .github/workflows/publish.yml then publishes on every push to main and daily at \(release) (cron in UTC: \(schedule.lines.map(\.cron).joined(separator: " and "))).")
+            if request.sitegen.repository == nil {
+                steps.append("This sitegen does not know its GitHub repository (it was built from a checkout without a GitHub remote): replace \(SitegenRelease.placeholderRepository) in .github/workflows/publish.yml with the owner/name of the sitegen repository you use.")
+            }
+            if request.sitegen.commit == nil {
+                steps.append("This sitegen was not built from a commit of its repository as it stands (changed files, or no git): the workflow names the release tag v\(request.sitegen.version); check that it exists.")
+            }
+        case .gitlab:
+            steps.append("To publish on GitLab Pages: push the site to a GitLab project; .gitlab-ci.yml publishes it on every push to the default branch. For the daily publish, add a pipeline schedule (Build → Pipeline schedules) with the interval pattern \"\(releaseTime.cron)\" and the time zone \(request.timeZone), which GitLab keeps right through daylight saving.")
+            if request.sitegen.repository == nil {
+                steps.append("This sitegen does not know its GitHub repository: replace \(SitegenRelease.placeholderRepository.lowercased()) in the image of .gitlab-ci.yml with the owner/name of the sitegen repository you use.")
+            }
+        case .none:
+            break
+        }
+        return steps
     }
 
     public enum ContentKind: String, CaseIterable, Sendable {
@@ -246,4 +349,9 @@ extension Int {
         let remainder = self % divisor
         return remainder < 0 ? remainder + divisor : remainder
     }
+}
+
+extension TimeOfDay {
+    /// A cron line that runs daily at this time (in the zone the scheduler is told).
+    var cron: String { "\(minute) \(hour) * * *" }
 }

@@ -5,71 +5,106 @@ extension StarterSite {
     static let textFiles: [String: String] = [
         ".github/workflows/publish.yml.mustache": #"""
 {{=<% %>=}}
-# Builds the site with sitegen and publishes it to GitHub Pages on every push to main,
-# and every day at the site's release time so that tonight's homework appears by itself.
+# Builds the site with sitegen and publishes it to GitHub Pages on every push to main, and
+# every day at the homework's release time, so that tonight's homework appears by itself.
+#
+# Before the first push: in the repository's Settings → Pages, set Source to
+# "GitHub Actions". Without it the deploy job fails.
 name: Publish
 
 on:
   push:
     branches: [main]
   schedule:
-    # <% releaseTime %> in <% timezone %> is <% cronTime %> UTC. GitHub reads cron in UTC:
-    # change this line when you change timezone or homework.release_time in site.yaml.
+    # GitHub reads cron in UTC. <% releaseTime %> in <% timezone %> is:
+<%# schedule %>
+    #   <% utcTime %> UTC when the zone is at <% offset %>
+<%/ schedule %>
+<%# daylightSaving %>
+    # One line for each offset the zone has in a year: the run at the other time rebuilds
+    # the same site. Change them with timezone or homework.release_time in site.yaml.
+<%/ daylightSaving %>
+<%^ daylightSaving %>
+    # Change it with timezone or homework.release_time in site.yaml.
+<%/ daylightSaving %>
+<%# schedule %>
     - cron: "<% cron %>"
+<%/ schedule %>
   workflow_dispatch:
 
-permissions:
-  contents: read
-  pages: write
-  id-token: write
+permissions: {}
 
 concurrency:
   group: pages
-  cancel-in-progress: true
+  cancel-in-progress: false
 
 jobs:
   build:
-    runs-on: ubuntu-latest
-    container: swift:6.0-bookworm
+    runs-on: ubuntu-24.04
+    permissions:
+      contents: read
+      pages: read
     steps:
-      - uses: actions/checkout@v4
-      - name: Install the libraries sitegen uses
-        run: apt-get update && apt-get install -y --no-install-recommends git pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster
-      - name: Build sitegen
-        env:
-          # Set the repository variable SITEGEN_REPOSITORY to the sitegen you use.
-          SITEGEN_REPOSITORY: ${{ vars.SITEGEN_REPOSITORY }}
-        run: |
-          git clone --depth 1 "$SITEGEN_REPOSITORY" /tmp/sitegen
-          swift build -c release --package-path /tmp/sitegen --product sitegen --static-swift-stdlib
-      # sitegen's build cache from the run before: the models of files whose bytes did not
-      # change are kept (a sitegen built from the same sources trusts it).
-      - uses: actions/cache@v4
+      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
         with:
-          path: ~/.cache/sitegen
-          key: sitegen-cache-${{ github.run_id }}
-          restore-keys: sitegen-cache-
+          persist-credentials: false
       - id: pages
-        uses: actions/configure-pages@v5
-      - name: Build the site
-        run: /tmp/sitegen/.build/release/sitegen build --strict --base-url "${{ steps.pages.outputs.base_url }}/"
-      - uses: actions/upload-pages-artifact@v3
+        uses: actions/configure-pages@983d7736d9b0ae728b81ab479565c72886d7745b # v5.0.0
+<%# actionIsPlaceholder %>
+      # Replace <% placeholder %> with the GitHub repository of the sitegen you use.
+<%/ actionIsPlaceholder %>
+      # The sitegen that wrote this site, pinned to the commit of its version.
+      - id: sitegen
+        uses: <% action %> # <% actionVersion %>
         with:
-          path: Output
+          base-url: ${{ steps.pages.outputs.base_url }}/
+          strict: true
+      - uses: actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9 # v5.0.0
+        with:
+          path: ${{ steps.sitegen.outputs.output }}
+          # Keeps .well-known/ when the site has one (sitegen writes no other hidden file).
+          include-hidden-files: true
 
   deploy:
     needs: build
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-24.04
+    permissions:
+      pages: write
+      id-token: write
     environment:
       name: github-pages
       url: ${{ steps.deployment.outputs.page_url }}
     steps:
       - id: deployment
-        uses: actions/deploy-pages@v4
+        uses: actions/deploy-pages@cd2ce8fcbc39b97be8ca5fce6e763baed58fa128 # v5.0.0
 
 """#,
         ".gitignore.mustache": #"""
 Output/
+
+"""#,
+        ".gitlab-ci.yml.mustache": #"""
+{{=<% %>=}}
+# Builds the site with sitegen and publishes it to GitLab Pages on every push to the
+# default branch. For the daily publish at the homework's release time, add a pipeline
+# schedule (Build → Pipeline schedules): interval pattern "<% releaseCron %>" and the time zone
+# <% timezone %>; GitLab keeps it at <% releaseTime %> through daylight saving.
+pages:
+  # The sitegen that wrote this site.
+  image:
+    name: <% image %>
+    entrypoint: [""]
+  script:
+    - sitegen build --strict --base-url "$CI_PAGES_URL/" --output public --cache-dir .sitegen-cache
+  cache:
+    key: sitegen
+    paths:
+      - .sitegen-cache/
+  artifacts:
+    paths:
+      - public
+  rules:
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
 
 """#,
         "Content/articles/lovely-breakfast/index.md.mustache": #"""
