@@ -2,22 +2,33 @@
 SITEGEN_RELEASE := .build/release/sitegen
 SITEGEN_DEBUG := .build/debug/sitegen
 
-.PHONY: site test deps test-deps bench instructions
+.PHONY: site test dist deps test-deps bench instructions
 
 ## Installs what is missing, builds sitegen for release and builds the sample site into Output/.
-## The release binary carries the Swift runtime and Foundation (--static-swift-stdlib): it
-## starts in 5 ms instead of 14, and runs where the Swift toolchain is not installed.
+## The release binary carries the Swift runtime, Foundation, libcmark, libyaml and Leaflet:
+## it runs where neither the Swift toolchain nor those packages are installed.
 site: deps
-	swift build -c release --product sitegen --static-swift-stdlib
+	Scripts/build-release.sh
 	$(SITEGEN_RELEASE) build
 
-## Runs every test: the Swift suites, the Mustache spec through the command line, and the
-## sample site through the W3C checker and a real browser.
+## Writes the release files of this machine's architecture to dist/: the tarball, the .deb
+## and SHA256SUMS.
+dist:
+	Scripts/dist.sh
+
+## Runs every test: the Swift suites, the Mustache spec through the command line, the
+## sample site through the W3C checker and a real browser, the linters over the workflows,
+## and the release files of `make dist` as a user gets them, through the GitHub Action's
+## install script too.
 test: test-deps
 	swift build --build-tests
 	swift test --skip-build
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
 	Scripts/check-site.sh
+	Scripts/check-workflows.sh $(SITEGEN_DEBUG)
+	Scripts/dist.sh
+	Scripts/check-dist.sh
+	Scripts/check-action.sh
 
 ## Prints the benchmark figures (release builds): Mustache renders, then full site builds.
 bench: deps

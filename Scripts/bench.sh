@@ -51,7 +51,7 @@ if [[ -f $settled ]]; then
     fi
 fi
 
-swift build -c release --product sitegen --static-swift-stdlib >/dev/null
+Scripts/build-release.sh >/dev/null
 swift build -c release --product sitegen-bench --static-swift-stdlib >/dev/null
 .build/release/sitegen-bench
 

@@ -4,10 +4,15 @@
 # file is rewritten only when its text changes. SITEGEN_COMMIT and SITEGEN_REPOSITORY
 # (owner/name) say what git cannot tell, as in a container without the .git folder.
 #   Scripts/build-info.sh PACKAGE_DIR OUTPUT_DIR
+#   Scripts/build-info.sh --repository PACKAGE_DIR    prints the repository alone
 set -eu
-package=$1
-output=$2
-mkdir -p "$output"
+if [ "$1" = --repository ]; then
+    package=$2
+    output=
+else
+    package=$1
+    output=$2
+fi
 
 version=$(tr -d ' \n' < "$package/VERSION")
 git_in() { git -c safe.directory='*' -C "$package" "$@" 2>/dev/null; }
@@ -34,6 +39,11 @@ case $repository in
     *) repository= ;;
 esac
 
+if [ -z "$output" ]; then
+    printf '%s\n' "$repository"
+    exit 0
+fi
+
 text="// Written by Scripts/build-info.sh for the build: do not edit.
 enum BuildStamp {
     static let version = \"$version\"
@@ -41,6 +51,7 @@ enum BuildStamp {
     static let modified = $modified
     static let repository = \"$repository\"
 }"
+mkdir -p "$output"
 file="$output/BuildStamp.swift"
 if [ -f "$file" ] && [ "$(cat "$file")" = "$text" ]; then exit 0; fi
 printf '%s\n' "$text" > "$file.new"

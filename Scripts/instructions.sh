@@ -19,7 +19,7 @@ today=2027-06-30T15:00
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(medium)
 
-swift build -c release --product sitegen --static-swift-stdlib >/dev/null
+Scripts/build-release.sh >/dev/null
 sitegen=$PWD/.build/release/sitegen
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"; mkdir -p "$bench_dir"; touch "$bench_dir/.cleaned-at"' EXIT

@@ -33,7 +33,7 @@ public enum CommandLineTool {
     /// executable), so memory need not be given back before.
     public static func run(arguments: [String], console: Console = .standard, endsProcess: Bool = false) -> Int32 {
         guard let first = arguments.first else {
-            console.writeError(usage)
+            console.printError(usage)
             return 2
         }
         let rest = Array(arguments.dropFirst())

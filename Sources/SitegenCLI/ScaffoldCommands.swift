@@ -101,7 +101,7 @@ enum InitCommand {
             console.printError(message)
             return 2
         }
-        let sitegen = Scaffold.SitegenRelease(version: BuildInfo.version, commit: BuildInfo.modified ? nil : BuildInfo.commit, repository: BuildInfo.repository)
+        let sitegen = Scaffold.SitegenRelease(version: BuildInfo.version, commit: BuildInfo.commit, modified: BuildInfo.modified, repository: BuildInfo.repository)
         let request = Scaffold.InitRequest(title: title, timeZone: parsed["--timezone"] ?? "UTC", currency: parsed["--currency"] ?? "USD",
                                            publisher: publisher, sitegen: sitegen)
         do {

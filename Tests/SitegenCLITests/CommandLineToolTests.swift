@@ -20,7 +20,7 @@ struct CommandLineToolTests {
         let process = Process()
         let pipe = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", Repository.root.path] + arguments
+        process.arguments = ["-c", "safe.directory=*", "-C", Repository.root.path] + arguments
         process.standardOutput = pipe
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -38,15 +38,17 @@ public enum Scaffold {
     /// The sitegen that writes a site: the workflow it writes installs the same one.
     public struct SitegenRelease: Sendable {
         public var version: String
-        /// The commit the running sitegen was built from; nil when that is unknown or the
-        /// binary is not that commit's (built from changed files).
+        /// The commit the running sitegen was built from; nil when that is unknown.
         public var commit: String?
+        /// True when it was built from changed files of that commit.
+        public var modified: Bool
         /// Its GitHub repository, `owner/name`; nil when unknown.
         public var repository: String?
 
-        public init(version: String, commit: String?, repository: String?) {
+        public init(version: String, commit: String?, modified: Bool = false, repository: String?) {
             self.version = version
             self.commit = commit
+            self.modified = modified
             self.repository = repository
         }
 
@@ -164,8 +166,10 @@ public enum Scaffold {
             if request.sitegen.repository == nil {
                 steps.append("This sitegen does not know its GitHub repository (it was built from a checkout without a GitHub remote): replace \(SitegenRelease.placeholderRepository) in .github/workflows/publish.yml with the owner/name of the sitegen repository you use.")
             }
-            if request.sitegen.commit == nil {
-                steps.append("This sitegen was not built from a commit of its repository as it stands (changed files, or no git): the workflow names the release tag v\(request.sitegen.version); check that it exists.")
+            if let commit = request.sitegen.commit, request.sitegen.modified {
+                steps.append("This sitegen was built from changed files of commit \(commit), which the workflow pins: the action of that commit may differ from this sitegen.")
+            } else if request.sitegen.commit == nil {
+                steps.append("This sitegen does not know the commit it was built from: the workflow names the release tag v\(request.sitegen.version); check that it exists.")
             }
         case .gitlab:
             steps.append("To publish on GitLab Pages: push the site to a GitLab project; .gitlab-ci.yml publishes it on every push to the default branch. For the daily publish, add a pipeline schedule (Build → Pipeline schedules) with the interval pattern \"\(releaseTime.cron)\" and the time zone \(request.timeZone), which GitLab keeps right through daylight saving.")

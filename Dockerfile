@@ -1,0 +1,26 @@
+# sitegen in a container, for macOS, Windows and any machine without a release to run:
+#   docker run --rm -v "$PWD:/site" -w /site ghcr.io/OWNER/REPO:VERSION build
+# (on Linux, add --user "$(id -u):$(id -g)" so that the files written are yours).
+# The release workflow builds it for x86_64 and arm64 and pushes it to GitHub's registry.
+
+# The binary, built as the release builds it: Swift's runtime, Foundation, libcmark, libyaml
+# and Leaflet inside.
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+# The commit and repository, which the build cannot ask git for without the .git folder.
+ARG SITEGEN_COMMIT=""
+ARG SITEGEN_REPOSITORY=""
+RUN SITEGEN_COMMIT="$SITEGEN_COMMIT" SITEGEN_REPOSITORY="$SITEGEN_REPOSITORY" Scripts/build-release.sh \
+    && install -D -m 755 .build/release/sitegen /out/sitegen \
+    && strip --strip-unneeded /out/sitegen
+
+# The binary needs nothing but the C library.
+FROM debian:bookworm-slim
+COPY --from=build /out/sitegen /usr/local/bin/sitegen
+WORKDIR /site
+ENTRYPOINT ["sitegen"]
+CMD ["--help"]

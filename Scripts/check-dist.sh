@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Checks the files `make dist` wrote to dist/ as a user gets them: the checksums, what the
+# binary links to and which glibc it asks for, `init` and `build` on a bare glibc Linux (a
+# root holding the binary, the C library and /proc, nothing else: no Swift, no Debian
+# JavaScript, no time zone files), the tarball's files, and the .deb's fields and files.
+# Run by `make test` and by the release workflow on each architecture. Needs root, or user
+# namespaces, for the bare root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(tr -d ' \n' < VERSION)
+case $(uname -m) in
+    x86_64) arch=x86_64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+esac
+debian_arch=$(dpkg --print-architecture)
+name=sitegen-$version-linux-$arch
+tarball=dist/$name.tar.gz
+deb=dist/sitegen_${version}_${debian_arch}.deb
+failures=0
+checks=0
+ok() { checks=$((checks + 1)); echo "ok   $*"; }
+bad() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL $*"; }
+expect() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+work=$(mktemp -d)
+root=$work/root
+cleanup() {
+    mountpoint -q "$root/proc" 2>/dev/null && umount "$root/proc"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+expect "SHA256SUMS matches the tarball and the .deb" \
+    bash -c "cd dist && sha256sum --check --strict --quiet SHA256SUMS && [[ \$(wc -l < SHA256SUMS) == 2 ]]"
+
+tar -xzf "$tarball" -C "$work"
+binary=$work/$name/sitegen
+expected_files="CHANGELOG.md LICENSE README.md THIRD-PARTY-LICENSES completions/_sitegen completions/sitegen.bash completions/sitegen.fish sitegen sitegen.1"
+actual_files=$(cd "$work/$name" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
+expect "the tarball holds $expected_files" test "$actual_files" = "$expected_files"
+expect "the tarball's binary is version $version" bash -c "'$binary' --version | grep -q '^sitegen $version (commit '"
+for piece in Leaflet markercluster cmark YAML "Swift" "ICU" "libstdc++"; do
+    expect "THIRD-PARTY-LICENSES covers $piece" grep -qi -- "$piece" "$work/$name/THIRD-PARTY-LICENSES"
+done
+
+# Only the C library's own: libc, libm, libpthread, libdl, librt, the loader and the vDSO.
+others=$(ldd "$binary" | awk '{ print $1 }' | grep -Ev '^(linux-vdso\.so|linux-gate\.so|lib(c|m|pthread|dl|rt)\.so|/lib.*/ld-linux[^/]*\.so)' || true)
+expect "ldd lists only the C library ($(ldd "$binary" | awk '{ print $1 }' | tr '\n' ' '))" test -z "$others"
+newest=$(objdump -T "$binary" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n | tail -1)
+expect "the binary asks for glibc $newest, no newer than 2.35 (Ubuntu 22.04)" \
+    bash -c "printf '%s\n%s\n' '$newest' 2.35 | sort -t. -k1,1n -k2,2n -C"
+
+# A root that has the binary, the C library it names, /proc and /tmp, and nothing else.
+mkdir -p "$root/bin" "$root/tmp" "$root/proc" "$root/site"
+cp "$binary" "$root/bin/sitegen"
+for library in $(ldd "$binary" | grep -o '/[^ ]*'); do
+    mkdir -p "$root$(dirname "$library")"
+    cp -L "$library" "$root$library"
+done
+chroot=$(command -v chroot)
+in_root() {
+    if [[ $(id -u) == 0 ]]; then
+        mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+        env -i HOME=/tmp PATH=/bin "$chroot" "$root" "$@"
+    else
+        # shellcheck disable=SC2016 # expanded by the inner shell, in the new namespace
+        env -i HOME=/tmp PATH=/bin "$(command -v unshare)" --user --map-root-user --mount --fork \
+            /bin/sh -c 'mount -t proc proc "$0/proc" && exec '"$chroot"' "$0" "$@"' "$root" "$@"
+    fi
+}
+expect "init works on a bare glibc root" in_root /bin/sitegen init /site/school --timezone Asia/Hong_Kong --currency HKD
+expect "build works there" in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet
+expect "the map's Leaflet comes from the binary" test -s "$root/site/school/Output/assets/leaflet/leaflet.markercluster.js"
+expect "the time zone is known without zoneinfo (14:00 in Hong Kong is +08:00)" \
+    grep -q "<updated>2026-12-01T14:00:00+08:00</updated>" "$root/site/school/Output/homework/grade-8/feed.xml"
+again=$(in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00)
+expect "a second build writes nothing ($again)" test "${again#Nothing changed: }" != "$again"
+
+# The .deb: its fields, and exactly the files a user gets.
+field() { dpkg-deb --field "$deb" "$1"; }
+expect "the .deb is sitegen $version for $debian_arch" \
+    test "$(field Package) $(field Version) $(field Architecture)" = "sitegen $version $debian_arch"
+expect "the .deb depends on the C library alone ($(field Depends))" bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\)$ ]]"
+expect "the .deb has a section, a priority, a maintainer and a size" \
+    bash -c "[[ '$(field Section)' == web && '$(field Priority)' == optional && -n '$(field Maintainer)' && '$(field Installed-Size)' =~ ^[0-9]+$ ]]"
+expected_deb="./usr/bin/sitegen ./usr/share/bash-completion/completions/sitegen ./usr/share/doc/sitegen/changelog.gz ./usr/share/doc/sitegen/copyright ./usr/share/fish/vendor_completions.d/sitegen.fish ./usr/share/man/man1/sitegen.1.gz ./usr/share/zsh/vendor-completions/_sitegen"
+actual_deb=$(dpkg-deb --contents "$deb" | awk '$1 !~ /^d/ { print $NF }' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
+expect "the .deb installs $expected_deb" test "$actual_deb" = "$expected_deb"
+dpkg-deb --extract "$deb" "$work/deb"
+expect "the .deb's binary is the tarball's" cmp -s "$work/deb/usr/bin/sitegen" "$binary"
+expect "the .deb's owners are root" bash -c "! dpkg-deb --contents '$deb' | awk '{ print \$2 }' | grep -qv '^root/root$'"
+if [[ $(id -u) == 0 ]]; then
+    expect "dpkg would install the .deb here, its dependencies met" dpkg --dry-run --install "$deb"
+fi
+
+echo "dist: $((checks - failures)) passed, $failures failed"
+((failures == 0))
