@@ -8,15 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=$(tr -d ' \n' < VERSION)
-case $(uname -m) in
-    x86_64) arch=x86_64 ;;
-    aarch64 | arm64) arch=arm64 ;;
-esac
-debian_arch=$(dpkg --print-architecture)
-name=sitegen-$version-linux-$arch
-tarball=dist/$name.tar.gz
-deb=dist/sitegen_${version}_${debian_arch}.deb
+# shellcheck source=Scripts/release-names.sh
+source Scripts/release-names.sh
 failures=0
 checks=0
 ok() { checks=$((checks + 1)); echo "ok   $*"; }

@@ -43,8 +43,8 @@ for workflow in "${workflows[@]}"; do
 done
 lint "hadolint Dockerfile" hadolint Dockerfile
 lint "shellcheck of the scripts the action and the release run" \
-    shellcheck Scripts/github-action.sh Scripts/build-release.sh Scripts/build-info.sh Scripts/dist.sh Scripts/check-dist.sh \
-    Scripts/check-action.sh Scripts/check-workflows.sh Scripts/install-deps.sh
+    shellcheck -x Scripts/github-action.sh Scripts/build-release.sh Scripts/build-info.sh Scripts/dist.sh Scripts/check-dist.sh \
+    Scripts/check-action.sh Scripts/check-workflows.sh Scripts/install-deps.sh Scripts/release-names.sh
 
 echo "workflows: $((checks - failures)) passed, $failures failed"
 ((failures == 0))

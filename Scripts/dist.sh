@@ -12,13 +12,8 @@ cd "$(dirname "$0")/.."
 Scripts/install-deps.sh --dist
 Scripts/build-release.sh
 
-version=$(tr -d ' \n' < VERSION)
-case $(uname -m) in
-    x86_64) arch=x86_64 ;;
-    aarch64 | arm64) arch=arm64 ;;
-    *) echo "dist: sitegen is released for x86_64 and arm64, not $(uname -m)" >&2; exit 1 ;;
-esac
-debian_arch=$(dpkg --print-architecture)
+# shellcheck source=Scripts/release-names.sh
+source Scripts/release-names.sh
 binary=.build/release/sitegen
 line=$("$binary" --version)
 [[ $line == "sitegen $version "* ]] || { echo "dist: the binary says '$line', VERSION says $version" >&2; exit 1; }
@@ -50,7 +45,6 @@ licences() {
 }
 
 # One folder laid out as the tarball and one as the package; both from the same files.
-name=sitegen-$version-linux-$arch
 tree=$stage/$name
 mkdir -p "$tree/completions"
 install -m 755 "$binary" "$tree/sitegen"
@@ -65,14 +59,14 @@ docs="the docs/ folder of sitegen's repository"
 [[ -z $homepage ]] || docs=$homepage/tree/v$version/docs
 sed -e "s|@VERSION@|$version|g" -e "s|@DOCS@|$docs|" Scripts/dist/README.md > "$tree/README.md"
 
-deb=$stage/deb
-install -D -m 755 "$tree/sitegen" "$deb/usr/bin/sitegen"
-install -d "$deb/usr/share/man/man1" "$deb/usr/share/doc/sitegen"
-gzip -9n < "$tree/sitegen.1" > "$deb/usr/share/man/man1/sitegen.1.gz"
-install -D -m 644 "$tree/completions/sitegen.bash" "$deb/usr/share/bash-completion/completions/sitegen"
-install -D -m 644 "$tree/completions/_sitegen" "$deb/usr/share/zsh/vendor-completions/_sitegen"
-install -D -m 644 "$tree/completions/sitegen.fish" "$deb/usr/share/fish/vendor_completions.d/sitegen.fish"
-gzip -9n < CHANGELOG.md > "$deb/usr/share/doc/sitegen/changelog.gz"
+root=$stage/deb
+install -D -m 755 "$tree/sitegen" "$root/usr/bin/sitegen"
+install -d "$root/usr/share/man/man1" "$root/usr/share/doc/sitegen"
+gzip -9n < "$tree/sitegen.1" > "$root/usr/share/man/man1/sitegen.1.gz"
+install -D -m 644 "$tree/completions/sitegen.bash" "$root/usr/share/bash-completion/completions/sitegen"
+install -D -m 644 "$tree/completions/_sitegen" "$root/usr/share/zsh/vendor-completions/_sitegen"
+install -D -m 644 "$tree/completions/sitegen.fish" "$root/usr/share/fish/vendor_completions.d/sitegen.fish"
+gzip -9n < CHANGELOG.md > "$root/usr/share/doc/sitegen/changelog.gz"
 {
     printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: sitegen\n'
     [[ -n $homepage ]] && printf 'Source: %s\n' "$homepage"
@@ -80,29 +74,29 @@ gzip -9n < CHANGELOG.md > "$deb/usr/share/doc/sitegen/changelog.gz"
     sed -e 's/^$/./' -e 's/^/ /' LICENSE
     printf '\n'
     sed -e 's/^$/./' -e 's/^/ /' "$tree/THIRD-PARTY-LICENSES"
-} > "$deb/usr/share/doc/sitegen/copyright"
+} > "$root/usr/share/doc/sitegen/copyright"
 
 # dpkg-shlibdeps reads the package's name from a debian/control of the folder it runs in.
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: sitegen\n\nPackage: sitegen\nArchitecture: any\n' > "$stage/shlibs/debian/control"
-depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$OLDPWD/$deb/usr/bin/sitegen" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$OLDPWD/$root/usr/bin/sitegen" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-mkdir -p "$deb/DEBIAN"
+mkdir -p "$root/DEBIAN"
 {
     printf 'Package: sitegen\nVersion: %s\nArchitecture: %s\n' "$version" "$debian_arch"
     printf 'Maintainer: sitegen maintainers <maintainers@users.noreply.a-seed-69284502.example>\n'
-    printf 'Installed-Size: %s\nDepends: %s\nSection: web\nPriority: optional\n' "$(du -sk --exclude=DEBIAN "$deb" | cut -f1)" "$depends"
+    printf 'Installed-Size: %s\nDepends: %s\nSection: web\nPriority: optional\n' "$(du -sk --exclude=DEBIAN "$root" | cut -f1)" "$depends"
     [[ -n $homepage ]] && printf 'Homepage: %s\n' "$homepage"
     printf 'Description: static-site generator for food articles and homework digests\n'
     printf ' sitegen turns a folder of Markdown files with YAML front matter into a fast,\n'
     printf ' accessible website: food articles with photos, prices and a map of the\n'
     printf ' restaurants, and homework digests per grade with feeds, calendars and a\n'
     printf ' printable agenda. It serves the site while you write and publishes it from CI.\n'
-}  > "$deb/DEBIAN/control"
+}  > "$root/DEBIAN/control"
 find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
-dpkg-deb --root-owner-group -Zxz --build "$deb" "dist/sitegen_${version}_${debian_arch}.deb" >/dev/null
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -C "$stage" -cf - "$name" |
-    gzip -9n > "dist/$name.tar.gz"
+    gzip -9n > "$tarball"
 (cd dist && sha256sum -- *.tar.gz *.deb > SHA256SUMS)
 ls -l dist

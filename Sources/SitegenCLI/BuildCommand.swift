@@ -26,15 +26,13 @@ enum BuildCommand {
         ],
         notes: [
             "Only files whose bytes changed are written; the others keep their modification times, so hosts and rsync upload only what changed. Files the site no longer has are removed from the output folder (hidden files at its top are kept).",
-        ]
+        ],
+        operandHint: "; the site folder is given with --source",
+        run: { run($0, $1) }
     )
 
     /// The options `build` and `check` share, or nil after printing the problem.
     static func buildOptions(_ arguments: Arguments, console: Console) -> BuildOptions? {
-        if let extra = arguments.positional.first {
-            console.printError("sitegen \(arguments.command): error: unexpected argument '\(extra)'; the site folder is given with --source")
-            return nil
-        }
         if arguments.has("--no-cache"), arguments["--cache-dir"] != nil {
             console.printError("sitegen \(arguments.command): error: --no-cache and --cache-dir contradict each other; give one of them")
             return nil
@@ -52,15 +50,11 @@ enum BuildCommand {
         return options
     }
 
-    static func run(arguments: [String], console: Console, endsProcess: Bool = false) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, _ invocation: Invocation) -> Int32 {
+        let console = invocation.console
         guard var options = buildOptions(parsed, console: console) else { return 2 }
-        options.leavesMemoryToExit = endsProcess
-        if endsProcess { Heap.growInLargeSteps() }
+        options.leavesMemoryToExit = invocation.endsProcess
+        if invocation.endsProcess { Heap.growInLargeSteps() }
         let quiet = parsed.has("--quiet")
 
         let clock = ContinuousClock()
@@ -170,15 +164,12 @@ enum CheckCommand {
             .flag("--drafts", "include drafts"),
             .flag("--strict", "treat warnings as errors"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
-        ]
+        ],
+        operandHint: "; the site folder is given with --source",
+        run: { run($0, console: $1.console) }
     )
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, console: Console) -> Int32 {
         guard let options = BuildCommand.buildOptions(parsed, console: console) else { return 2 }
         let (report, summary) = SiteChecker.check(options)
         for diagnostic in report.diagnostics { console.printError(diagnostic.description) }

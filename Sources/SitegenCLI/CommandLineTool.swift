@@ -20,7 +20,8 @@ public enum CommandLineTool {
         usage: ["help [command]"],
         description: ["Shows what sitegen or one of its commands does."],
         options: [],
-        operands: .commands
+        operands: .commands,
+        run: { help(topic: $0.positional.first, console: $1.console) }
     )
 
     /// The options before any command.
@@ -36,7 +37,6 @@ public enum CommandLineTool {
             console.printError(usage)
             return 2
         }
-        let rest = Array(arguments.dropFirst())
         switch first {
         case "--version", "-V", "version":
             console.print(versionLine)
@@ -44,25 +44,10 @@ public enum CommandLineTool {
         case "--help", "-h":
             console.print(usage)
             return 0
-        case "help":
-            return help(topic: rest.first, console: console)
-        case "build":
-            return BuildCommand.run(arguments: rest, console: console, endsProcess: endsProcess)
-        case "check":
-            return CheckCommand.run(arguments: rest, console: console)
-        case "serve":
-            return ServeCommand.run(arguments: rest, console: console)
-        case "new":
-            return NewCommand.run(arguments: rest, console: console)
-        case "init":
-            return InitCommand.run(arguments: rest, console: console)
-        case "render-template":
-            return RenderTemplateCommand.run(arguments: rest, console: console)
-        case "completion":
-            return CompletionCommand.run(arguments: rest, console: console)
-        case "man":
-            return ManualCommand.run(arguments: rest, console: console)
         default:
+            break
+        }
+        guard let spec = specs.first(where: { $0.name == first }) else {
             var message = "sitegen: error: unknown command '\(first)'"
             if let suggestion = Suggestion.closest(to: first, among: specs.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"
@@ -71,6 +56,16 @@ public enum CommandLineTool {
             console.printError("Run 'sitegen --help' for the list of commands.")
             return 2
         }
+        guard let parsed = Arguments(Array(arguments.dropFirst()), spec: spec, console: console) else { return 2 }
+        if parsed.has("--help") {
+            console.print(spec.help)
+            return 0
+        }
+        if spec.operands == .none, let extra = parsed.positional.first {
+            console.printError("sitegen \(spec.name): error: unexpected argument '\(extra)'\(spec.operandHint)")
+            return 2
+        }
+        return spec.run(parsed, Invocation(console: console, endsProcess: endsProcess))
     }
 
     static let summary = "a static-site generator for food articles and homework digests"
@@ -87,7 +82,7 @@ public enum CommandLineTool {
         return lines.joined(separator: "\n")
     }
 
-    private static func help(topic: String?, console: Console) -> Int32 {
+    static func help(topic: String?, console: Console) -> Int32 {
         guard let topic else {
             console.print(usage)
             return 0
@@ -116,15 +111,11 @@ enum CompletionCommand {
             "  bash:  source <(sitegen completion bash)      (or save it as ~/.local/share/bash-completion/completions/sitegen)\n  zsh:   sitegen completion zsh > \"${fpath[1]}/_sitegen\"\n  fish:  sitegen completion fish > ~/.config/fish/completions/sitegen.fish",
         ],
         options: [],
-        operands: .choice(ShellCompletion.Shell.allCases.map(\.rawValue))
+        operands: .choice(ShellCompletion.Shell.allCases.map(\.rawValue)),
+        run: { run($0, console: $1.console) }
     )
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, console: Console) -> Int32 {
         let shells = ShellCompletion.Shell.allCases.map(\.rawValue)
         guard parsed.positional.count == 1, let shell = ShellCompletion.Shell(rawValue: parsed.positional[0]) else {
             var message = "sitegen completion: error: name one shell: \(shells.joined(separator: ", "))"
@@ -148,20 +139,10 @@ enum ManualCommand {
         description: [
             "Prints the manual page (roff), made from the same texts as the help of every command. Read it with 'sitegen man | man -l -', or save it as sitegen.1 in a folder of MANPATH; the release packages install it.",
         ],
-        options: []
-    )
-
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
+        options: [],
+        run: { _, invocation in
+            invocation.console.print(ManualPage.roff(commands: CommandLineTool.specs, globalOptions: CommandLineTool.globalOptions))
             return 0
         }
-        if let extra = parsed.positional.first {
-            console.printError("sitegen man: error: unexpected argument '\(extra)'")
-            return 2
-        }
-        console.print(ManualPage.roff(commands: CommandLineTool.specs, globalOptions: CommandLineTool.globalOptions))
-        return 0
-    }
+    )
 }

@@ -1,3 +1,11 @@
+/// Where a command runs.
+struct Invocation: Sendable {
+    var console: Console
+    /// The process exits once the command is done (the `sitegen` executable), so memory
+    /// need not be given back before.
+    var endsProcess = false
+}
+
 /// What a command is and takes, in one place: its help, the parsing of its arguments, the
 /// shell completions and the manual page are all made from it, so none can disagree.
 struct CommandSpec: Sendable {
@@ -12,8 +20,13 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
     /// Paragraphs after the options.
     var notes: [String] = []
-    /// What the words that are not options may be, for completion.
+    /// What the words that are not options may be, for completion; a command whose
+    /// operands are `.none` refuses any.
     var operands: Operands = .none
+    /// Said after "unexpected argument" when a command that takes none is given one.
+    var operandHint = ""
+    /// Runs the command with its arguments parsed; its exit status.
+    var run: @Sendable (Arguments, Invocation) -> Int32
 
     enum Operands: Sendable, Equatable {
         case none

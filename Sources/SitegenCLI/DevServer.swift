@@ -168,15 +168,12 @@ enum ServeCommand {
             .flag("--drafts", "include drafts"),
             .option("--today", "DATE", "serve as if it were DATE or DATE and time"),
             .flag("--open", "open the site in the browser"),
-        ]
+        ],
+        operandHint: "; the site folder is given with --source",
+        run: { run($0, console: $1.console) }
     )
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, console: Console) -> Int32 {
         guard let port = Int(parsed["--port"] ?? "8000"), (0...65_535).contains(port) else {
             console.printError("sitegen serve: error: --port must be a number from 0 to 65535, found '\(parsed["--port"] ?? "")'")
             return 2

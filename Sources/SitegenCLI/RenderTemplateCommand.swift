@@ -18,7 +18,9 @@ enum RenderTemplateCommand {
         ],
         options: [
             .flag("--strict", "a partial or parent that names no template is an error (as in 'sitegen build'); without it, it renders as nothing, as the Mustache spec asks, and a warning is printed"),
-        ]
+        ],
+        operandHint: "; the request is read from standard input",
+        run: { run(strict: $0.has("--strict"), console: $1.console) }
     )
 
     private struct Request: Decodable {
@@ -27,18 +29,7 @@ enum RenderTemplateCommand {
         var partials: [String: String]?
     }
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
-        if let extra = parsed.positional.first {
-            console.printError("sitegen render-template: error: unexpected argument '\(extra)'; the request is read from standard input")
-            return 2
-        }
-        let strict = parsed.has("--strict")
-
+    static func run(strict: Bool, console: Console) -> Int32 {
         let request: Request
         do {
             request = try JSONDecoder().decode(Request.self, from: Data(console.readInput()))

@@ -23,15 +23,11 @@ enum NewCommand {
             .option("--teacher", "ID", "the assignment's teacher, an id of teachers.yaml"),
             .option("--subject", "NAME", "the assignment's subject (default: the teacher's subject)"),
         ],
-        operands: .choice(Scaffold.ContentKind.allCases.map(\.rawValue))
+        operands: .choice(Scaffold.ContentKind.allCases.map(\.rawValue)),
+        run: { run($0, console: $1.console) }
     )
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, console: Console) -> Int32 {
         let kinds = Scaffold.ContentKind.allCases.map(\.rawValue)
         guard let kindName = parsed.positional.first else {
             console.printError("sitegen new: error: say what to make: \(kinds.joined(separator: ", ")), like: sitegen new article \"Lovely Breakfast\"")
@@ -79,15 +75,11 @@ enum InitCommand {
             .option("--currency", "CODE", "the currency of prices, an ISO 4217 code like HKD (default: USD)"),
             .option("--ci", "SERVICE", .choice(Scaffold.Publisher.allCases.map(\.rawValue)), "the workflow that publishes the site: github, gitlab or none (default: github)"),
         ],
-        operands: .folder
+        operands: .folder,
+        run: { run($0, console: $1.console) }
     )
 
-    static func run(arguments: [String], console: Console) -> Int32 {
-        guard let parsed = Arguments(arguments, spec: spec, console: console) else { return 2 }
-        if parsed.has("--help") {
-            console.print(spec.help)
-            return 0
-        }
+    static func run(_ parsed: Arguments, console: Console) -> Int32 {
         guard parsed.positional.count == 1, let folder = parsed.positional.first else {
             console.printError("sitegen init: error: give the folder of the new site, like: sitegen init my-site")
             return 2
