@@ -127,10 +127,12 @@ struct InitWorkflowTests {
         #expect(gitlab.contains("sitegen build --strict --base-url \"$CI_PAGES_URL/\" --output public --cache-dir .sitegen-cache"))
         #expect(gitlab.contains("interval pattern \"0 14 * * *\" and the time zone\n# Australia/Sydney"))
         #expect(made.console.output.contains("with the interval pattern \"0 14 * * *\" and the time zone Australia/Sydney"))
+        #expect(try read(made.site, "README.md").contains("`.gitlab-ci.yml` publishes it to GitLab Pages") && !(try read(made.site, "README.md")).contains("publish.yml"))
 
         let none = try initSite("--ci", "none")
         #expect(!FileManager.default.fileExists(atPath: none.site.appendingPathComponent(".github").path))
         #expect(!FileManager.default.fileExists(atPath: none.site.appendingPathComponent(".gitlab-ci.yml").path))
+        #expect(!(try read(none.site, "README.md")).contains("publishes it"))
         #expect(none.console.output == "Wrote a new site of 9 files to \(none.site.path). Next: cd \(none.site.path) && sitegen serve\n")
     }
 

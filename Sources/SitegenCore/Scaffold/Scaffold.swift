@@ -127,6 +127,8 @@ public enum Scaffold {
             "actionIsPlaceholder": .bool(sitegen.repository == nil),
             "placeholder": .string(SitegenRelease.placeholderRepository),
             "image": .string(sitegen.image),
+            "github": .bool(request.publisher == .github),
+            "gitlab": .bool(request.publisher == .gitlab),
         ]
         let excluded = Set(Publisher.allCases.filter { $0 != request.publisher }.flatMap(\.files))
         var files: [(String, [UInt8])] = []

@@ -192,11 +192,19 @@ homework:
 
 A site built with sitegen.
 
-- `sitegen build` writes the site to `Output/`; `sitegen check` verifies its links.
+- `sitegen serve` shows it at http://127.0.0.1:8000/ while you write; `sitegen build`
+  writes it to `Output/`; `sitegen check` verifies its links.
 - `sitegen new article "Title"`, `sitegen new assignment --grade 7 --teacher ms-lee "Title"`
   and `sitegen new page "Title"` start new content.
-- `.github/workflows/publish.yml` publishes it to GitHub Pages on every push and every
-  day at the homework release time.
+{{#github}}
+- `.github/workflows/publish.yml` publishes it to GitHub Pages on every push and every day
+  at the homework release time. Set the repository's Settings → Pages → Source to
+  "GitHub Actions" first.
+{{/github}}
+{{#gitlab}}
+- `.gitlab-ci.yml` publishes it to GitLab Pages on every push; a pipeline schedule at the
+  homework release time publishes tonight's homework daily.
+{{/gitlab}}
 
 """#,
     ]
