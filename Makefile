@@ -17,7 +17,8 @@ dist:
 	Scripts/dist.sh
 
 ## Runs every test: the Swift suites, the Mustache spec through the command line, the
-## sample site through the W3C checker and a real browser, the linters over the workflows,
+## sample site through the W3C checker and a real browser, the docs' links and getting
+## started, the linters over the workflows,
 ## and the release files of `make dist` as a user gets them, through the GitHub Action's
 ## install script too.
 test: test-deps
@@ -25,6 +26,7 @@ test: test-deps
 	swift test --skip-build
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
 	Scripts/check-site.sh
+	python3 Scripts/check-docs.py $(SITEGEN_DEBUG)
 	Scripts/check-workflows.sh $(SITEGEN_DEBUG)
 	Scripts/dist.sh
 	Scripts/check-dist.sh

@@ -50,7 +50,7 @@ enum NewCommand {
         let request = Scaffold.NewContent(kind: kind, title: parsed.positional[1], grade: parsed["--grade"], teacher: parsed["--teacher"],
                                           subject: parsed["--subject"], date: parsed["--date"])
         do {
-            let path = try Scaffold.newContent(request, siteRoot: URL(fileURLWithPath: parsed["--source"] ?? "."))
+            let path = try Scaffold.newContent(request, siteRoot: URL(fileURLWithPath: parsed["--source"] ?? "."), sitegen: InitCommand.sitegen)
             console.print("Wrote \(path)")
             return 0
         } catch {
@@ -62,6 +62,9 @@ enum NewCommand {
 
 /// `sitegen init`: a working starter site in a new folder.
 enum InitCommand {
+    /// This sitegen, which the workflows install and the docs links name.
+    static let sitegen = Scaffold.SitegenRelease(version: BuildInfo.version, commit: BuildInfo.commit, modified: BuildInfo.modified, repository: BuildInfo.repository)
+
     static let spec = CommandSpec(
         name: "init",
         summary: "write a working starter site into a new folder",
@@ -93,9 +96,8 @@ enum InitCommand {
             console.printError(message)
             return 2
         }
-        let sitegen = Scaffold.SitegenRelease(version: BuildInfo.version, commit: BuildInfo.commit, modified: BuildInfo.modified, repository: BuildInfo.repository)
         let request = Scaffold.InitRequest(title: title, timeZone: parsed["--timezone"] ?? "UTC", currency: parsed["--currency"] ?? "USD",
-                                           publisher: publisher, sitegen: sitegen)
+                                           publisher: publisher, sitegen: Self.sitegen)
         do {
             let result = try Scaffold.initSite(at: url, request)
             console.print("Wrote a new site of \(result.files.count) files to \(folder). Next: cd \(folder) && sitegen serve")

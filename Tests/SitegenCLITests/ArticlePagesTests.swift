@@ -89,6 +89,24 @@ struct ArticlePagesTests {
         #expect(map.contains("assets/leaflet/leaflet.js"))
     }
 
+    @Test func aSitesOwnStylesheetComesAfterTheThemesWithoutCopyingTheTheme() throws {
+        let site = try ScratchSite(site: "title: Bites\nbase_url: https://example.org/\ntheme: mine\n", files: [
+            "Content/articles/a.md": article("Toast", date: "2026-10-01"),
+            "Themes/mine/assets/custom.css": ":root { --accent: #b30059; }\n",
+        ])
+        #expect(site.build().diagnostics.isEmpty)
+        let page = site.page("articles/a/index.html")
+        let style = try #require(page.range(of: "<link rel=\"stylesheet\" href=\"/assets/style."))
+        let custom = try #require(page.range(of: "<link rel=\"stylesheet\" href=\"/assets/custom."))
+        #expect(style.upperBound < custom.lowerBound)
+        let published = try FileManager.default.contentsOfDirectory(atPath: site.root.appendingPathComponent("Output/assets").path)
+        #expect(published.contains { $0.hasPrefix("custom.") && $0.hasSuffix(".css") })
+        // Without the file, no link.
+        let plain = try ScratchSite(files: ["Content/articles/a.md": article("Toast", date: "2026-10-01")])
+        #expect(plain.build().diagnostics.isEmpty)
+        #expect(!plain.page("articles/a/index.html").contains("/assets/custom."))
+    }
+
     @Test func publishesTheLeafletItCarriesWithoutLookingForOne() throws {
         let site = try ScratchSite(files: [
             "Content/articles/a.md": article("Toast", date: "2026-10-01", extra: "restaurant: {name: Toast Box, lat: 22.3, lon: 114.1}\n"),

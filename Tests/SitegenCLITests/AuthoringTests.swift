@@ -1,6 +1,6 @@
 import Foundation
-import SitegenCLI
-import SitegenCore
+@testable import SitegenCLI
+@testable import SitegenCore
 import SitegenTestSupport
 import Testing
 
@@ -123,7 +123,7 @@ struct ScaffoldTests {
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path, "--date", "2026-12-01"], console: article.console) == 0)
         #expect(article.output == "Wrote Content/articles/cafe-best-toast.md\n")
         let text = try String(contentsOf: site.appendingPathComponent("Content/articles/cafe-best-toast.md"), encoding: .utf8)
-        #expect(text.hasPrefix("---\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
+        #expect(text.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("content.md", section: "articles"))\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
         for key in ["summary", "cover", "meal", "price", "author", "restaurant", "tags", "slug", "draft"] {
             #expect(text.contains("\n# \(key):"), "\(key)")
         }
@@ -135,7 +135,7 @@ struct ScaffoldTests {
         #expect(CommandLineTool.run(arguments: ["new", "assignment", "--grade", "8", "--teacher", "ms-lee", "Fractions worksheet", "--source", site.path, "--date", "2026-12-01"], console: assignment.console) == 0)
         #expect(assignment.output == "Wrote Content/homework/2026-12-01/fractions-worksheet.md\n")
         let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01/fractions-worksheet.md"), encoding: .utf8)
-        #expect(homework.hasPrefix("---\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
+        #expect(homework.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("content.md", section: "assignments"))\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
         #expect(homework.contains("\ngrade: 8\n") && homework.contains("\nassigned: 2026-12-01\n"))
 
         let wrongTeacher = CapturedConsole()

@@ -188,7 +188,7 @@ enum Render {
 
     /// What every job's context is made from, held once by reference: a job that captured
     /// the index and the page metadata as values copied each of their fields.
-    private final class Shared: Sendable {
+    final class Shared: Sendable {
         let index: SiteIndex
         let context: ViewContext
         let site: MustacheValue
@@ -238,7 +238,7 @@ enum Render {
         }
     }
 
-    private static func jobs(for pages: [PlannedPage], paths: [String], shared: Shared, leaflet: [String: [UInt8]]?) -> [Job] {
+    static func jobs(for pages: [PlannedPage], paths: [String], shared: Shared, leaflet: [String: [UInt8]]?) -> [Job] {
         let context = shared.context
 
         return zip(pages, paths).map { planned, path -> Job in

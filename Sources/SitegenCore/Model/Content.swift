@@ -294,7 +294,7 @@ struct ArticleFields: Sendable {
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start)
         let title = fields.requiredText("title")
         let date = fields.required("date", DateTimeValue.self)
         let summary = fields.optionalText("summary")
@@ -387,7 +387,7 @@ struct ArticleFields: Sendable {
         var currency = site.currency
         var amountLocation = node.location
         if node.mapping != nil {
-            let priceFields = FieldReader(node, log: fields.log, emptyLocation: node.location, prefix: "price.")
+            let priceFields = FieldReader(node, keys: fields.nested("price"), log: fields.log, emptyLocation: node.location, prefix: "price.")
             amount = priceFields.required("amount", Number.self)
             amountLocation = priceFields.node("amount")?.location ?? node.location
             currency = priceFields.optional("currency", CurrencyCode.self) ?? currency
@@ -464,7 +464,7 @@ struct AssignmentFields: Sendable {
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.assignment, log: log, emptyLocation: file.start)
         let title = fields.requiredText("title")
         let assigned = fields.required("assigned", CalendarDate.self)
         let due = fields.optional("due", DateTimeValue.self)
@@ -548,7 +548,7 @@ struct Page: Sendable {
 
     init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.page, log: log, emptyLocation: file.start)
         let title = fields.requiredText("title")
         let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "about")

@@ -63,7 +63,7 @@ struct Site: Sendable {
     /// `isReadable` is false when site.yaml is not valid YAML: its error is reported, and
     /// missing keys are not reported on top of it.
     init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
-        let fields = FieldReader(node, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
+        let fields = FieldReader(node, keys: ContentKeys.site, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
         self.isReadable = isReadable
         let title = isReadable ? fields.requiredText("title") : fields.optional("title", String.self)
         description = fields.optional("description", String.self) ?? ""
@@ -294,7 +294,7 @@ struct Teacher: Sendable, Hashable {
                 log.error(at: entry.location, "a teacher must be a mapping with id, name, subject and grades, found \(entry.shortDescription)")
                 continue
             }
-            let fields = FieldReader(entry, log: log, emptyLocation: entry.location)
+            let fields = FieldReader(entry, keys: ContentKeys.teacher, log: log, emptyLocation: entry.location)
             guard let teacher = try? Teacher(fields: fields, site: site) else { continue }
             if let first = firstLines[teacher.id] {
                 log.error(at: fields.node("id")?.location ?? entry.location, "duplicate teacher id '\(teacher.id)': it is already used at line \(first)")

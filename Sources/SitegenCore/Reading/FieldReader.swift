@@ -45,22 +45,19 @@ final class DiagnosticLog {
 /// reports every problem of a file.
 final class FieldReader {
     let log: DiagnosticLog
+    /// The keys the mapping may have; any other is unknown.
+    let keys: KeyTable
     /// The key path in messages: "cover." for the fields of `cover`.
     private let prefix: String
     private let location: SourceLocation
     private let pairs: [YAMLPair]
-    /// A list, not a set: a front matter has a dozen keys, and hashing each name cost more
-    /// than reading its value.
-    private var readKeys: [String] = []
 
-    init(_ node: YAMLNode?, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "") {
+    init(_ node: YAMLNode?, keys: KeyTable, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "") {
         self.log = log
+        self.keys = keys
         self.prefix = prefix
         self.location = node?.location ?? emptyLocation
         self.pairs = node?.mapping ?? []
-        // Room for the keys asked for, some of them absent: grown from nothing, the list was
-        // made and copied again four times per mapping.
-        readKeys.reserveCapacity(pairs.count + 8)
         if let node, node.mapping == nil, !(node.scalar?.isNull ?? false) {
             log.error(at: node.location, "expected keys like 'title: ...', found \(node.shortDescription)")
         }
@@ -74,7 +71,7 @@ final class FieldReader {
 
     /// The node of `key`, or nil when it is absent or written as null.
     func node(_ key: String) -> YAMLNode? {
-        if !readKeys.contains(key) { readKeys.append(key) }
+        assert(keys.contains(key), "'\(name(key))' is read but not in its KeyTable: add it to ContentKeys, and docs/content.md")
         // Found by place, so that only the node asked for is copied, not every pair passed.
         guard let place = pairs.firstIndex(where: { $0.key == key }) else { return nil }
         if case .scalar(let scalar) = pairs[place].value.value, scalar.isNull { return nil }
@@ -178,14 +175,21 @@ final class FieldReader {
             log.error(at: node.location, "'\(name(key))' must be \(expectation), found \(node.shortDescription)")
             return nil
         }
-        return FieldReader(node, log: log, emptyLocation: node.location, prefix: name(key) + ".")
+        return FieldReader(node, keys: nested(key), log: log, emptyLocation: node.location, prefix: name(key) + ".")
     }
 
-    /// Keys nobody asked for: a warning (an error with `--strict`) naming the closest known key.
+    /// The keys of the mapping `key` holds.
+    func nested(_ key: String) -> KeyTable {
+        guard let table = keys.nested(key) else { preconditionFailure("'\(name(key))' holds no mapping in its KeyTable") }
+        return table
+    }
+
+    /// Keys the table does not have: a warning (an error with `--strict`) naming the closest
+    /// known key.
     func reportUnknownKeys(what: String) {
-        for pair in pairs where !readKeys.contains(pair.key) {
+        for pair in pairs where !keys.contains(pair.key) {
             var message = "unknown key '\(name(pair.key))' in \(what)"
-            if let suggestion = Suggestion.closest(to: pair.key, among: readKeys) {
+            if let suggestion = Suggestion.closest(to: pair.key, among: keys.names) {
                 message += "; did you mean '\(name(suggestion))'?"
             }
             log.warning(at: pair.keyLocation, message)

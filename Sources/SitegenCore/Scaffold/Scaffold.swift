@@ -61,6 +61,13 @@ public enum Scaffold {
             "\(repository ?? Self.placeholderRepository)@\(commit ?? "v\(version)")"
         }
 
+        /// Where a page of this version's docs is read, at a section (`content.md`,
+        /// `articles`): on GitHub, or in the repository when that is unknown.
+        func docs(_ page: String, section: String) -> String {
+            repository.map { "https://github.com/\($0)/blob/v\(version)/docs/\(page)#\(section)" }
+                ?? "docs/\(page) (#\(section)) in sitegen's repository"
+        }
+
         /// The container image of this version, `ghcr.io/owner/name:0.1.0`.
         var image: String {
             "ghcr.io/\((repository ?? Self.placeholderRepository).lowercased()):\(version)"
@@ -127,6 +134,9 @@ public enum Scaffold {
             "actionIsPlaceholder": .bool(sitegen.repository == nil),
             "placeholder": .string(SitegenRelease.placeholderRepository),
             "image": .string(sitegen.image),
+            "siteDocs": .string(sitegen.docs("content.md", section: "siteyaml")),
+            "teachersDocs": .string(sitegen.docs("content.md", section: "teachersyaml")),
+            "contentDocs": .string(sitegen.docs("content.md", section: "the-files-of-a-site")),
             "github": .bool(request.publisher == .github),
             "gitlab": .bool(request.publisher == .gitlab),
         ]
@@ -186,6 +196,9 @@ public enum Scaffold {
 
     public enum ContentKind: String, CaseIterable, Sendable {
         case article, assignment, page
+
+        /// Its section of docs/content.md.
+        var docsSection: String { rawValue + "s" }
     }
 
     public struct NewContent: Sendable {
@@ -209,7 +222,7 @@ public enum Scaffold {
 
     /// Writes a new content file with every front-matter key, the optional ones commented
     /// out, and returns its path relative to the site.
-    public static func newContent(_ request: NewContent, siteRoot: URL, now: Date = Date()) throws(ScaffoldError) -> String {
+    public static func newContent(_ request: NewContent, siteRoot: URL, sitegen: SitegenRelease, now: Date = Date()) throws(ScaffoldError) -> String {
         let siteFile = siteRoot.appendingPathComponent("Content/site.yaml")
         guard let data = FileManager.default.contents(atPath: siteFile.path) else {
             throw ScaffoldError(description: "no site at \(siteRoot.path): expected Content/site.yaml (run 'sitegen init' to start one)")
@@ -233,7 +246,7 @@ public enum Scaffold {
         }
 
         let path: String
-        let text: String
+        var text: String
         switch request.kind {
         case .article:
             path = "Content/articles/\(slug.text).md"
@@ -245,6 +258,8 @@ public enum Scaffold {
             path = "Content/homework/\(date)/\(slug.text).md"
             text = try assignmentText(request, title: title, date: date, site: site, teachers: teachers)
         }
+        // Where every key of the file is explained, first in its front matter.
+        text = "---\n# Every key: \(sitegen.docs("content.md", section: request.kind.docsSection))\n" + text.dropFirst("---\n".count)
         let target = siteRoot.appendingPathComponent(path)
         if FileManager.default.fileExists(atPath: target.path) {
             throw ScaffoldError(description: "\(path) already exists; sitegen new never overwrites a file (give another title)")

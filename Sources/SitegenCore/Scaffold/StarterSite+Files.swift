@@ -160,7 +160,7 @@ Write here who you are. This page is `Content/pages/about.md`, published at `/ab
 
 """#,
         "Content/site.yaml.mustache": #"""
-# The settings of your site: see the sitegen README for every key.
+# The settings of your site. Every key: {{{siteDocs}}}
 title: {{{title}}}
 description: Good food nearby, and tonight's homework.
 # Where the site is published. CI passes --base-url, which takes precedence.
@@ -176,7 +176,7 @@ homework:
 
 """#,
         "Content/teachers.yaml.mustache": #"""
-# The teachers whose homework the site publishes.
+# The teachers whose homework the site publishes. Every key: {{{teachersDocs}}}
 - id: ms-lee
   name: Ms. Lee
   subject: Math
@@ -195,7 +195,8 @@ A site built with sitegen.
 - `sitegen serve` shows it at http://127.0.0.1:8000/ while you write; `sitegen build`
   writes it to `Output/`; `sitegen check` verifies its links.
 - `sitegen new article "Title"`, `sitegen new assignment --grade 7 --teacher ms-lee "Title"`
-  and `sitegen new page "Title"` start new content.
+  and `sitegen new page "Title"` start new content. Every key of every file:
+  {{{contentDocs}}}.
 {{#github}}
 - `.github/workflows/publish.yml` publishes it to GitHub Pages on every push and every day
   at the homework release time. Set the repository's Settings → Pages → Source to

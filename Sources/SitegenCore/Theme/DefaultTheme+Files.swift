@@ -128,10 +128,6 @@ extension DefaultTheme {
 {{/layout}}
 
 """#,
-        "article.row.mustache": #"""
-<a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-value"><time datetime="{{datetime}}">{{displayDate}}</time></span></a>
-
-"""#,
         "assets/favicon.svg": ##"""
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0058b8"/><path d="M12 30h40a20 20 0 0 1-40 0z" fill="#fff"/><path d="M22 24c0-4 4-4 4-8M32 24c0-4 4-4 4-8M42 24c0-4 4-4 4-8" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>
 
@@ -976,6 +972,10 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="{{site.assets.svg.favicon}}" type="image/svg+xml">
 <link rel="stylesheet" href="{{site.assets.css.style}}">
+{{! A site's own rules, in Themes/<theme>/assets/custom.css, come after the theme's. }}
+{{#site.assets.css.custom}}
+<link rel="stylesheet" href="{{site.assets.css.custom}}">
+{{/site.assets.css.custom}}
 {{$head}}{{/head}}
 <script src="{{site.assets.js.site}}" defer></script>
 </head>

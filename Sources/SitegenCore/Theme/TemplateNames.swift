@@ -8,26 +8,10 @@ import SitegenSupport
 /// be missing on a page (an article without a cover): only a name no page can ever have
 /// is a mistake for sure.
 enum TemplateNames {
-    /// Every name a view answers (Themes/README.md, "Templates and what they see"). A view
-    /// that answers a new name must have it here, or a theme using it is warned about it.
-    static let known: Set<String> = [
-        // Every page; the site, its pages and the layout's `meta`.
-        "site", "today", "meta", "title", "description", "language", "locale", "root", "school", "homeworkTitle", "hasHomework",
-        "timezone", "pages", "assets", "feedURL", "type", "isArticle", "canonical", "image", "jsonLD", "noindex",
-        // Articles, their cards and rows, and plain pages.
-        "view", "slug", "url", "datetime", "displayDate", "summary", "cover", "alt", "width", "height", "meal", "price", "author",
-        "name", "username", "restaurant", "address", "hasCoordinates", "lat", "lon", "embedURL", "largerMapURL", "directionsURL",
-        "tags", "body", "subContents", "html", "draft",
-        // Lists of articles, meals and tags, the restaurants and the map.
-        "article", "articles", "page", "pagination", "number", "count", "hasMany", "prev", "next", "hasDrafts", "group", "groups",
-        "isMeal", "isTag", "isMeals", "isTags", "one", "draftCount", "oneDraft", "restaurants", "hasLeaflet",
-        "hasMarkerClusters", "mapData", "hasUnpinned", "unpinnedCount", "unpinnedOne",
-        // Homework: grades, days, assignments and teachers.
-        "homework", "grades", "grade", "sentence", "digest", "upcoming", "recentDays", "hasAssignments", "onlyDrafts", "updated",
-        "updatedISO", "teachersURL", "hasGrades", "id", "hasFeeds", "calendarURL", "webcalURL", "label", "day", "date",
-        "assignments", "previous", "teachers", "subject", "blog", "email", "icon", "iconView", "iconLabel", "teacher", "assigned",
-        "displayAssigned", "dayURL", "due", "displayDue", "link", "details",
-    ]
+    /// Every name a view answers: the vocabulary's.
+    static var known: Set<String> { TemplateVocabulary.allNames }
+
+    static let customStylesheet = "custom"
 
     /// What every list answers besides its items' names (`MustacheValue.member`).
     static let listMembers: Set<String> = ["count", "first", "last"]
@@ -52,9 +36,10 @@ enum TemplateNames {
     }
 
     /// The names `site.assets` answers for these theme files: `css` and `style` for
-    /// `assets/style.css`.
+    /// `assets/style.css`; and `custom`, the stylesheet a site may add to any theme
+    /// (`assets/custom.css`), which the default layout links when it is there.
     static func assetNames(_ paths: some Sequence<String>) -> Set<String> {
-        var names: Set<String> = []
+        var names: Set<String> = ["css", customStylesheet]
         for path in paths {
             guard let (stem, ext) = PublishedAssets.fingerprintedParts(of: path) else { continue }
             names.insert(ext.lowercased())
