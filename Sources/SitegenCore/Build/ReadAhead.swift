@@ -1,0 +1,61 @@
+import Foundation
+import SitegenPlatform
+import SitegenSupport
+import Synchronization
+
+/// Has the kernel read the sources that follow one found not to be in memory, so that
+/// their reads wait for the disk together instead of one after another. Sources read
+/// moments ago can be out of memory: this kind of machine hands memory not used for a
+/// minute back to its host, files' pages too (DAMON), and each source it dropped cost a
+/// core 1–2 ms of waiting for the disk: 10,000 articles built 12 s after the build before
+/// took 1.92 s, 1.65 s with this. A site whose sources are all in memory never gets here.
+///
+/// How many are asked for depends on how the dropped ones lie: after a Hugo build of the
+/// same corpus, a few dozen sources of 10,000 were out of memory here and there, and asking
+/// for the 128 after each opened some 8,000 sources in memory for nothing (3.3 µs each). A
+/// source out of memory alone is followed by a few asked for; one found near the last asked
+/// for (sources out of memory one after the other) doubles that, up to `widest`.
+final class ReadAhead: Sendable {
+    /// How many sources after one not in memory the kernel is asked for, at first and at
+    /// most.
+    static let narrowest = 8
+    static let widest = 128
+
+    private let places: [(folder: Int32, name: Substring)]
+    /// Sources before this position have been asked for.
+    private let asked = Atomic<Int>(0)
+    /// How many sources the last ask was for.
+    private let window = Atomic<Int>(ReadAhead.narrowest)
+
+    init(_ places: [(folder: Int32, name: Substring)]) {
+        self.places = places
+    }
+
+    /// Sources before this position have been asked for (or were never to be).
+    var askedBefore: Int { asked.load(ordering: .relaxed) }
+
+    /// Asks for the sources after the one at `position` not asked for yet; the cores that
+    /// find sources out of memory at once split the asking.
+    func ask(after position: Int) {
+        var start = asked.load(ordering: .relaxed)
+        var end: Int
+        while true {
+            let last = window.load(ordering: .relaxed)
+            let size = position < start + last ? min(last * 2, ReadAhead.widest) : ReadAhead.narrowest
+            end = min(places.count, position + 1 + size)
+            guard start < end else { return }
+            let (exchanged, original) = asked.compareExchange(expected: start, desired: end, ordering: .relaxed)
+            if exchanged {
+                window.store(size, ordering: .relaxed)
+                break
+            }
+            start = original
+        }
+        for next in max(start, position + 1)..<end where places[next].folder >= 0 {
+            let descriptor = openat(places[next].folder, String(places[next].name), O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            KernelFiles.willNeed(descriptor)
+            close(descriptor)
+        }
+    }
+}

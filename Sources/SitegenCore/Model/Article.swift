@@ -1,0 +1,233 @@
+import Foundation
+import SitegenMarkdown
+import SitegenMustache
+import SitegenSupport
+import SitegenYAML
+
+struct Price: Sendable, Hashable {
+    var amount: Decimal
+    var currency: CurrencyCode
+}
+
+struct Restaurant: Sendable, Hashable {
+    var name: String?
+    var address: String?
+    var latitude: Double?
+    var longitude: Double?
+
+    var hasCoordinates: Bool { latitude != nil && longitude != nil }
+}
+
+struct SubContent: Sendable {
+    var image: ResolvedImage
+    var html: StoredText
+}
+
+/// A food article: `Content/articles/**/*.md`.
+typealias Article = Boxed<ArticleFields>
+
+extension Boxed where Fields == ArticleFields {
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        self.init(try ArticleFields(file: file, context: context, log: log))
+    }
+}
+
+/// A line and column of a model's own source file, whose path the model has: kept without
+/// a second copy of the path, which made every copy of the model retain one more string.
+struct SlugPlace: Sendable {
+    var line: Int32
+    var column: Int32
+
+    init(line: Int32, column: Int32) {
+        self.line = line
+        self.column = column
+    }
+
+    init(_ location: SourceLocation) {
+        self.init(line: Int32(clamping: location.line), column: Int32(clamping: location.column))
+    }
+
+    func location(in path: String) -> SourceLocation {
+        SourceLocation(path: path, line: Int(line), column: Int(column))
+    }
+}
+
+/// What an article is made of, checked when its file is read.
+struct ArticleFields: Sendable {
+    var sourcePath: String
+    let slug: Slug
+    /// Where the slug is written (the file's start when its name makes it): two articles
+    /// of one slug are reported there.
+    var slugPlace: SlugPlace
+    var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
+    /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
+    /// made when asked: the index, the restaurants page, the map, the sitemap and the
+    /// model store each asked for it of every article, a string made each time.
+    let pagePath: String
+
+    static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
+
+    /// The main text's HTML, then each sub section's: what the article's page shows of it
+    /// as it is (`PageHTML`).
+    var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
+    var title: String
+    var date: DateTimeValue
+    /// `date` as seconds since 1970 in UTC, for sorting.
+    var instant: Int
+    var summary: String
+    var cover: ResolvedImage?
+    var meal: Label?
+    var price: Price?
+    var author: Site.Author?
+    var restaurant: Restaurant?
+    /// Where `restaurant:` is written, for `sitegen check`'s advice.
+    var restaurantLocation: SourceLocation?
+    var tags: [Label]
+    var draft: Bool
+    /// The blocks before the first standalone image.
+    var mainHTML: StoredText
+    var subContents: [SubContent]
+    /// Links of the body, for `sitegen check`.
+    var links: [ContentLink]
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start)
+        let title = fields.requiredText("title")
+        let date = fields.required("date", DateTimeValue.self)
+        let summary = fields.optionalText("summary")
+        let slug = file.slug(from: fields, example: "lovely-breakfast")
+        draft = fields.optional("draft", Bool.self) ?? false
+        meal = fields.optional("meal", Label.self)
+        tags = fields.tags("tags")
+
+        if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
+            cover = ArticleFields.readCover(coverFields, file: file, context: context)
+            coverFields.reportUnknownKeys(what: "article front matter")
+        }
+
+        price = ArticleFields.readPrice(fields, site: context.site)
+
+        if let authorFields = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
+            let name = authorFields.optionalText("name")
+            let username = authorFields.optional("username", Username.self)?.text
+            if let name {
+                author = Site.Author(name: name, username: username)
+            } else if let username {
+                author = Site.Author(name: username, username: username)
+            }
+            authorFields.reportUnknownKeys(what: "article front matter")
+        } else {
+            author = context.site.author
+        }
+
+        if let restaurantFields = fields.mapping("restaurant", expectation: "a mapping like {name: Toast Box, address: ..., lat: 22.3, lon: 114.2}") {
+            restaurant = ArticleFields.readRestaurant(restaurantFields)
+            restaurantLocation = fields.keyLocation("restaurant")
+            restaurantFields.reportUnknownKeys(what: "article front matter")
+        }
+        fields.reportUnknownKeys(what: "article front matter")
+
+        let body = ContentBody.render(file, context: context, log: log)
+        links = body.links
+        mainHTML = StoredText(utf8: body.sections.first?.html[...] ?? [])
+        subContents = body.sections.dropFirst().compactMap { section in
+            guard let image = section.image else { return nil }
+            return SubContent(image: image, html: StoredText(utf8: section.html[...]))
+        }
+        self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
+
+        guard let title, let date, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            throw InvalidContent()
+        }
+        self.sourcePath = file.path
+        self.title = title
+        self.date = date
+        self.instant = date.instant(in: context.site.timeZone)
+        self.slug = slug.slug
+        slugPlace = SlugPlace(slug.location)
+        pagePath = ArticleFields.pagePath(of: slug.slug)
+    }
+
+    private static func readCover(_ fields: FieldReader, file: ContentFile, context: ModelContext) -> ResolvedImage? {
+        let source = fields.required("src", ImageSource.self)
+        let alt = fields.required("alt", String.self)
+        if let alt, Summary.isBlank(alt), let node = fields.node("alt") {
+            fields.log.warning(at: node.location, "'\(fields.name("alt"))' is blank, so screen readers pass over the cover photo: say what it shows")
+        }
+        let width = positive(fields, "width")
+        let height = positive(fields, "height")
+        switch source {
+        case nil:
+            return nil
+        case .remote(let url):
+            return alt.map { ResolvedImage(location: .remote(url.text), alt: $0, width: width, height: height) }
+        case .local(let path):
+            let location = fields.node("src")?.location ?? fields.mappingLocation
+            let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log)
+            guard let found, let alt else { return nil }
+            return ResolvedImage(location: .site(found.path), alt: alt, width: width ?? found.width, height: height ?? found.height)
+        }
+    }
+
+    private static func positive(_ fields: FieldReader, _ key: String) -> Int? {
+        guard let value = fields.optional(key, Int.self) else { return nil }
+        guard value > 0 else {
+            fields.log.error(at: fields.node(key)!.location, "'\(fields.name(key))' must be a whole number above 0, found '\(value)'")
+            return nil
+        }
+        return value
+    }
+
+    private static func readPrice(_ fields: FieldReader, site: Site) -> Price? {
+        guard let node = fields.node("price") else { return nil }
+        var amount: Number?
+        var currency = site.currency
+        var amountLocation = node.location
+        if node.mapping != nil {
+            let priceFields = FieldReader(node, keys: fields.nested("price"), log: fields.log, emptyLocation: node.location, prefix: "price.")
+            amount = priceFields.required("amount", Number.self)
+            amountLocation = priceFields.node("amount")?.location ?? node.location
+            currency = priceFields.optional("currency", CurrencyCode.self) ?? currency
+            priceFields.reportUnknownKeys(what: "article front matter")
+        } else {
+            do throws(ValueProblem) {
+                amount = try Number(node: node)
+            } catch .invalid(let message) {
+                fields.log.error(at: node.location, "'price' \(message)")
+            } catch {
+                fields.log.error(at: node.location, "'price' must be a number like 34 or a mapping like {amount: 34, currency: HKD}, found \(node.shortDescription)")
+            }
+        }
+        guard let amount else { return nil }
+        guard amount.value >= 0 else {
+            fields.log.error(at: amountLocation, "'price' must be a number of 0 or more, found '\(amount.text)'")
+            return nil
+        }
+        return Price(amount: amount.value, currency: currency)
+    }
+
+    private static func readRestaurant(_ fields: FieldReader) -> Restaurant {
+        var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self))
+        let latitude = fields.optional("lat", Number.self)
+        let longitude = fields.optional("lon", Number.self)
+        // Each converted once: a conversion goes through an NSDecimalNumber.
+        let degrees = (latitude: latitude?.doubleValue, longitude: longitude?.doubleValue)
+        if let latitude, let value = degrees.latitude, !(-90...90).contains(value) {
+            fields.log.error(at: fields.node("lat")!.location, "'restaurant.lat' must be a latitude from -90 to 90, found '\(latitude.text)'")
+        }
+        if let longitude, let value = degrees.longitude, !(-180...180).contains(value) {
+            fields.log.error(at: fields.node("lon")!.location, "'restaurant.lon' must be a longitude from -180 to 180, found '\(longitude.text)'")
+        }
+        switch (fields.node("lat") != nil, fields.node("lon") != nil) {
+        case (true, false):
+            fields.log.error(at: fields.keyLocation("lat"), "'restaurant.lat' is given without 'restaurant.lon': give both or neither")
+        case (false, true):
+            fields.log.error(at: fields.keyLocation("lon"), "'restaurant.lon' is given without 'restaurant.lat': give both or neither")
+        default:
+            restaurant.latitude = degrees.latitude
+            restaurant.longitude = degrees.longitude
+        }
+        return restaurant
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SitegenMarkdown
+import SitegenMustache
+import SitegenSupport
+import SitegenYAML
+
+/// An assignment: `Content/homework/**/*.md`.
+typealias Assignment = Boxed<AssignmentFields>
+
+extension Boxed where Fields == AssignmentFields {
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        self.init(try AssignmentFields(file: file, context: context, log: log))
+    }
+}
+
+/// What an assignment is made of, checked when its file is read.
+struct AssignmentFields: Sendable {
+    var sourcePath: String
+    /// Stable across builds: made from the file's path, so feeds and calendars keep it.
+    var id: String
+    var title: String
+    var teacher: Teacher?
+    var subject: String
+    var grades: [GradeID]
+    var icon: AssignmentIcon
+    var assigned: CalendarDate
+    var due: DateTimeValue?
+    var link: WebURL?
+    var draft: Bool
+    var detailsHTML: StoredText
+    /// The details without markup, for calendars.
+    var detailsText: StoredText
+    var links: [ContentLink]
+
+    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+        let errorsBefore = log.entries.count
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.assignment, log: log, emptyLocation: file.start)
+        let title = fields.requiredText("title")
+        let assigned = fields.required("assigned", CalendarDate.self)
+        let due = fields.optional("due", DateTimeValue.self)
+        icon = fields.optional("icon", AssignmentIcon.self) ?? .other
+        link = fields.optional("link", WebURL.self)
+        draft = fields.optional("draft", Bool.self) ?? false
+
+        var teacher: Teacher?
+        if let teacherID = fields.optional("teacher", String.self) {
+            teacher = context.teachers[teacherID]
+            if teacher == nil {
+                var message = "'teacher' must be the id of a teacher in teachers.yaml, found '\(teacherID)'"
+                if let suggestion = Suggestion.closest(to: teacherID, among: Array(context.teachers.keys)) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else if context.teachers.isEmpty {
+                    message += " (Content/teachers.yaml lists no teachers)"
+                }
+                log.error(at: fields.node("teacher")!.location, message)
+            }
+        }
+        self.teacher = teacher
+
+        let subject = fields.optional("subject", String.self) ?? teacher?.subject
+        if subject == nil, teacher == nil, !fields.has("teacher") {
+            log.error(at: fields.mappingLocation, "missing required key 'subject': an assignment without a 'teacher' needs a 'subject'")
+        }
+
+        if fields.has("grade"), fields.has("grades") {
+            _ = fields.node("grade")
+            log.error(at: fields.keyLocation("grades"), "give 'grade' or 'grades', not both")
+        }
+        let key = fields.has("grades") ? "grades" : "grade"
+        var grades = fields.grades(key, of: context.site, example: "[7]", taughtBy: teacher) ?? teacher?.grades ?? []
+        if !fields.has(key), grades.isEmpty, teacher == nil, !fields.has("teacher") {
+            log.error(at: fields.mappingLocation, "missing required key 'grade': an assignment without a 'teacher' needs a 'grade' or 'grades'")
+        }
+        grades = grades.filter { context.site.homework.grades.contains($0) }
+
+        if let due, let assigned, due.date < assigned {
+            log.error(at: fields.node("due")!.location, "'due' must not be before 'assigned' (\(assigned)), found '\(due)'")
+        } else if let due, let assigned, due.time != nil, due.date <= assigned {
+            // Work comes out at the release time of the day it is assigned: due before then,
+            // it is past due when students first see it.
+            if due.instant(in: context.site.timeZone) < context.site.releaseInstant(of: assigned) {
+                log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(context.site.homework.releaseTime) on \(assigned) ('homework.release_time'): it is past due when it first appears")
+            }
+        }
+        fields.reportUnknownKeys(what: "assignment front matter")
+
+        let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
+        detailsHTML = StoredText(utf8: details.html[...])
+        detailsText = StoredText(details.plainText ?? "")
+        links = details.links
+
+        guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            throw InvalidContent()
+        }
+        self.sourcePath = file.path
+        let relative = file.contentPath.hasPrefix("homework/") ? file.contentPath.dropFirst("homework/".count) : Substring(file.contentPath)
+        self.id = Slug(making: String(relative.dropLast(3)))?.text ?? "assignment"
+        self.title = title
+        self.assigned = assigned
+        self.due = due
+        self.subject = subject
+        self.grades = grades
+    }
+}

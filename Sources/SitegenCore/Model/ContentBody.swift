@@ -1,0 +1,89 @@
+import Foundation
+import SitegenMarkdown
+import SitegenMustache
+import SitegenSupport
+import SitegenYAML
+
+/// The Markdown body of a content file, its images found and published.
+enum ContentBody {
+    struct Rendered {
+        var sections: [(image: ResolvedImage?, html: [UInt8])]
+        var firstParagraph: String?
+        var plainText: String?
+        var links: [ContentLink]
+        var html: [UInt8] {
+            guard sections.count > 1 else { return sections.first?.html ?? [] }
+            var joined: [UInt8] = []
+            joined.reserveCapacity(sections.reduce(0) { $0 + $1.html.count })
+            for section in sections { joined.append(contentsOf: section.html) }
+            return joined
+        }
+    }
+
+    static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
+        let basePath = context.site.basePath
+        var resolved: [ResolvedImage?] = []
+        var links: [ContentLink] = []
+        // A content file is read only once it is known to be UTF-8 (Parse.content).
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false), includePlainText: includePlainText, resolveLink: { link in
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
+            if let scheme = LinkDestination.refusedScheme(of: link.destination) {
+                log.error(at: location, "link '\(link.destination)' must be \(LinkDestination.expectation), found the scheme '\(scheme):'")
+                return ""
+            }
+            // A root-relative link means the site's root, which is the base path when the
+            // site is served under one.
+            let resolved = link.destination.hasPrefix("/") && !link.destination.hasPrefix("//") ? basePath + link.destination.dropFirst() : link.destination
+            links.append(ContentLink(written: link.destination, resolved: resolved, location: location))
+            return resolved
+        }, resolveImage: { image in
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + image.line - 1, column: image.column)
+            if Summary.isBlank(image.alt) {
+                log.warning(at: location, "image '\(image.source)' has no alt text, so screen readers pass over it: say what it shows between the brackets, like ![what it shows](\(image.source))")
+            }
+            guard let source = ImageSource(image.source) else {
+                log.error(at: location, "image '\(image.source)' must be a path to an image of the site or an http/https URL")
+                resolved.append(nil)
+                return ResolvedMarkdownImage(url: "")
+            }
+            switch source {
+            case .remote(let url):
+                resolved.append(ResolvedImage(location: .remote(url.text), alt: image.alt))
+                return ResolvedMarkdownImage(url: url.text)
+            case .local(let path):
+                guard let found = findLocal(path, file: file, at: location, context: context, log: log) else {
+                    resolved.append(nil)
+                    return ResolvedMarkdownImage(url: image.source)
+                }
+                resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height))
+                return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height)
+            }
+        })
+        if let raw = markdown.rawHTML {
+            let location = SourceLocation(path: file.path, line: file.bodyFirstLine + raw.line - 1, column: raw.column)
+            let more = raw.count > 1 ? " (and \(raw.count - 1) more in this file)" : ""
+            log.warning(at: location, "raw HTML '\(raw.text)' is left out of the page\(more): add 'markdown: {unsafe: true}' to site.yaml to let it through")
+        }
+        let sections = markdown.sections.map { section -> (ResolvedImage?, [UInt8]) in
+            (section.imageIndex.flatMap { resolved[$0] }, section.utf8)
+        }
+        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
+    }
+
+    static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
+        switch context.images.find(path, from: file.contentPath) {
+        case .found(let found, let size):
+            if let problem = size?.problem {
+                log.warning(at: location, "image '\(path)' must be \(ImageSize.expectation), found \(problem)")
+            }
+            guard case .size(let width, let height)? = size else { return (found, nil, nil) }
+            return (found, width, height)
+        case .outside:
+            log.error(at: location, "image '\(path)' leads outside Content/")
+        case .missing(let candidates):
+            let tried = candidates.map { "Content/" + $0 }.joined(separator: " and ")
+            log.error(at: location, "image '\(path)' not found: looked for \(tried)")
+        }
+        return nil
+    }
+}
