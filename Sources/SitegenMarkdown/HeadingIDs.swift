@@ -48,8 +48,8 @@ struct HeadingIDs {
     /// `characterID` of ASCII text, byte by byte (letters and digits are then single
     /// bytes), and of ASCII text with the punctuation smart quotes write (’ ‘ “ ” – — …),
     /// each a character of its own that is neither letter nor digit: without them nearly
-    /// every heading with an apostrophe went character by character, at 27,000 instructions
-    /// each. Nil for any other text.
+    /// every heading with an apostrophe would go character by character. Nil for any other
+    /// text.
     static func asciiID(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { bytes -> String? in

@@ -69,8 +69,8 @@ public enum Markdown {
         var images: [MarkdownImage] = []
         var sizes: [(url: String, width: Int, height: Int)?] = []
         var links: [MarkdownLink] = []
-        // The images of each top-level block, counted in this one walk: a walk of its own
-        // per block made a quarter of a million iterators for 10,000 articles.
+        // The images of each top-level block, counted in this one walk, not in a walk of
+        // its own per block.
         var imagesByBlock: [(block: OpaquePointer, count: Int)] = []
         var rawHTML: MarkdownRawHTML?
         forEachNode(under: document) { node in
@@ -127,10 +127,9 @@ public enum Markdown {
         var imageIndex = 0
         var headingIDs = HeadingIDs()
         // A section's HTML is gathered as bytes, and runs of blocks with no image and no
-        // heading are rendered with one call: block by block, an article cost two dozen
-        // renders, each with its own String. Its room is the text's size and a quarter, which
-        // the HTML of a whole article seldom passes: grown from nothing, it was copied again
-        // at every doubling.
+        // heading are rendered with one call, not a render and a String per block. Its room
+        // is the text's size and a quarter, which the HTML of a whole article seldom
+        // passes: grown from nothing, it would be copied again at every doubling.
         var html: [UInt8] = []
         html.reserveCapacity(source.count + source.count / 4)
         var run: [OpaquePointer] = []
@@ -209,8 +208,7 @@ public enum Markdown {
     }
 
     /// The bytes in a buffer of their size: sections live as long as their article's model,
-    /// and the buffer they were gathered in grew by doubling (on 10,000 articles, 70 MB of
-    /// spare capacity).
+    /// and the buffer they were gathered in grew by doubling, leaving spare capacity.
     private static func exactCopy(of bytes: [UInt8]) -> [UInt8] {
         // Not through the initializer when empty: it writes the count into the one empty
         // array all threads share (a race, if only of zeros).

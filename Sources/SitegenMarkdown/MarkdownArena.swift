@@ -5,25 +5,22 @@ import Synchronization
 /// Memory for cmark while it parses and renders one document: blocks are taken one after
 /// the other from chunks, never freed one by one, and given back all at once when the
 /// document is done. cmark allocates every node, buffer and string on its own and frees
-/// them one by one; through malloc that was a tenth of the instructions of a site of
-/// articles, on both cores at once.
+/// them one by one, which through malloc is costly on both cores at once.
 ///
 /// cmark's allocator functions take no context: each of a few arenas has functions of its
 /// own, fixed to it, and a document takes a free arena for as long as it is parsed and
-/// rendered. (Found through a thread-specific pointer instead, the look-up cost as much
-/// as taking the block.) Nothing cmark allocates outlives `withArena`: callers copy what
-/// they keep into Swift values.
+/// rendered (a thread-specific pointer would cost as much as taking the block). Nothing
+/// cmark allocates outlives `withArena`: callers copy what they keep into Swift values.
 enum MarkdownArena {
     /// How many documents can have an arena at once; more (more threads than this) get
     /// cmark's own allocator.
     static let arenaCount = 8
 
     /// The arenas, each kept from document to document, each on cache lines of its own: two
-    /// cores taking blocks from arenas side by side in one line spent four times as long
-    /// handing it back and forth as taking the blocks. Made by `allocators`, before cmark
-    /// has any function that uses them: made on first use instead, as a `static let`, each
-    /// of cmark's allocations (1.3 million for 2,000 articles) first asked the runtime
-    /// whether they were made.
+    /// cores taking blocks from arenas side by side in one line would spend their time
+    /// handing it back and forth. Made by `allocators`, before cmark has any function that
+    /// uses them: made on first use instead, as a `static let`, each of cmark's allocations
+    /// would first ask the runtime whether they were made.
     // Written once, by `allocators`; then each arena only by the document that took it
     // (`taken` says which).
     nonisolated(unsafe) private static var arenas = Arenas(base: nil)

@@ -7,9 +7,8 @@
 /// for data of any size.
 public struct MustacheFields: MustacheObject, ExpressibleByDictionaryLiteral {
     /// The names and values in the order given: the array a record is made from, kept as it
-    /// is unless a name comes twice. Copied into an array of names and one of values, a
-    /// record cost two allocations more, and a site makes one for every card, image and link
-    /// of its pages (215,000 for 10,000 articles).
+    /// is unless a name comes twice, not copied into an array of names and one of values:
+    /// a site makes one for every card, image and link of its pages.
     public private(set) var entries: [(String, MustacheValue)]
 
     /// A name given twice keeps its first value.

@@ -20,8 +20,8 @@ public enum MustacheValue: Sendable {
     /// through its type's witnesses (a retain per field of a view) each time.
     case boxed(MustacheObjectBox)
     /// A small record of named values (see `MustacheFields`), held as its array: boxed as an
-    /// object, each of a site's 215,000 records was an allocation more, and each lookup in it
-    /// a call through a protocol.
+    /// object, each record would be an allocation more, and each lookup in it a call
+    /// through a protocol.
     case fields(MustacheFields)
 
     /// A model that shows its fields to templates itself (see `MustacheObject`).
@@ -86,8 +86,8 @@ extension MustacheValue {
 }
 
 /// The UTF-8 bytes of a `MustacheValue`, held by reference: a slice is four words, and a
-/// value that large was copied and destroyed through its type's value witnesses, a few
-/// hundred instructions a copy (3 % of a site's build went to copying values).
+/// value that large would be copied and destroyed through its type's value witnesses at
+/// every copy.
 public final class MustacheBytes: Sendable {
     public let bytes: ArraySlice<UInt8>
 

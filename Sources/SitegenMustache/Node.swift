@@ -35,8 +35,8 @@ struct Name: Sendable {
 
     init(_ source: String) {
         self.source = source
-        // Most names have no dot: splitting them made a substring, an array and a string
-        // again (a tenth of the instructions of parsing the default theme).
+        // Most names have no dot: splitting them would make a substring, an array and a
+        // string again.
         if source == "." {
             components = []
         } else if !source.utf8.contains(UInt8(ascii: ".")) {

@@ -1,8 +1,8 @@
 /// The bytes a render appends to: one block of memory, grown by doubling, each run of bytes
 /// copied in with one `memcpy`. A page is made of a few hundred short runs (a line of the
-/// template, an escaped title, a URL), and an Array's `append(contentsOf:)` cost more per
+/// template, an escaped title, a URL), and an Array's `append(contentsOf:)` costs more per
 /// run than the copy itself (checks of uniqueness and capacity, an iterator drained to its
-/// end): a tenth of a render's instructions.
+/// end).
 struct OutputBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int

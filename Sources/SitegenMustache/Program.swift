@@ -3,9 +3,9 @@
 /// buffer of strings. A section's or block's body is the operations that follow it, up to
 /// its `end`.
 ///
-/// Walking the tree of nodes retained and released the arrays and strings of every node it
-/// passed (a fifth of a page's rendering); these buffers hold nothing the renderer counts
-/// references of. They are made once, never change, and are freed with the program.
+/// Walking a tree of nodes would retain and release the arrays and strings of every node it
+/// passed; these buffers hold nothing the renderer counts references of. They are made
+/// once, never change, and are freed with the program.
 final class Program: @unchecked Sendable {
     struct Operation {
         enum Kind: UInt8 {

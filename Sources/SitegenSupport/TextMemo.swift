@@ -10,8 +10,8 @@ public typealias TextMemo<Value: Sendable> = Memo<String, Value>
 /// a site of unique keys costs no more than it did.
 ///
 /// Inlinable, so that each use is specialized for its values: called through its generic
-/// form from another module, each look-up asked the runtime for the metadata of its types
-/// and hashed through witness tables, some 3,000 instructions a tag.
+/// form from another module, each look-up would ask the runtime for the metadata of its
+/// types and hash through witness tables.
 public final class Memo<Input: Hashable & Sendable, Value: Sendable>: Sendable {
     /// A key with its hash, made once: it picks the shard and is the table's hash too.
     @usableFromInline

@@ -27,9 +27,8 @@ enum FlatMappingReader {
         /// Where the current line starts.
         var lineStart = 0
         /// A place on the current line (or before it) and the column there: a location is
-        /// counted on from the last one, not from the line's start again (a mapping of four
-        /// long values on one line counted its cover's line four times over: 45 M instructions
-        /// of the 10.8 G of 10,000 articles).
+        /// counted on from the last one, not from the line's start again, so a line of many
+        /// long values is counted once.
         private var counted = 0
         private var countedColumn = 1
 
@@ -254,8 +253,8 @@ enum FlatMappingReader {
         /// as it is: no control characters, and none of the characters YAML 1.1 counts as
         /// line breaks or forbids (NEL and the other C1 controls, U+2028, U+2029, U+FEFF,
         /// U+FFFE, U+FFFF).
-        /// ASCII, nearly every byte of a front matter, without a call: called for each byte
-        /// of every quoted value, it was 46 M instructions of a first build of 10,000 articles.
+        /// ASCII, nearly every byte of a front matter, without a call: it is called for each
+        /// byte of every quoted value.
         @inline(__always)
         func printableCharacter(at index: Int) -> Int? {
             let lead = bytes[index]

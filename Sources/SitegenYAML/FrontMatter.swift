@@ -59,8 +59,7 @@ public enum FrontMatter {
 /// Finds the first byte that is not valid UTF-8 and says where it is.
 public enum UTF8Check {
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or scalars past
-    /// U+10FFFF), runs of ASCII 32 and 8 bytes at a time. Making a String to validate a file
-    /// cost ten instructions a byte, a twentieth of an article's validation.
+    /// U+10FFFF), runs of ASCII 32 and 8 bytes at a time, without making a String of the file.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count

@@ -27,7 +27,7 @@ public struct BuildOptions: Sendable {
     public var toolIdentity = ""
     /// True when the process ends right after the build: its models, pages and cache are
     /// then left for the kernel to take back at exit, all at once, instead of being freed
-    /// one by one (a fifth of a second on 60,000 files).
+    /// one by one on one core.
     public var leavesMemoryToExit = false
 
     public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false) {

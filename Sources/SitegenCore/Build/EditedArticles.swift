@@ -234,9 +234,8 @@ struct EditedArticles {
         }
         guard pageTexts.changedSources.all.isEmpty, outputIsAsLeft() else { return nil }
         // Left to the process's exit, as a full build leaves its own: freed one by one, the
-        // lists, the models, the index and the render's views (the restaurants' and the
-        // map's 10,000 rows, for a title) held a title edit of 10,000 articles up by 3–10 ms,
-        // on one core, after its work was done.
+        // lists, the models, the index and the render's views would hold the edit up on
+        // one core after its work was done.
         if options.leavesMemoryToExit { ProcessLifetime.keep((rendered.workings, lists, index, bySource, models)) }
         var report = BuildReport()
         var diagnostics = previous.diagnostics

@@ -20,8 +20,8 @@ enum FileReader {
     private static func read(opening descriptor: Int32, size: Int?, notInMemory: (() -> Void)?) -> [UInt8]? {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        // The size the walk found spares asking for it again (60,000 sources of a large
-        // site, two calls each with the read that finds the end).
+        // The size the walk found spares asking for it again, for every source of the
+        // site (two calls each with the read that finds the end).
         let expected: Int
         if let size {
             expected = size

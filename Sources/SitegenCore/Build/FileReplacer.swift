@@ -7,15 +7,15 @@ import Synchronization
 ///
 /// A file replaced by renaming a new one over it costs ext4 a new inode and the old one
 /// freed, and makes it start writing the new file's blocks at once (`auto_da_alloc`, which
-/// guards programs that replace files without `fsync`). A rebuild that changes every page
-/// (a stylesheet edited: every page names its new fingerprint) spent 2 to 6 s replacing
-/// the 12,500 pages of 10,000 articles, more than a first build of all of them; on a file
-/// system without a journal, inodes freed in the last minutes are searched past one by one
-/// before each new one. Instead, the new bytes are written into a spare file and the two
-/// paths swap their files (`RENAME_EXCHANGE`): readers see the old page or the new, never a
-/// mix, as with a rename. The old page, now at the spare's path, is written over for the
-/// next page — only when no one else has it open (a write lease is granted only then) and
-/// no other name links to it (a backup made with hard links keeps its copy).
+/// guards programs that replace files without `fsync`): a rebuild that changes every page
+/// (a stylesheet edited: every page names its new fingerprint) then costs more than a
+/// first build, and on a file system without a journal, inodes freed in the last minutes
+/// are searched past one by one before each new one. Instead, the new bytes are written
+/// into a spare file and the two paths swap their files (`RENAME_EXCHANGE`): readers see
+/// the old page or the new, never a mix, as with a rename. The old page, now at the
+/// spare's path, is written over for the next page — only when no one else has it open (a
+/// write lease is granted only then) and no other name links to it (a backup made with
+/// hard links keeps its copy).
 final class FileReplacer: Sendable {
     /// The folder spare files are made in: the output's own, on the same file system.
     private let folder: String

@@ -13,13 +13,13 @@ struct OutputStaging: Sendable {
     /// Whether pages are staged at their own paths, for the whole folder to become the output.
     let mirrorsOutput: Bool
     /// How many bytes of rendered pages a rebuild keeps in memory for the write stage: a
-    /// stylesheet edited changes all 197 MB of the pages of 10,000 articles.
+    /// stylesheet edited changes every page of the site.
     private let heldLimit: Int
     private let counter = StagingCounter()
     private var folders: StagingFolders?
     /// The staging folder, open: pages laid out as the output are created by their path
     /// inside it, so the kernel looks up three names per file instead of every name of the
-    /// folder's absolute path (dentry look-ups were a tenth of a large build's kernel time).
+    /// folder's absolute path.
     private let opened: OpenFolder?
 
     init?(output: URL, heldLimit: Int = 256 << 20) {
@@ -152,9 +152,9 @@ struct OutputStaging: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Whether `staged` is `folder`, a slash and `path`, compared as bytes in place: a path
-    /// made for each file to compare with was a tenth of `becomeOutput`, on one core, at the
-    /// end of a first build.
+    /// Whether `staged` is `folder`, a slash and `path`, compared as bytes in place, without
+    /// a path made for each file: this runs for every file at the end of a first build, on
+    /// one core.
     private static func isPath(_ staged: String, of path: String, in folder: String) -> Bool {
         var staged = staged, path = path, folder = folder
         return staged.withUTF8 { whole in
@@ -194,8 +194,7 @@ final class StagingFolders: Sendable {
         positions = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         Thread.detachNewThread { [self] in
             // Over the paths' bytes, into one buffer for mkdir: found by characters, in a set
-            // of substrings, the folders of 10,000 articles cost this thread a fifth of a
-            // core's rendering time on two cores.
+            // of substrings, the folders would take this thread from rendering.
             let slash = UInt8(ascii: "/")
             var existing: Set<String> = []
             var folderPath = opened == nil ? Array(root.utf8) + [slash] : []

@@ -93,8 +93,7 @@ enum OutputWriter {
         if previous.isEmpty || !foldersAsLeft || previous.count != keeping.count || !keeping.allSatisfy({ previous[$0] != nil }) {
             if outputIsAsLeft {
                 // The output holds the last build's files and nothing else: those the site
-                // no longer has are stale, and no folder need be searched (an article added
-                // or removed searched all 12,500 folders of 10,000 articles).
+                // no longer has are stale, and no folder need be searched.
                 let stale = previous.keys.filter { !keeping.contains($0) }
                 result.removed = remove(stale, in: root, keepingFoldersOf: folders(of: files))
                 changedPaths += stale
@@ -126,8 +125,7 @@ enum OutputWriter {
     /// gone; nil when the output cannot be opened.
     private static func folderTimes(along paths: some Collection<String>, in root: String) -> (times: [String: Int64], gone: [String])? {
         // The folders are hashed once, as the keys of the result, and their times put in
-        // place by position: at the end of a first build, on one core, a set of 13,000
-        // folders made and then hashed again into a dictionary took most of this.
+        // place by position: this runs at the end of a first build, on one core.
         var times: [String: Int64] = ["": 0]
         times.reserveCapacity(paths.count + 1)
         for path in paths {

@@ -13,8 +13,8 @@ struct WarmBuild: Sendable {
     var assets: [String: [String: String]]
     var index: SiteIndex
     /// The hash of each content file's bytes, by path relative to the site: what the page
-    /// fingerprints look up, kept rather than made again from `cache.content` (60,000
-    /// entries) on every save.
+    /// fingerprints look up, kept rather than made again from `cache.content` on every
+    /// save.
     var hashes: [String: UInt64]
     var contextHash: UInt64
     var report: BuildReport

@@ -5,16 +5,14 @@ import Synchronization
 
 /// Has the kernel read the sources that follow one found not to be in memory, so that
 /// their reads wait for the disk together instead of one after another. Sources read
-/// moments ago can be out of memory: this kind of machine hands memory not used for a
-/// minute back to its host, files' pages too (DAMON), and each source it dropped cost a
-/// core 1–2 ms of waiting for the disk: 10,000 articles built 12 s after the build before
-/// took 1.92 s, 1.65 s with this. A site whose sources are all in memory never gets here.
+/// moments ago can be out of memory: some machines hand memory not used for a minute back
+/// to their host, files' pages too (DAMON), and each source dropped then costs a core a
+/// wait for the disk. A site whose sources are all in memory never gets here.
 ///
-/// How many are asked for depends on how the dropped ones lie: after a Hugo build of the
-/// same corpus, a few dozen sources of 10,000 were out of memory here and there, and asking
-/// for the 128 after each opened some 8,000 sources in memory for nothing (3.3 µs each). A
-/// source out of memory alone is followed by a few asked for; one found near the last asked
-/// for (sources out of memory one after the other) doubles that, up to `widest`.
+/// How many are asked for depends on how the dropped ones lie: sources out of memory here
+/// and there would have many asked for in memory for nothing. A source out of memory alone
+/// is followed by a few asked for; one found near the last asked for (sources out of
+/// memory one after the other) doubles that, up to `widest`.
 final class ReadAhead: Sendable {
     /// How many sources after one not in memory the kernel is asked for, at first and at
     /// most.

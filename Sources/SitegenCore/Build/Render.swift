@@ -67,8 +67,7 @@ enum Render {
         var staging: OutputStaging?
         /// True when every file of the output was found as the last build wrote it, at the
         /// start of this build (`SiteBuilder.outputIsAsLeft`): a page is then not looked at
-        /// again before it is reused. Looked at page by page, a rebuild after a title was
-        /// edited took the stamps of all 12,500 files of 10,000 articles a second time.
+        /// again before it is reused, which would take the stamp of every file a second time.
         var outputIsAsLeft = false
     }
 
@@ -143,14 +142,13 @@ enum Render {
             switch job.kind {
             case .template(let name, let context):
                 do throws(MustacheError) {
-                    // Room for a list page of 24 cards or a long article: with 16 KB, a third of
-                    // the pages of 10,000 articles outgrew their buffer and were copied into one
-                    // twice its size.
+                    // Room for a list page of cards or a long article, so that few pages
+                    // outgrow their buffer and are copied into one twice its size.
                     // An article's page is where the next build finds the article's HTML,
                     // which the model store then leaves out (`PageHTML`).
                     let article: Article? = if fingerprint != nil, case .article(let article) = planned[position] { article } else { nil }
                     // A page the last build wrote gets room for as much again and a little
-                    // more: the restaurants of 10,000 articles (2.8 MB) outgrew eight buffers.
+                    // more: a large list page would outgrow buffer after buffer.
                     let sizeHint = reuse?.previous?.outputs[job.path].map { $0.size + $0.size / 16 + 1024 } ?? 0
                     let (file, use, html) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: max(24 * 1024, sizeHint), memo: memo) { bytes, use in
                         (made(job.path, rendered: bytes), use, article.flatMap { PageHTML(finding: $0.htmlPieces, in: bytes) })
@@ -382,8 +380,8 @@ enum Render {
     }
 
     /// The pins of `/map/` as JSON for the map script, safe inside `<script>`, written into
-    /// one buffer: made of interpolated strings, joined and joined again, the pins of 10,000
-    /// articles cost a hundredth of a build, on one core.
+    /// one buffer rather than interpolated strings joined and joined again: one pin per
+    /// restaurant, made on one core.
     private static func mapData(_ entries: [RestaurantEntry], pinned: [Int], context: ViewContext) -> MustacheValue {
         var json: [UInt8] = []
         json.reserveCapacity(pinned.count * 200)

@@ -58,9 +58,9 @@ public enum SiteBuilder {
             report.removedCount = result.removed
         }
         // The pages are no longer needed: memory goes to the cache instead. Nor are the
-        // last build's tables: while they are held, changing the cache's copied them (13,000
-        // outputs of a large site after one article was edited). A command leaves the pages
-        // to its exit: freed here, they were the only work of the end of a first build.
+        // last build's tables: while they are held, changing the cache's copies them. A
+        // command leaves the pages to its exit: freed here, they would be the only work of
+        // the end of a first build.
         if options.leavesMemoryToExit, let files = prepared.files { ProcessLifetime.keep(files) }
         prepared.files = nil
         prepared.previousOutputs = PathTable()
@@ -275,8 +275,8 @@ public enum SiteBuilder {
         progress("Validating")
         let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
         // Each source's entry, in the tree's order: the cached one when its file did not
-        // change, else a new one. Kept in an array: dictionaries of 60,000 paths built and
-        // read again here cost a tenth of a second of a large first build.
+        // change, else a new one. Kept in an array, not dictionaries of every path built and
+        // read again.
         var slots: [BuildCache.ContentEntry?] = previous?.content.entries(for: tree.markdown) ?? Array(repeating: nil, count: tree.markdown.count)
         let stale = tree.markdown.indices.filter {
             slots[$0]?.stamp != tree.markdown[$0].stamp || (!racyChanged.isEmpty && racyChanged.contains("Content/" + tree.markdown[$0].contentPath))
@@ -294,9 +294,9 @@ public enum SiteBuilder {
         let knownTeachers = KnownTeachers(teachers)
         // The cache leaves an article's HTML in its page. With no pages to read it from
         // (`rm -rf Output`, a CI machine with the cache restored) the articles stored so do
-        // not decode, and are parsed again below, on both cores, as in a first build (made
-        // one by one when a page first asked, they took a 10,000-article build from 1.3 to
-        // 1.9 s); this build stores their HTML in full, for the next without pages.
+        // not decode, and are parsed again below, on both cores, as in a first build (not one
+        // by one as pages ask); this build stores their HTML in full, for the next without
+        // pages.
         let pagesGone = previous != nil && OutputStaging.holdsNoPages(outputURL.path)
         let pageTexts = pagesGone ? nil : previous.map { PageTexts(output: outputURL.path, cache: $0, tree: tree, context: modelContext) }
         let decodedCached = parallelMap(encoded) { cached[$0]?.decoded(teachers: knownTeachers, pages: pageTexts) }
@@ -321,8 +321,8 @@ public enum SiteBuilder {
             diagnostics.forEach(log.add)
             // A long-running process keeps the models decoded. So does a build with pages for
             // an article stored with its HTML by a build without them: the save stores it
-            // again without the HTML if its page holds it now (a store of 100 MB instead of
-            // 17 for 10,000 articles, read whole by every full build).
+            // again without the HTML if its page holds it now, so that the store every full
+            // build reads whole stays small.
             if case .encoded = entry.payload, memory != nil || (!pagesGone && model.isArticleWithItsHTML) {
                 slots[index] = BuildCache.ContentEntry(stamp: entry.stamp, hash: entry.hash, model: model, diagnostics: diagnostics, stored: entry.stored,
                                                            storedChecksum: entry.storedChecksum)
@@ -342,7 +342,7 @@ public enum SiteBuilder {
             if let slot { entries.append(source.contentPath, slot) }
         }
         // The hash of every file by its path, for the pages' fingerprints: made on another
-        // thread while the index is built (60,000 paths on a large site).
+        // thread while the index is built.
         let hashing = Concurrently { [slots, markdown = tree.markdown] in
             var hashes: [String: UInt64] = [:]
             hashes.reserveCapacity(markdown.count)

@@ -70,8 +70,7 @@ struct SiteIndex: Sendable {
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
 
-        // Tags, the most groups, are gathered on the other core (a tenth of a second of
-        // 10,000 articles, when nothing else runs).
+        // Tags, the most groups, are gathered on the other core.
         let published = self.articles
         let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
         meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
@@ -178,9 +177,8 @@ struct SiteIndex: Sendable {
     /// address and coordinates win.
     private static func restaurants(of articles: [Article]) -> [RestaurantPage] {
         // Each slug is hashed once, for its place among the pages, which are kept in the
-        // order they were met: entries kept in a dictionary, looked up two or three times an
-        // article and copied out at the end, were more than half of the index of 2,000
-        // articles.
+        // order they were met, rather than entries kept in a dictionary, looked up two or
+        // three times an article and copied out at the end.
         var places: [String: Int] = [:]
         var pages: [RestaurantPage] = []
         for article in articles {
@@ -230,9 +228,8 @@ extension String {
 
 extension Array {
     /// The elements in the order of their keys, each key made once and each element moved
-    /// once (a stable sort, like `sorted(by:)`): lowercasing names inside the comparison, and
-    /// moving groups of articles about while sorting, was a sixth of a cached rebuild of a
-    /// site with 1,000 articles.
+    /// once (a stable sort, like `sorted(by:)`), rather than names lowercased inside the
+    /// comparison and groups of articles moved about while sorting.
     func sorted<Key>(byKey key: (Element) -> Key, by areInIncreasingOrder: (Key, Key) -> Bool) -> [Element] {
         let keys = map(key)
         return indices.sorted { areInIncreasingOrder(keys[$0], keys[$1]) }.map { self[$0] }

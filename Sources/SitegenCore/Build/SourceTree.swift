@@ -170,12 +170,11 @@ struct SourceTree: Sendable {
 
     /// Reads Markdown files on both cores and hands each to `body` with its position as it
     /// is read (nil for a file that cannot be read), keeping the results in the files'
-    /// order. A file's bytes are let go once `body` is done with them: read all first, the
-    /// 70 MB of 10,000 articles were held through validation, every page of it new to the
-    /// process. Each file is opened by its name in its folder, opened once: the kernel
-    /// looks up one name per file instead of every folder of its path (a site's 60,000
-    /// files made 400,000 lookups). A file found not to be in memory has the kernel read
-    /// the next ones as well (`ReadAhead`).
+    /// order. A file's bytes are let go once `body` is done with them, rather than every
+    /// source held through validation. Each file is opened by its name in its folder,
+    /// opened once: the kernel looks up one name per file instead of every folder of its
+    /// path. A file found not to be in memory has the kernel read the next ones as well
+    /// (`ReadAhead`).
     func reading<Result: Sendable>(_ files: [MarkdownFile], _ body: @Sendable (Int, MarkdownFile, [UInt8]?) -> Result) -> [Result] {
         let contentRoot = root + "/Content/"
         var folders: [Substring: Int32] = [:]

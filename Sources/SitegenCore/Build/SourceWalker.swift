@@ -68,8 +68,7 @@ struct SourceWalker {
         let keepable = listing.entries.allSatisfy { ($0.type == DT_REG && $0.kind == .file) || ($0.type == DT_DIR && $0.kind == .folder) }
         // The same names as the last build found, in a folder whose time changed: a file
         // replaced by a rename, as many editors save one. They are taken in the order kept,
-        // not sorted again (the 10,000 articles' folder: 12 M instructions, 6 ms of a
-        // title edited with `sed -i`).
+        // not sorted again.
         if let stamp, keepable, let same = known.folders[folder], listing.names(areTheSameAs: same), let kept = DirectoryListing(same) {
             let files = kept.fileIndices
             if stamp.modified < settledBefore, stamp.changed < settledBefore {
@@ -169,8 +168,8 @@ struct SourceWalker {
 }
 
 /// One folder's entries but hidden ones (and "." and ".."), their names in one buffer: a
-/// homework folder of 50,000 files made 50,000 strings to sort, and sorting them as
-/// strings took longer than the kernel took to look the files up.
+/// string per name, sorted as strings, takes longer than the kernel takes to look the
+/// files up.
 struct DirectoryListing: Sendable {
     struct Entry {
         /// Where the name is in `names`, and its length (without the NUL after it).
@@ -280,10 +279,9 @@ struct DirectoryListing: Sendable {
     }
 
     /// `relative` and the entry's name, put together on the stack and made a string in one
-    /// allocation. Written into the string's own storage, each path was validated as UTF-8
-    /// a byte at a time; decoded, an ASCII path is checked eight bytes at a time (640 → 600
-    /// instructions a path, most of the rest the allocation: 6 million for the 10,000
-    /// sources of every rebuild).
+    /// allocation. Written into the string's own storage, each path would be validated as
+    /// UTF-8 a byte at a time; decoded, an ASCII path is checked eight bytes at a time. Every
+    /// rebuild makes one for each source.
     func path(_ index: Int, in relative: String) -> String {
         let entry = entries[index]
         return names.withUnsafeBufferPointer { names in
@@ -363,8 +361,7 @@ struct DirectoryListing: Sendable {
 
     /// The indices of the keys whose 24-byte prefixes are `prefixes` (three words each),
     /// sorted by those bytes last byte first, a pass for each byte that not all of them
-    /// have the same: a comparison sort of a homework folder's 50,000 names took several
-    /// times the instructions.
+    /// have the same: fewer steps than a comparison sort of a large folder's names.
     private static func radixOrder(_ prefixes: UnsafeBufferPointer<UInt64>) -> [Int] {
         let count = prefixes.count / 3
         var differing = [UInt64](repeating: 0, count: 3)

@@ -76,9 +76,8 @@ struct BinaryWriter {
 }
 
 /// Reads what `BinaryWriter` wrote, through a pointer into the bytes: made only by
-/// `reading(_:_:)`, for as long as its body runs. Through an `ArraySlice`'s subscript, with
-/// its checks, a one-article rebuild of the large corpus spent some 450 instructions on
-/// the fields of each of the cache's 60,000 content entries.
+/// `reading(_:_:)`, for as long as its body runs, without the checks of an `ArraySlice`'s
+/// subscript on every field of every entry.
 struct BinaryReader {
     struct Corrupt: Error {}
 
@@ -126,8 +125,7 @@ struct BinaryReader {
     mutating func unsigned() throws(Corrupt) -> UInt64 {
         // A number of one byte (most lengths) alone; longer ones up to eight bytes at once:
         // the first byte below 0x80 ends the number, and the seven low bits of each byte
-        // up to it are packed together in three steps. The byte at a time, the cache's
-        // store offsets (four bytes each) took 50 instructions.
+        // up to it are packed together in three steps, not a byte at a time.
         if offset < end, base![offset] < 0x80 {
             offset += 1
             return UInt64(base![offset - 1])
@@ -180,7 +178,6 @@ struct BinaryReader {
     mutating func string() throws(Corrupt) -> String {
         // Not validated as UTF-8: the cache and the model store are checksummed whole and
         // were written from Strings, and decoding repairs what could still be wrong.
-        // Validating (a generic call per string) was a twentieth of a cached rebuild.
         String(decoding: try bytes(), as: UTF8.self)
     }
 
@@ -225,8 +222,7 @@ extension Array where Element == UInt8 {
     /// `bytes` in an array of their own, copied in one step. This module copies buffers
     /// into arrays only through here: with `Array(bytes)` in the cache's reader the compiler
     /// stopped inlining the copy into this module's `append(contentsOf:)`, the one version
-    /// the linker kept for every module's appends (0.4 % of a full build's instructions,
-    /// most of them the templates' output).
+    /// the linker kept for every module's appends, the templates' output among them.
     init(copying bytes: UnsafeBufferPointer<UInt8>) {
         // Not through the initializer when empty: it writes the count into the one empty
         // array all threads share (a race, if only of zeros).

@@ -3,9 +3,8 @@ import SitegenPlatform
 import SitegenSupport
 
 extension BuildCache {
-    /// Indirect: an entry is moved and copied through dictionaries of 60,000 sources, and
-    /// an article inline made each entry hundreds of bytes (a quarter of a cached rebuild's
-    /// page faults were those dictionaries growing).
+    /// Indirect: an entry is moved and copied through tables of every source, and an
+    /// article inline would make each entry hundreds of bytes.
     indirect enum Model: Sendable {
         case article(Article)
         case assignment(Assignment)

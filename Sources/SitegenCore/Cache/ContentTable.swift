@@ -4,7 +4,7 @@ import SitegenSupport
 
 /// The cache's entry of each Markdown file, in the order of their paths (`String`'s, as
 /// the site's tree lists them): compared with the tree in one pass and looked up by
-/// binary search, without a table of 60,000 hashed paths.
+/// binary search, without a table of hashed paths.
 struct ContentTable: Sendable {
     private(set) var paths = PackedPaths()
     private(set) var entries: [BuildCache.ContentEntry] = []

@@ -13,8 +13,7 @@ struct FileStamp: Sendable, Hashable {
     }
 
     /// The stamp of `path` relative to `folder` (a descriptor of an open folder): the
-    /// kernel looks up only the folders below it, not the whole path again, for each of
-    /// 60,000 files.
+    /// kernel looks up only the folders below it, not the whole path again, for each file.
     static func of(_ path: String, in folder: Int32) -> FileStamp? {
         path.withCString { of($0, in: folder) }
     }

@@ -5,8 +5,8 @@ import SitegenPlatform
 /// with the folder's stamp then. A folder whose stamp is the same still holds the same
 /// names: adding, removing or renaming an entry sets its modification and change times, and
 /// nothing sets a change time back. The next build then looks the folder's files up by
-/// those names instead of reading and sorting the folder again, which was a quarter of a
-/// rebuild of 60,000 files with nothing changed (a homework folder of 50,000 names).
+/// those names instead of reading and sorting the folder again, which is much of a rebuild
+/// with nothing changed when a folder holds many files (the homework's).
 ///
 /// Kept beside the build cache, in a file of its own: the walk reads it before the cache
 /// is read, and it is rewritten only when a folder was read again.

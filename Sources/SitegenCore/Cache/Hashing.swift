@@ -5,8 +5,8 @@ import SitegenSupport
 /// A fast checksum over whole 8-byte words, for telling a damaged cache file.
 enum Checksum {
     /// Of one piece (a model, a cache file): four words at a time, each into a lane of its
-    /// own, so that the multiplies do not wait for each other. One lane, a full build spent
-    /// a fiftieth of its time checksumming the 80 MB of models of 10,000 articles.
+    /// own, so that the multiplies do not wait for each other: every full build checksums
+    /// every model.
     static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBytes { value($0) }
     }
@@ -44,8 +44,8 @@ enum Checksum {
 }
 
 /// Several values folded into 64 bits, for fingerprints of what a page shows, a word at
-/// a time: a rebuild fingerprints every page of the site (13,000 on a large one) from
-/// dozens of values each, and FNV-1a's multiply per byte was most of that.
+/// a time: a rebuild fingerprints every page of the site from dozens of values each, and
+/// FNV-1a's multiply per byte would be most of that.
 struct Fingerprint {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 

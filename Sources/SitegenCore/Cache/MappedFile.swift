@@ -1,9 +1,8 @@
 import SitegenPlatform
 
-/// A file read in place, mapped into memory: the large corpus's cache file (7 MB) and its
-/// folder listings (2 MB) were read into new memory, which the kernel first zeroed, then
-/// filled with a copy. Only sitegen writes these files, each whole into a new file put in
-/// place with `rename`, so a mapped file does not change while it is read.
+/// A file read in place, mapped into memory, not read into new memory the kernel would
+/// first zero, then fill with a copy. Only sitegen writes these files, each whole into a
+/// new file put in place with `rename`, so a mapped file does not change while it is read.
 final class MappedFile: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
 

@@ -1,13 +1,12 @@
 import Foundation
 import SitegenPlatform
 
-/// The file beside a build cache that holds the encoded models, 60,000 of them on a large
-/// site: a build adds the models it made to its end instead of writing the whole file
-/// again, so a rebuild after one edit writes kilobytes, not a hundred megabytes. The
-/// cache remembers which store it was written with and how long it was, and each model's
-/// checksum; a store that is not that one is not read, a model that does not match its
-/// checksum is made again. When most of the store is models no longer used, a new one is
-/// written in its place.
+/// The file beside a build cache that holds the encoded models, one per content file: a
+/// build adds the models it made to its end instead of writing the whole file again, so a
+/// rebuild after one edit writes kilobytes, not the whole store. The cache remembers which
+/// store it was written with and how long it was, and each model's checksum; a store that
+/// is not that one is not read, a model that does not match its checksum is made again.
+/// When most of the store is models no longer used, a new one is written in its place.
 enum ModelStore {
     /// Which store, and how much of it a cache uses.
     struct Mark: Sendable, Equatable {
@@ -157,10 +156,10 @@ enum ModelStore {
         }
         // Models left unread in the store are where they were only in the same store.
         guard appendable || !entries.contains(where: { if case .unread = $0.payload { true } else { false } }) else { return nil }
-        // A new store encodes each model as it is written: the models of 10,000 articles,
-        // encoded all at once, held 80 MB more. So does a store none of whose models are
-        // kept (every model new: a first build, a cache of another sitegen or of another
-        // site.yaml), which an append would leave all dead.
+        // A new store encodes each model as it is written, rather than every model at once
+        // held in memory. So does a store none of whose models are kept (every model new: a
+        // first build, a cache of another sitegen or of another site.yaml), which an append
+        // would leave all dead.
         let anew = !appendable || kept.allSatisfy { $0 == nil }
         let fresh = !anew
             ? parallelMap(Array(kept.enumerated())) { index, kept -> (bytes: ArraySlice<UInt8>, checksum: UInt64) in
@@ -193,9 +192,8 @@ enum ModelStore {
             if anew {
                 // Every model of a new store is new: encoded on both cores, a batch at a time
                 // (each core's half into a buffer of its own, copied into the chunk once),
-                // and written as the batches come. One after the other, they were the last
-                // work of a first build, on one core, for a tenth of a second of 10,000
-                // articles.
+                // and written as the batches come, rather than one after the other as the
+                // last work of a first build, on one core.
                 for batch in stride(from: 0, to: entries.count, by: newStoreBatch).map({ $0..<min($0 + newStoreBatch, entries.count) }) {
                     let middle = batch.lowerBound + batch.count / 2
                     let halves = [batch.lowerBound..<middle, middle..<batch.upperBound]

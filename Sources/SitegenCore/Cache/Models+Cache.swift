@@ -293,7 +293,7 @@ extension ArticleFields {
 }
 
 /// The site's teachers as the cache writes them: an assignment's teacher is recognised by
-/// its bytes and shared, instead of six strings read again for each of 50,000 assignments.
+/// its bytes and shared, instead of its strings read again for every assignment.
 struct KnownTeachers: Sendable {
     fileprivate let encodings: [([UInt8], Teacher)]
 

@@ -1,9 +1,8 @@
 import SitegenPlatform
 
-/// Paths kept as their UTF-8 bytes in one buffer, read as strings only when asked for.
-/// Reading the large corpus's cache made a string of each of its 60,000 content paths (with
-/// the rest of their entries, a quarter of the instructions of a one-article rebuild), to
-/// compare each once with the walk's path and never look at it again.
+/// Paths kept as their UTF-8 bytes in one buffer, read as strings only when asked for:
+/// most of a cache's content paths are compared once with the walk's path and never looked
+/// at again.
 ///
 /// Compared with a string as bytes: equality is the bytes' (a path read from a folder
 /// twice has the same bytes both times), and where both are ASCII the bytes' order is

@@ -41,7 +41,7 @@ struct PageFingerprints: Sendable {
     }
 
     /// The fingerprints of `pages`, whose output paths are `paths`, in their order; on both
-    /// cores when there are many (a large site's took a twentieth of its build on one).
+    /// cores when there are many.
     func of(_ pages: [PlannedPage], paths: [String]) -> [UInt64] {
         var lists = SharedLists(fingerprints: self)
         guard pages.count > 1_000 else { return zip(pages, paths).map { of($0, path: $1, lists: &lists) } }
@@ -115,7 +115,7 @@ struct PageFingerprints: Sendable {
         /// What the homework summary shows — on the home pages, `/homework/`, the teachers'
         /// page and every page of a grade: the moment, the digest day and each grade's work
         /// of it, in the order subjects are named. An assignment of another day changes no
-        /// home page (a large site's 1,000 were all rendered again for it).
+        /// home page.
         mutating func homeworkSummary() -> UInt64 {
             if let cachedHomeworkSummary { return cachedHomeworkSummary }
             if let known = fingerprints.knownSummaryPrint { return known }

@@ -1,7 +1,6 @@
 /// The pages of the build cache by path (relative to the output): each one's fingerprint,
 /// templates and where it holds its article's HTML. A rebuild after an edit looks up two
-/// or three pages, one with nothing changed none; yet decoding the 12,558 pages of 10,000
-/// articles whole was a quarter of the instructions of a rebuild with nothing changed.
+/// or three pages, one with nothing changed none, so the pages are not decoded whole.
 /// Read from the cache, the entries stay as written (`Stored`): found by a binary search
 /// over their offsets, decoded when looked up. The pages a build makes are kept decoded
 /// beside them (`added`), and take their place.

@@ -2,10 +2,10 @@ import Foundation
 import SitegenPlatform
 import Synchronization
 
-/// Where an article's page holds the article's HTML: the HTML is the largest part of an
-/// article's model (85 % of the store of 10,000 articles), and the page has it byte for
-/// byte already. The model store leaves it out for the articles whose page has it, and
-/// a later build reads it back from the page (`PageTexts`), checked by its checksum.
+/// Where an article's page holds the article's HTML: the HTML is most of an article's
+/// model, and the page has it byte for byte already. The model store leaves it out for the
+/// articles whose page has it, and a later build reads it back from the page
+/// (`PageTexts`), checked by its checksum.
 struct PageHTML: Sendable, Equatable {
     /// From the start of the first piece to the end of the last, in the page's bytes.
     var span: Range<Int>
@@ -33,8 +33,8 @@ struct PageHTML: Sendable, Equatable {
     }
 
     /// Where `needle` is in `page`, at `from` or after. glibc's `memmem` looks for a long
-    /// needle byte by byte (two-way), a twentieth of a 10,000-article build; for its first
-    /// 32 bytes it compares many at a time, and a hit is then compared whole.
+    /// needle byte by byte (two-way); for its first 32 bytes it compares many at a time,
+    /// and a hit is then compared whole.
     static func find(_ needle: UnsafeBufferPointer<UInt8>, in page: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         guard let start = needle.baseAddress, needle.count > 0 else { return from }
         guard let base = page.baseAddress else { return nil }

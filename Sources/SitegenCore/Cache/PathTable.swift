@@ -1,9 +1,8 @@
 /// Values by path — the output's files, its folders and its pages, relative to it — with
 /// the paths in the order of their bytes in one buffer (`PackedPaths`): read back from the
-/// cache without a string or a hash for each (as dictionaries, the large corpus's 39,000
-/// were a fifth of the instructions of a one-article rebuild), looked up by binary search,
-/// and handed to `stat` as they are. Paths are told apart by their bytes, as the file
-/// system tells names apart.
+/// cache without a string or a hash for each, looked up by binary search, and handed to
+/// `stat` as they are. Paths are told apart by their bytes, as the file system tells names
+/// apart.
 struct PathTable<Value: Sendable>: Sendable {
     private(set) var paths = PackedPaths()
     private(set) var values: [Value] = []
@@ -11,8 +10,8 @@ struct PathTable<Value: Sendable>: Sendable {
     init() {}
 
     /// The dictionary's paths put in the order of their bytes: first packed as they come,
-    /// then their places sorted by comparing the packed bytes (sorting the dictionary's
-    /// pairs through the strings' UTF-8 views was 2 % of a full build of the small site).
+    /// then their places sorted by comparing the packed bytes, not the pairs through the
+    /// strings' UTF-8 views.
     init(_ dictionary: [String: Value]) {
         var unsorted = PackedPaths()
         unsorted.reserveCapacity(dictionary.count)
@@ -115,12 +114,10 @@ struct PathTable<Value: Sendable>: Sendable {
     /// Whether `matches` holds for every path of this table and `otherMatches` for every
     /// path of `other`, looked at on both cores in the order of all their paths together.
     /// The paths are in order, so most share their first folder with the one before: it
-    /// is opened once and the rest of each path looked up from it. From `root`, the kernel
-    /// looked `articles` up again for each of 25,000 files and folders: two fifths of the
-    /// names a rebuild's output check looks up. And a folder comes right before its files
-    /// (the output's folders along its files), whose lookups then find what the kernel
-    /// just read of the folder still in the processor's caches: all the files of 10,000
-    /// article folders, then all the folders, took the kernel 39 ms where this takes 33.
+    /// is opened once and the rest of each path looked up from it, rather than the kernel
+    /// looking the first folders up again for every path. And a folder comes right before
+    /// its files (the output's folders along its files), whose lookups then find what the
+    /// kernel just read of the folder still in the processor's caches.
     func allMatch<Other: Sendable>(in root: OpenFolder, _ matches: @Sendable (FileStamp?, Value) -> Bool,
                                    along other: PathTable<Other>, _ otherMatches: @Sendable (FileStamp?, Other) -> Bool) -> Bool {
         let table = self

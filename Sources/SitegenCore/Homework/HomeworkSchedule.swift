@@ -49,7 +49,7 @@ struct HomeworkSchedule: Sendable {
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
 
-        // Positions are grouped and sorted, not the assignments: moving 50,000 large values
+        // Positions are grouped and sorted, not the assignments: moving many large values
         // about costs more than comparing them. Each is copied once into its grade's list.
         var grouped: [GradeID: [Int]] = [:]
         for position in assignments.indices {

@@ -7,8 +7,8 @@ struct HomeworkViews: Sendable {
     var context: ViewContext
     /// `/homework/` and the home page: a sentence per grade. Every homework page shows
     /// it, so it is made once, when first asked for: its "Updated Friday, Dec 4, 3:00 PM"
-    /// asks ICU, 4 million instructions of a rebuild after one article was edited, which
-    /// renders no homework page.
+    /// asks ICU, which a rebuild after one article was edited, rendering no homework page,
+    /// need not do.
     private let madeSummary = Once<MadeSummary>()
     /// What every page of a grade shows of it, made once per grade when first asked for.
     private var commonFields: [GradeID: Once<MustacheFields>] = [:]

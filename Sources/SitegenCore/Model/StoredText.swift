@@ -7,11 +7,10 @@ import SitegenYAML
 /// Text rendered from Markdown: an article's HTML, an assignment's details. It stays the
 /// UTF-8 bytes it was made as (cmark's output, the build cache's bytes) until something
 /// needs a String, and templates take the bytes as they are: a rebuild after one edit
-/// decodes all of a large site's articles and assignments (their places in lists depend on
-/// them) but renders a handful, and making Strings of 10,000 bodies was a tenth of that
-/// rebuild; a full build checked every body's bytes once more for each String. Both
-/// sources are valid UTF-8: cmark writes what it read, checked when the file was read, and
-/// the cache's bytes are checksummed and were written from such text.
+/// decodes all of a site's articles and assignments (their places in lists depend on them)
+/// but renders a handful, and a full build would check every body's bytes once more for
+/// each String. Both sources are valid UTF-8: cmark writes what it read, checked when the
+/// file was read, and the cache's bytes are checksummed and were written from such text.
 struct StoredText: Sendable {
     private enum Storage: Sendable {
         case text(String)
@@ -83,7 +82,7 @@ struct StoredText: Sendable {
 /// HTML that a build reads only if it needs it: the pieces of an article's HTML that the
 /// model store left out, in the page the last build made of the article (`PageTexts`).
 /// A rebuild decodes every cached model (the lists need them all) but renders few
-/// articles again, and reading 10,000 pages for it was a tenth of a rebuild.
+/// articles again, so the pages of the others are never read.
 final class DeferredHTML: Sendable {
     /// The UTF-8 length of each piece, known before they are read.
     let counts: [Int]

@@ -20,8 +20,8 @@ enum Summary {
     }
 
     /// `text` without the spaces and punctuation a cut leaves at its ends, scalar by scalar
-    /// as Foundation's `trimmingCharacters(in:)` trims (which cost a tenth of an article's
-    /// validation through its character set).
+    /// as Foundation's `trimmingCharacters(in:)` trims, without going through a character
+    /// set.
     private static func trimmingPunctuation(_ text: Substring) -> String {
         func trimmed(_ scalar: Unicode.Scalar) -> Bool {
             switch scalar {
@@ -35,9 +35,8 @@ enum Summary {
     }
 
     /// The cut of ASCII text longer than `limit`, made on its bytes, which are its
-    /// characters (whitespace is single spaces by now, so no CR LF pair): walking
-    /// characters and trimming with a character set cost a tenth of an article's
-    /// validation. Nil for any other text.
+    /// characters (whitespace is single spaces by now, so no CR LF pair), rather than
+    /// walking characters and trimming with a character set. Nil for any other text.
     private static func asciiCut(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         let trimmed = { (byte: UInt8) in
@@ -68,8 +67,7 @@ enum Summary {
         return text.withUTF8 { bytes in
             // Over the bytes, each scalar decoded only to be told apart from whitespace and
             // copied as it is, into a buffer as long as the text (collapsing only shortens
-            // it): scalar by scalar, with Unicode's properties asked of each, a paragraph of
-            // Chinese cost some 15,000 instructions.
+            // it), without Unicode's properties asked of each scalar.
             let collapsed = [UInt8](unsafeUninitializedCapacity: bytes.count) { result, count in
                 // Whether the scalar before was whitespace that a mark can join: controls
                 // (tab, line breaks) always end their character.
@@ -145,8 +143,7 @@ enum Summary {
     }
 
     /// Scalars that never begin a character: they join the one before (extend, ZWJ,
-    /// spacing marks). No ASCII scalar is one, and asking ICU of each letter after a space
-    /// was a tenth of an article's validation once smart quotes made its text non-ASCII.
+    /// spacing marks). No ASCII scalar is one, so ICU is asked only of the others.
     private static func extendsCharacter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isGraphemeExtend || scalar.value == 0x200D || scalar.properties.generalCategory == .spacingMark
     }

@@ -43,9 +43,8 @@ struct PublishedAssets: Sendable {
 /// Hashes of file contents.
 enum ContentHash {
     /// 64 bits of every source file, template and page, 16 bytes per multiply (the
-    /// multiply-and-fold of wyhash): a large site hashes some 400 MB per build, and FNV-1a's
-    /// one dependent multiply per byte cost a third of a second of it. Kept only in the
-    /// build cache, on this machine.
+    /// multiply-and-fold of wyhash), not FNV-1a's one dependent multiply per byte: a build
+    /// hashes everything it reads and writes. Kept only in the build cache, on this machine.
     static func value(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes(value)
     }
@@ -55,7 +54,7 @@ enum ContentHash {
         var seed = secrets.0 ^ UInt64(raw.count)
         var offset = 0
         // Two lanes, 32 bytes a step, while there are that many: the multiplies of one
-        // lane do not wait for the other's (pages are 10 to 20 KB).
+        // lane do not wait for the other's.
         if raw.count >= 64 {
             var other = secrets.2 ^ seed
             while offset + 32 <= raw.count {

@@ -22,9 +22,8 @@ struct TimeZoneName: FrontMatterValue, Sendable {
     static func zone(named name: String) -> TimeZone? {
         if name == "UTC" || name == "GMT" { return TimeZone(identifier: name) }
         // An Area/Location name the zone keeps as its identifier is one of the database's.
-        // ICU also takes abbreviations ("PST"), which are no IANA names, and listing its
-        // names took 8 million instructions, a fortieth of a small site's build: the list
-        // is asked only for other names.
+        // ICU also takes abbreviations ("PST"), which are no IANA names; listing its names
+        // is slow, so the list is asked only for other names.
         if let area = name.split(separator: "/", maxSplits: 1).first, area.count < name.count, TimeZoneName.areas.contains(String(area)),
            let zone = TimeZone(identifier: name), zone.identifier == name {
             return zone

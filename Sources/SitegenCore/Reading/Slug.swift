@@ -93,8 +93,8 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
     /// that could make a path leave its folder.
     static func isValid(_ text: String) -> Bool {
         // ASCII, over the bytes in place: every cached article, tag and meal checks its
-        // slug again on a rebuild; a string per character cost 6 % of one, and walking
-        // the UTF-8 view a byte at a time still a fortieth.
+        // slug again on a rebuild, and neither a string per character nor the UTF-8 view
+        // a byte at a time is needed for it.
         var contiguous = text
         let ascii = contiguous.withUTF8 { bytes -> Bool? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }

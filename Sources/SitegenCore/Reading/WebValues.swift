@@ -13,9 +13,9 @@ struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
     }
 
     init?(_ text: String) {
-        // Over the UTF-8 bytes: every image of every article is checked, and lowercasing
-        // and walking the characters of each URL cost a fiftieth of a build. Every scalar
-        // the check refuses is ASCII, and no byte of a longer scalar is ASCII.
+        // Over the UTF-8 bytes: every image of every article is checked, without
+        // lowercasing and walking the characters of each URL. Every scalar the check refuses
+        // is ASCII, and no byte of a longer scalar is ASCII.
         var contiguous = text
         let valid = contiguous.withUTF8 { bytes -> Bool in
             func lowered(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte }
@@ -33,8 +33,8 @@ struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    /// A URL checked when its source was read, as the build cache gives it back (checked
-    /// again, the blog of an assignment's teacher cost a tenth of a cached rebuild).
+    /// A URL checked when its source was read, as the build cache gives it back, not
+    /// checked again for every assignment that names it.
     init(checked text: String) {
         self.text = text
     }

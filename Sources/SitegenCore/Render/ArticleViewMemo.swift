@@ -2,10 +2,9 @@ import SitegenMustache
 import Synchronization
 
 /// Each article's values and card for one render run, made by the first of its views to be
-/// asked for, by the article's identity (its source path hashed as a String cost five times
-/// more). One card for all the lists an article is in: made for each, a card was a box and
-/// four retains, for some 60,000 cards of 10,000 articles, to be asked only who it is
-/// (`MustachePartialMemo` has its HTML).
+/// asked for, by the article's identity (not its source path hashed as a String). One card
+/// for all the lists an article is in, rather than a box and its retains for each list, to
+/// be asked only who it is (`MustachePartialMemo` has its HTML).
 ///
 /// A full build makes them ahead (`makeAhead`) while it builds the index, which leaves the
 /// other core mostly idle; the render stage then finds them made.

@@ -7,9 +7,8 @@ final class Formats: Sendable {
     /// ICU's styles, made when a text is first asked of ICU (a rebuild that knows the
     /// language's `FormatFacts` may ask none).
     private let styles = Once<Styles>()
-    /// ICU is slow to ask, some 14,000 instructions a date or a price: every text it makes
-    /// is made once and remembered. A site has a few thousand distinct dates and prices
-    /// however many pages show them.
+    /// ICU is slow to ask: every text it makes is made once and remembered. A site has a
+    /// few thousand distinct dates and prices however many pages show them.
     private let cache = Mutex<[CacheKey: String]>([:])
     /// What ICU told of the language's dates and currencies: made when first needed, or
     /// known from the build cache (`learn`).
@@ -33,9 +32,8 @@ final class Formats: Sendable {
     }
 
     /// The formats of `language`, made once in a process: what ICU writes does not change
-    /// while it runs, and a rebuild after one edit made the month patterns and the currency
-    /// formatters twice (for the edited article's card, then for its page): 2 million
-    /// instructions of its 100.
+    /// while it runs, and a rebuild after one edit would otherwise make the month patterns
+    /// and the currency formatters twice (for the edited article's card, then its page).
     static func of(_ language: LanguageTag) -> Formats {
         made.withLock { made in
             if let known = made[language] { return known }
@@ -57,8 +55,7 @@ final class Formats: Sendable {
 
     /// Takes what an earlier process learned of the language from ICU (the build cache
     /// keeps it: the same binary, the same ICU), so that a rebuild after an edit asks ICU
-    /// nothing: its month patterns and a currency's facts were 6 million instructions of a
-    /// one-article rebuild's 72 (10,000 articles). Facts of another language are ignored.
+    /// nothing. Facts of another language are ignored.
     func learn(_ earlier: FormatFacts) {
         facts.withLock { facts in
             guard earlier.language == facts.language else { return }
@@ -278,7 +275,7 @@ struct DatePattern: Sendable, Equatable {
 
 /// Amounts below a thousand as a language's number formatters write them, when that is
 /// their digits, the decimal separator and the fraction's digits (checked against the
-/// formatters on probes): NumberFormatter took some 14,000 instructions an amount.
+/// formatters on probes), without asking NumberFormatter of each amount.
 struct PlainAmounts: Sendable, Equatable {
     var separator: String
     var minimumFractionDigits: Int
@@ -304,7 +301,7 @@ struct PlainAmounts: Sendable, Equatable {
 
     /// `amount` as the formatters write it; nil unless it is at least zero and below a
     /// thousand with no more fraction digits than they write. Read from its significand and
-    /// exponent: a Decimal's description took some 2 µs.
+    /// exponent, not its description.
     func text(of amount: Decimal) -> String? {
         let exponent = amount.exponent
         guard !amount.isSignMinus, (-9...2).contains(exponent), amount < 1000 else { return nil }

@@ -92,9 +92,9 @@ struct MapLinks: Sendable {
             let half: UInt128 = 1 << (shift - 1)
             if remainder > half || (remainder == half && micro & 1 == 1) { micro += 1 }
         }
-        // Written from the end into a buffer on the stack, then appended at once: a String
-        // per part cost more than the rounding, and a digit at a time, each append checked
-        // the array's room (a thousand instructions a coordinate).
+        // Written from the end into a buffer on the stack, then appended at once, rather
+        // than a String per part or a digit at a time with each append checking the
+        // array's room.
         var whole = UInt64(micro / 1_000_000)
         var fraction = UInt64(micro % 1_000_000)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in

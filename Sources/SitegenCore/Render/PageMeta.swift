@@ -192,8 +192,7 @@ struct JSONWriter {
         hasMember = true
     }
 
-    /// Names are written in the source: none needs the escapes values are checked for
-    /// (half of an article's JSON-LD strings were its names).
+    /// Names are written in the source: none needs the escapes values are checked for.
     private mutating func name(_ name: StaticString) {
         if hasMember { bytes.append(UInt8(ascii: ",")) }
         appendQuoted(name)

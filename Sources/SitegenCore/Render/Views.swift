@@ -75,9 +75,8 @@ final class ViewContext: Sendable {
     /// every article shows half a dozen, and a site has a few hundred.
     private let meals = TextMemo<MustacheValue>(limit: 10_000)
     private let tags = TextMemo<MustacheValue>(limit: 10_000)
-    /// The record of each restaurant, made once for all its articles: its map's links were
-    /// half the instructions of an article's values, and a site has a tenth as many
-    /// restaurants as articles.
+    /// The record of each restaurant, made once for all its articles: its map's links are
+    /// most of an article's values, and a site has far fewer restaurants than articles.
     private let restaurants = Memo<RestaurantKey, MustacheValue>(limit: 10_000)
 
     /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
@@ -241,8 +240,8 @@ struct ArticleView: MustacheObject {
         return value
     }
 
-    /// Told apart by length first: a name compared with all sixteen, as names the view does
-    /// not have are on their way down the context stack, cost 600 instructions a lookup.
+    /// Told apart by length first: names the view does not have are on their way down the
+    /// context stack, and comparing each with every member would be slow.
     /// Each case is a `switch`: in `key == "url" ? value : nil` the `nil` is a
     /// `MustacheValue` (`.null`, which stops a lookup), not "no such member".
     private func member(_ key: String) -> MustacheValue? {
