@@ -55,10 +55,12 @@ let package = Package(
 // A generic type the code names (a dictionary of some key, an array of some struct) is made
 // by the Swift runtime the first time it is used, from its mangled name by default: the name
 // is decoded and each of its protocol requirements looked up among all of the binary's
-// conformance records. That was 10.2 of the 78 million instructions of a rebuild after an edit
-// of 10,000 articles, which uses a few hundred such types once each; with an accessor
-// function for each type instead, 3.3 million (the rest is in the Swift libraries), and a
-// full build does as many instructions as before (2,000 articles: −0.2 %).
-for target in package.targets where target.type == .regular || target.type == .executable {
+// conformance records. An accessor function for each type instead pays where a build uses
+// hundreds of such types once each, as a rebuild after an edit does (the measurements are in
+// docs/internals/performance-log.md): the targets a build runs through, but those of the
+// SitegenMustache library, since a package that depends on a library cannot build targets
+// with unsafe flags.
+let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenCore", "SitegenCLI", "sitegen"]
+for target in package.targets where buildPathTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }
