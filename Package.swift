@@ -29,9 +29,12 @@ let package = Package(
         .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
+        // The content model: values, readers and models of a site's files; no cache, no
+        // files written, no process-wide state.
+        .target(name: "SitegenContent", dependencies: ["SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
         .target(
             name: "SitegenCore",
-            dependencies: ["CLeaflet", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CLeaflet", "SitegenContent", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
@@ -46,9 +49,9 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenCore", "SitegenServer", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenCore", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
     ]
 )
 
@@ -60,7 +63,7 @@ let package = Package(
 // docs/internals/performance-log.md): the targets a build runs through, but those of the
 // SitegenMustache library, since a package that depends on a library cannot build targets
 // with unsafe flags.
-let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenCore", "SitegenCLI", "sitegen"]
+let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenCore", "SitegenCLI", "sitegen"]
 for target in package.targets where buildPathTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

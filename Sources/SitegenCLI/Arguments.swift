@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenSupport
 
 /// A tiny parser for `--flag`, `--option value` and `--option=value`, with "did you mean"

@@ -1,4 +1,5 @@
 import SitegenBuildInfo
+import SitegenContent
 import SitegenSupport
 
 /// The `sitegen` command: reads the arguments, runs one command, returns the exit status.

@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenPlatform
 
 /// Where a command reads and writes. Tests hand in buffers; `standard` is the terminal.

@@ -1,6 +1,7 @@
 import Foundation
-import SitegenSupport
+import SitegenContent
 import SitegenMustache
+import SitegenSupport
 
 /// `sitegen render-template`: one JSON object on standard input, the rendered text on
 /// standard output and nothing else, so theme authors can try a template and anyone

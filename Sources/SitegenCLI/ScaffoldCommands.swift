@@ -1,5 +1,6 @@
 import Foundation
 import SitegenBuildInfo
+import SitegenContent
 import SitegenCore
 import SitegenSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SitegenCLI
+import SitegenContent
 @testable import SitegenCore
 import SitegenTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenCore
 import SitegenTestSupport
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 @testable import SitegenCore
 import SitegenPlatform
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
+import SitegenContent
 @testable import SitegenCore
+import Synchronization
 import Testing
 
 @Suite("An article's HTML in its page")

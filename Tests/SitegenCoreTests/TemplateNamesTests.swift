@@ -1,3 +1,4 @@
+import SitegenContent
 @testable import SitegenCore
 import SitegenSupport
 import Testing

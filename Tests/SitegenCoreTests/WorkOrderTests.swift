@@ -1,3 +1,5 @@
+import SitegenContent
+import SitegenSupport
 @testable import SitegenCore
 import Testing
 

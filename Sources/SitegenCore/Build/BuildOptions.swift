@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SitegenContent
 import SitegenMustache
 import SitegenSupport
 import SitegenYAML
+import Synchronization
 
 /// What `sitegen build` was asked to do.
 public struct BuildOptions: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenSupport
 
 /// A rebuild by a command after articles were edited in place, from the cache on disk:

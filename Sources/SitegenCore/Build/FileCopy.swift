@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenPlatform
 
 /// Copies a static file whose hash the build already has, without reading it into the

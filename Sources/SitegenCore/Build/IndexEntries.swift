@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenSupport
 
 /// Articles that share a meal or a tag.

@@ -1,5 +1,6 @@
 import CLeaflet
 import Foundation
+import SitegenContent
 
 /// The Leaflet library for `/map/`, published under `assets/leaflet/`: the copy this sitegen
 /// carries, or a folder that site.yaml names (`map.leaflet`).

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenContent
+import SitegenSupport
 import SitegenPlatform
 import Synchronization
 

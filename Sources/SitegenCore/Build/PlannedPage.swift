@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenSupport
 
 /// A page of the built site, as the index stage plans it.

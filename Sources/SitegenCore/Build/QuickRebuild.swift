@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenSupport
 
 /// What a long-running process (`sitegen serve`) keeps of its last good build, so that

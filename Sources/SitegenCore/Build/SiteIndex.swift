@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenSupport
 
 /// The **index** stage: what is published, in which order, under which path. Every

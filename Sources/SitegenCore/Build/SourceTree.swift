@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 import Synchronization

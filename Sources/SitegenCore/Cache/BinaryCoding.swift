@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// A compact, fast encoding for the build cache: integers as varints, strings as a
 /// length and UTF-8. Reading checks every length against what is left, so a corrupt

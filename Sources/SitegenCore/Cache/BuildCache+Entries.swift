@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 
@@ -11,9 +12,9 @@ extension BuildCache {
         case page(Page)
         case none
 
-        /// An article whose HTML is its own, not read from its page (`DeferredHTML`).
+        /// An article whose HTML is its own, not read from its page (`LazyText`).
         var isArticleWithItsHTML: Bool {
-            if case .article(let article) = self { return !article.mainHTML.isDeferred }
+            if case .article(let article) = self { return !article.mainHTML.isLazy }
             return false
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenPlatform
 
 /// The names each folder of the site held when a build last read it, in the walk's order,

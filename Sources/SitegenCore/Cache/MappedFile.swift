@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenPlatform
 
 /// A file read in place, mapped into memory, not read into new memory the kernel would

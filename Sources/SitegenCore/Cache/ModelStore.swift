@@ -1,4 +1,6 @@
 import Foundation
+import SitegenContent
+import SitegenSupport
 import SitegenPlatform
 
 /// The file beside a build cache that holds the encoded models, one per content file: a

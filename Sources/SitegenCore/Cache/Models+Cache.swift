@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenSupport
 
 /// How models are kept in the build cache. Every reader mirrors its writer field for field.
@@ -232,53 +233,37 @@ extension BinaryReader {
     }
 }
 
-extension Label {
-    init(name: String, slug: Slug) {
-        self.name = name
-        self.slug = slug
-    }
-}
-
-extension Teacher {
-    init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?) {
-        self.id = id
-        self.name = name
-        self.subject = subject
-        self.grades = grades
-        self.blog = blog
-        self.email = email
-    }
-}
-
 extension ArticleFields {
     init(from reader: inout BinaryReader, pages: PageTexts?) throws(BinaryReader.Corrupt) {
-        sourcePath = try reader.string()
-        slug = try reader.slug()
-        slugPlace = try reader.place()
-        pagePath = ArticleFields.pagePath(of: slug)
-        title = try reader.string()
-        date = try reader.dateTime()
-        instant = try reader.integer()
-        summary = try reader.string()
-        cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
-        meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
-        price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
+        let sourcePath = try reader.string()
+        let slug = try reader.slug()
+        let slugPlace = try reader.place()
+        let title = try reader.string()
+        let date = try reader.dateTime()
+        let instant = try reader.integer()
+        let summary = try reader.string()
+        let cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
+        let meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        let price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
             Price(amount: try reader.decimal(), currency: CurrencyCode(try reader.string()))
         }
-        author = try reader.optional { reader throws(BinaryReader.Corrupt) in
+        let author = try reader.optional { reader throws(BinaryReader.Corrupt) in
             Site.Author(name: try reader.string(), username: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
         }
-        restaurant = try reader.optional { reader throws(BinaryReader.Corrupt) in
+        let restaurant = try reader.optional { reader throws(BinaryReader.Corrupt) in
             Restaurant(name: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
                        longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) })
         }
-        restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
-        tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
-        draft = try reader.bool()
+        let restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
+        let tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        let draft = try reader.bool()
+        let mainHTML: StoredText
+        let subContents: [SubContent]
         if try reader.bool() {
             let images = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
+            let pagePath = ArticleFields.pagePath(of: slug)
             guard let html = pages?.deferred(ofPage: pagePath + "index.html", count: images.count + 1, source: sourcePath) else {
                 throw BinaryReader.Corrupt()
             }
@@ -288,7 +273,8 @@ extension ArticleFields {
             mainHTML = StoredText(utf8: try reader.slice())
             subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
         }
-        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links)
     }
 }
 
@@ -308,34 +294,35 @@ struct KnownTeachers: Sendable {
 
 extension AssignmentFields {
     init(from reader: inout BinaryReader, teachers: KnownTeachers?) throws(BinaryReader.Corrupt) {
-        sourcePath = try reader.string()
-        id = try reader.string()
-        title = try reader.string()
-        teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher(known: teachers) }
-        subject = try reader.string()
-        grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
+        let sourcePath = try reader.string()
+        let id = try reader.string()
+        let title = try reader.string()
+        let teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher(known: teachers) }
+        let subject = try reader.string()
+        let grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
         guard let icon = AssignmentIcon(rawValue: try reader.string()) else { throw BinaryReader.Corrupt() }
-        self.icon = icon
-        assigned = try reader.date()
-        due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
-        link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
-        draft = try reader.bool()
-        detailsHTML = StoredText(utf8: try reader.slice())
-        detailsText = StoredText(utf8: try reader.slice())
-        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        let assigned = try reader.date()
+        let due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
+        let link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
+        let draft = try reader.bool()
+        let detailsHTML = StoredText(utf8: try reader.slice())
+        let detailsText = StoredText(utf8: try reader.slice())
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links)
     }
 }
 
 extension Page {
     init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
-        sourcePath = try reader.string()
-        slug = try reader.slug()
-        slugPlace = try reader.place()
-        title = try reader.string()
-        summary = try reader.string()
-        draft = try reader.bool()
-        html = try reader.string()
-        links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        let sourcePath = try reader.string()
+        let slug = try reader.slug()
+        let slugPlace = try reader.place()
+        let title = try reader.string()
+        let summary = try reader.string()
+        let draft = try reader.bool()
+        let html = try reader.string()
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links)
     }
 }
 

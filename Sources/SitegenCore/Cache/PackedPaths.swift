@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenPlatform
 
 /// Paths kept as their UTF-8 bytes in one buffer, read as strings only when asked for:

@@ -1,3 +1,6 @@
+import SitegenContent
+import SitegenSupport
+
 /// A fingerprint of everything each page shows: when a page's fingerprint, and the
 /// templates it was made with, are as in the last build, and its file is as that build
 /// wrote it, the page is not rendered again.

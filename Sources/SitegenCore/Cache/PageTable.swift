@@ -1,3 +1,6 @@
+import SitegenContent
+import SitegenSupport
+
 /// The pages of the build cache by path (relative to the output): each one's fingerprint,
 /// templates and where it holds its article's HTML. A rebuild after an edit looks up two
 /// or three pages, one with nothing changed none, so the pages are not decoded whole.

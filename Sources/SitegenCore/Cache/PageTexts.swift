@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenPlatform
 import Synchronization
 
@@ -59,7 +60,7 @@ struct PageHTML: Sendable, Equatable {
 
 /// The articles' HTML in the pages of the output a cache was written with, for the
 /// models the store keeps without it. Read when a page or feed is rendered with it
-/// (`DeferredHTML`); a page that is not as written gives none, and the article is made
+/// (`LazyText`); a page that is not as written gives none, and the article is made
 /// again from its source (`remake`). A source that no longer is what the cache says is
 /// noted in `changedSources`: the build must fail rather than show other HTML.
 struct PageTexts: Sendable {
@@ -85,10 +86,10 @@ struct PageTexts: Sendable {
 
     /// The HTML of the article made from `source`, whose page is at `path`, as `count`
     /// pieces read when needed; nil when the cache has no such page holding it.
-    func deferred(ofPage path: String, count: Int, source: String) -> DeferredHTML? {
+    func deferred(ofPage path: String, count: Int, source: String) -> LazyText? {
         guard let html = html(ofPage: path, count: count) else { return nil }
         let counts = html.pieces.map(\.count)
-        return DeferredHTML(counts: counts) { [self] in
+        return LazyText(counts: counts) { [self] in
             if let pieces = read(html, ofPage: path) { return pieces }
             if let remade = remake?(source), remade.map(\.utf8Count) == counts { return remade }
             changedSources.add(source)

@@ -1,3 +1,6 @@
+import SitegenContent
+import SitegenSupport
+
 /// Values by path — the output's files, its folders and its pages, relative to it — with
 /// the paths in the order of their bytes in one buffer (`PackedPaths`): read back from the
 /// cache without a string or a hash for each, looked up by binary search, and handed to

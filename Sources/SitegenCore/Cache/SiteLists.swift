@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// What the last build's lists were made of, kept beside the cache so that a rebuild
 /// after an edit the lists show (an article's title, price, cover, meal, tags or
@@ -282,11 +283,11 @@ struct SiteLists: Sendable, Equatable {
     /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
     mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
         guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
-        func slug(_ restaurant: SitegenCore.Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
+        func slug(_ restaurant: SitegenContent.Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
         func position(_ slug: String) -> Int? { restaurants.firstIndex { $0.entry.slug == slug } }
         let hadCoordinates = restaurants.contains(where: \.entry.hasCoordinates)
         /// Names, addresses and places the restaurant at `position` as `restaurant` has it.
-        func describe(_ position: Int, as restaurant: SitegenCore.Restaurant) {
+        func describe(_ position: Int, as restaurant: SitegenContent.Restaurant) {
             restaurants[position].entry.name = RestaurantEntry.name(of: restaurant) ?? restaurants[position].entry.name
             restaurants[position].entry.address = restaurant.address
             restaurants[position].entry.latitude = restaurant.latitude

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenSupport
 
 /// `sitegen check`: builds the site in memory, then verifies that every internal link,

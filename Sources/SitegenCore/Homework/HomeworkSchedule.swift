@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// What the homework pages show at the build's moment: which day's work is "tonight"
 /// (or still "last night", before the release time), what is coming up, and the archive

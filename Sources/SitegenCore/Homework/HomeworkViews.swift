@@ -1,4 +1,6 @@
 import Foundation
+import SitegenContent
+import SitegenSupport
 import SitegenMustache
 
 /// What the homework templates, feeds and calendars are made of.

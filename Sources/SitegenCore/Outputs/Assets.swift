@@ -1,3 +1,6 @@
+import SitegenContent
+import SitegenSupport
+
 /// The theme's stylesheets, scripts and icons as they are published: minified where that
 /// is safe, and named after a hash of their content (`style.3f9a1c2e.css`), so that hosts
 /// may cache them forever and a changed file gets a new name.

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// An Atom 1.0 feed (RFC 4287). Every value is escaped for XML; times are RFC 3339 with
 /// the site's offset; nothing depends on when the build runs but the moment it is given.

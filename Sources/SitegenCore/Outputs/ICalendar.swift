@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// An iCalendar file (RFC 5545) of due dates: all-day events, or timed ones with the
 /// site's time zone described in a VTIMEZONE. Text is escaped, lines end in CRLF and are

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenMustache
 
 /// What a published site needs besides its pages: the feed of articles, the sitemap and

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenContent
+import SitegenSupport
 import Synchronization
 
 /// How dates and prices read on pages, in the site's language.

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenSupport
 
 /// Links to openstreetmap.org for a point: the official embed with a pin, a larger map,

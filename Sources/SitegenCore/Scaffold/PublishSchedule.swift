@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 
 /// When a daily publish runs so that the site is rebuilt at its homework's release time
 /// all year: CI services read cron in UTC, and a zone with daylight saving is at two UTC

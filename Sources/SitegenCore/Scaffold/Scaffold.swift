@@ -1,4 +1,5 @@
 import Foundation
+import SitegenContent
 import SitegenMustache
 import SitegenSupport
 import SitegenYAML

@@ -1,3 +1,4 @@
+import SitegenContent
 import SitegenMustache
 import SitegenSupport
 

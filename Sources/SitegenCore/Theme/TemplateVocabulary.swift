@@ -1,3 +1,6 @@
+import SitegenContent
+import SitegenSupport
+
 /// A name a template can use, and what it holds. docs/themes.md's tables are made from these,
 /// the theme check knows these names and no others (`TemplateNames`), and a test walks the
 /// context of every page of the sample site against them.

@@ -1,6 +1,5 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
@@ -11,92 +10,96 @@ import SitegenYAML
 /// but renders a handful, and a full build would check every body's bytes once more for
 /// each String. Both sources are valid UTF-8: cmark writes what it read, checked when the
 /// file was read, and the cache's bytes are checksummed and were written from such text.
-struct StoredText: Sendable {
+package struct StoredText: Sendable {
     private enum Storage: Sendable {
         case text(String)
         case utf8(ArraySlice<UInt8>)
-        /// A piece of `DeferredHTML`, read when first needed.
-        case deferred(DeferredHTML, Int)
+        /// A piece of `LazyText`, made when first needed.
+        case lazy(LazyText, Int)
     }
 
     private let storage: Storage
 
-    init(_ text: String) {
+    package init(_ text: String) {
         storage = .text(text)
     }
 
     /// `bytes` must be valid UTF-8.
-    init(utf8 bytes: ArraySlice<UInt8>) {
+    package init(utf8 bytes: ArraySlice<UInt8>) {
         storage = .utf8(bytes)
     }
 
     /// The `piece`th piece of `html`.
-    init(_ html: DeferredHTML, piece: Int) {
-        storage = .deferred(html, piece)
+    package init(_ html: LazyText, piece: Int) {
+        storage = .lazy(html, piece)
     }
 
-    var text: String {
+    package var text: String {
         switch storage {
         case .text(let text): text
         case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
-        case .deferred(let html, let piece): html.pieces[piece].text
+        case .lazy(let html, let piece): html.pieces[piece].text
         }
     }
 
-    /// What a template prints, without making a String of bytes.
-    var mustacheValue: MustacheValue {
+    /// The text as it is kept: a String, or UTF-8 bytes that need not be made into one.
+    package enum Form {
+        case text(String)
+        case utf8(ArraySlice<UInt8>)
+    }
+
+    package var form: Form {
         switch storage {
-        case .text(let text): .string(text)
+        case .text(let text): .text(text)
         case .utf8(let bytes): .utf8(bytes)
-        case .deferred(let html, let piece): html.pieces[piece].mustacheValue
+        case .lazy(let html, let piece): html.pieces[piece].form
         }
     }
 
-    var isEmpty: Bool { utf8Count == 0 }
+    package var isEmpty: Bool { utf8Count == 0 }
 
-    /// Whether the text was read from elsewhere when first needed (`DeferredHTML`).
-    var isDeferred: Bool {
-        if case .deferred = storage { return true }
+    /// Whether the text is made when first needed (`LazyText`).
+    package var isLazy: Bool {
+        if case .lazy = storage { return true }
         return false
     }
 
     /// How many bytes the text's UTF-8 has.
-    var utf8Count: Int {
+    package var utf8Count: Int {
         switch storage {
         case .text(let text): text.utf8.count
         case .utf8(let bytes): bytes.count
-        case .deferred(let html, let piece): html.counts[piece]
+        case .lazy(let html, let piece): html.counts[piece]
         }
     }
 
     /// Calls `body` with the UTF-8 bytes, without making a String of them.
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch storage {
         case .text(var text): text.withUTF8(body)
         case .utf8(let bytes): bytes.withUnsafeBufferPointer(body)
-        case .deferred(let html, let piece): html.pieces[piece].withUTF8(body)
+        case .lazy(let html, let piece): html.pieces[piece].withUTF8(body)
         }
     }
 }
 
-/// HTML that a build reads only if it needs it: the pieces of an article's HTML that the
-/// model store left out, in the page the last build made of the article (`PageTexts`).
-/// A rebuild decodes every cached model (the lists need them all) but renders few
-/// articles again, so the pages of the others are never read.
-final class DeferredHTML: Sendable {
+/// Pieces of text made only if something needs them, by the first thread that does: a
+/// model can be read whole while the text it shows is kept elsewhere, and made again only
+/// for the few models a build renders.
+package final class LazyText: Sendable {
     /// The UTF-8 length of each piece, known before they are read.
-    let counts: [Int]
+    package let counts: [Int]
     private let load: @Sendable () -> [StoredText]
     private let loaded = Once<[StoredText]>()
 
     /// `load` gives as many pieces as `counts` has, of those lengths.
-    init(counts: [Int], load: @escaping @Sendable () -> [StoredText]) {
+    package init(counts: [Int], load: @escaping @Sendable () -> [StoredText]) {
         self.counts = counts
         self.load = load
     }
 
     /// Read once, by the first thread that needs them.
-    var pieces: [StoredText] {
+    package var pieces: [StoredText] {
         loaded.value(load)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
@@ -11,22 +10,22 @@ import SitegenYAML
 /// a dozen strings and arrays. Read a field with a closure (`{ $0.title }`), not a key path
 /// (`\.title`): a key path through the dynamic member is projected at run time.
 @dynamicMemberLookup
-struct Boxed<Fields: Sendable>: Sendable {
+package struct Boxed<Fields: Sendable>: Sendable {
     private final class Box: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        package let fields: Fields
+        package init(_ fields: Fields) { self.fields = fields }
     }
 
     private let box: Box
 
-    init(_ fields: Fields) {
+    package init(_ fields: Fields) {
         box = Box(fields)
     }
 
-    subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
+    package subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
         box.fields[keyPath: field]
     }
 
     /// Which model this is, shared by its copies: a key that hashes as one word.
-    var identity: ObjectIdentifier { ObjectIdentifier(box) }
+    package var identity: ObjectIdentifier { ObjectIdentifier(box) }
 }

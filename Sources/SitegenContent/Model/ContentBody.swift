@@ -1,17 +1,16 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
 /// The Markdown body of a content file, its images found and published.
-enum ContentBody {
-    struct Rendered {
-        var sections: [(image: ResolvedImage?, html: [UInt8])]
-        var firstParagraph: String?
-        var plainText: String?
-        var links: [ContentLink]
-        var html: [UInt8] {
+package enum ContentBody {
+    package struct Rendered {
+        package var sections: [(image: ResolvedImage?, html: [UInt8])]
+        package var firstParagraph: String?
+        package var plainText: String?
+        package var links: [ContentLink]
+        package var html: [UInt8] {
             guard sections.count > 1 else { return sections.first?.html ?? [] }
             var joined: [UInt8] = []
             joined.reserveCapacity(sections.reduce(0) { $0 + $1.html.count })
@@ -20,7 +19,7 @@ enum ContentBody {
         }
     }
 
-    static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
+    package static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
         var links: [ContentLink] = []
@@ -70,7 +69,7 @@ enum ContentBody {
         return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
     }
 
-    static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
+    package static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
         switch context.images.find(path, from: file.contentPath) {
         case .found(let found, let size):
             if let problem = size?.problem {

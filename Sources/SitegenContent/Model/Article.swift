@@ -1,98 +1,114 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
-struct Price: Sendable, Hashable {
-    var amount: Decimal
-    var currency: CurrencyCode
+package struct Price: Sendable, Hashable {
+    package var amount: Decimal
+    package var currency: CurrencyCode
+
+    package init(amount: Decimal, currency: CurrencyCode) {
+        self.amount = amount
+        self.currency = currency
+    }
 }
 
-struct Restaurant: Sendable, Hashable {
-    var name: String?
-    var address: String?
-    var latitude: Double?
-    var longitude: Double?
+package struct Restaurant: Sendable, Hashable {
+    package var name: String?
+    package var address: String?
+    package var latitude: Double?
+    package var longitude: Double?
 
-    var hasCoordinates: Bool { latitude != nil && longitude != nil }
+    package var hasCoordinates: Bool { latitude != nil && longitude != nil }
+
+    package init(name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil) {
+        self.name = name
+        self.address = address
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }
 
-struct SubContent: Sendable {
-    var image: ResolvedImage
-    var html: StoredText
+package struct SubContent: Sendable {
+    package var image: ResolvedImage
+    package var html: StoredText
+
+    package init(image: ResolvedImage, html: StoredText) {
+        self.image = image
+        self.html = html
+    }
 }
 
 /// A food article: `Content/articles/**/*.md`.
-typealias Article = Boxed<ArticleFields>
+package typealias Article = Boxed<ArticleFields>
 
 extension Boxed where Fields == ArticleFields {
-    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try ArticleFields(file: file, context: context, log: log))
     }
 }
 
 /// A line and column of a model's own source file, whose path the model has: kept without
 /// a second copy of the path, which made every copy of the model retain one more string.
-struct SlugPlace: Sendable {
-    var line: Int32
-    var column: Int32
+package struct SlugPlace: Sendable {
+    package var line: Int32
+    package var column: Int32
 
-    init(line: Int32, column: Int32) {
+    package init(line: Int32, column: Int32) {
         self.line = line
         self.column = column
     }
 
-    init(_ location: SourceLocation) {
+    package init(_ location: SourceLocation) {
         self.init(line: Int32(clamping: location.line), column: Int32(clamping: location.column))
     }
 
-    func location(in path: String) -> SourceLocation {
+    package func location(in path: String) -> SourceLocation {
         SourceLocation(path: path, line: Int(line), column: Int(column))
     }
 }
 
 /// What an article is made of, checked when its file is read.
-struct ArticleFields: Sendable {
-    var sourcePath: String
-    let slug: Slug
+package struct ArticleFields: Sendable {
+    package var sourcePath: String
+    package let slug: Slug
     /// Where the slug is written (the file's start when its name makes it): two articles
     /// of one slug are reported there.
-    var slugPlace: SlugPlace
-    var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
+    package var slugPlace: SlugPlace
+    package var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
     /// model store each asked for it of every article, a string made each time.
-    let pagePath: String
+    package let pagePath: String
 
-    static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
+    package static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
 
     /// The main text's HTML, then each sub section's: what the article's page shows of it
     /// as it is (`PageHTML`).
-    var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
-    var title: String
-    var date: DateTimeValue
+    package var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
+    package var title: String
+    package var date: DateTimeValue
     /// `date` as seconds since 1970 in UTC, for sorting.
-    var instant: Int
-    var summary: String
-    var cover: ResolvedImage?
-    var meal: Label?
-    var price: Price?
-    var author: Site.Author?
-    var restaurant: Restaurant?
+    package var instant: Int
+    package var summary: String
+    package var cover: ResolvedImage?
+    package var meal: Label?
+    package var price: Price?
+    package var author: Site.Author?
+    package var restaurant: Restaurant?
     /// Where `restaurant:` is written, for `sitegen check`'s advice.
-    var restaurantLocation: SourceLocation?
-    var tags: [Label]
-    var draft: Bool
+    package var restaurantLocation: SourceLocation?
+    package var tags: [Label]
+    package var draft: Bool
     /// The blocks before the first standalone image.
-    var mainHTML: StoredText
-    var subContents: [SubContent]
+    package var mainHTML: StoredText
+    package var subContents: [SubContent]
     /// Links of the body, for `sitegen check`.
-    var links: [ContentLink]
+    package var links: [ContentLink]
 
-    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
         let date = fields.required("date", DateTimeValue.self)
         let summary = fields.optionalText("summary")
@@ -229,5 +245,28 @@ struct ArticleFields: Sendable {
             restaurant.longitude = degrees.longitude
         }
         return restaurant
+    }
+
+    /// Every field, as a store of models gives them back.
+    package init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink]) {
+        self.sourcePath = sourcePath
+        self.slug = slug
+        self.slugPlace = slugPlace
+        self.title = title
+        self.date = date
+        self.instant = instant
+        self.summary = summary
+        self.cover = cover
+        self.meal = meal
+        self.price = price
+        self.author = author
+        self.restaurant = restaurant
+        self.restaurantLocation = restaurantLocation
+        self.tags = tags
+        self.draft = draft
+        self.mainHTML = mainHTML
+        self.subContents = subContents
+        self.links = links
+        pagePath = ArticleFields.pagePath(of: slug)
     }
 }

@@ -1,40 +1,39 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
 /// An assignment: `Content/homework/**/*.md`.
-typealias Assignment = Boxed<AssignmentFields>
+package typealias Assignment = Boxed<AssignmentFields>
 
 extension Boxed where Fields == AssignmentFields {
-    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try AssignmentFields(file: file, context: context, log: log))
     }
 }
 
 /// What an assignment is made of, checked when its file is read.
-struct AssignmentFields: Sendable {
-    var sourcePath: String
+package struct AssignmentFields: Sendable {
+    package var sourcePath: String
     /// Stable across builds: made from the file's path, so feeds and calendars keep it.
-    var id: String
-    var title: String
-    var teacher: Teacher?
-    var subject: String
-    var grades: [GradeID]
-    var icon: AssignmentIcon
-    var assigned: CalendarDate
-    var due: DateTimeValue?
-    var link: WebURL?
-    var draft: Bool
-    var detailsHTML: StoredText
+    package var id: String
+    package var title: String
+    package var teacher: Teacher?
+    package var subject: String
+    package var grades: [GradeID]
+    package var icon: AssignmentIcon
+    package var assigned: CalendarDate
+    package var due: DateTimeValue?
+    package var link: WebURL?
+    package var draft: Bool
+    package var detailsHTML: StoredText
     /// The details without markup, for calendars.
-    var detailsText: StoredText
-    var links: [ContentLink]
+    package var detailsText: StoredText
+    package var links: [ContentLink]
 
-    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, keys: ContentKeys.assignment, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.assignment, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
         let assigned = fields.required("assigned", CalendarDate.self)
         let due = fields.optional("due", DateTimeValue.self)
@@ -100,5 +99,23 @@ struct AssignmentFields: Sendable {
         self.due = due
         self.subject = subject
         self.grades = grades
+    }
+
+    /// Every field, as a store of models gives them back.
+    package init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink]) {
+        self.sourcePath = sourcePath
+        self.id = id
+        self.title = title
+        self.teacher = teacher
+        self.subject = subject
+        self.grades = grades
+        self.icon = icon
+        self.assigned = assigned
+        self.due = due
+        self.link = link
+        self.draft = draft
+        self.detailsHTML = detailsHTML
+        self.detailsText = detailsText
+        self.links = links
     }
 }

@@ -1,18 +1,18 @@
 /// A key a content file may have, with what authors read of it in docs/content.md (whose
 /// tables are made from these).
-struct ContentKey: Sendable {
-    var name: String
+package struct ContentKey: Sendable {
+    package var name: String
     /// What the value is: "text", "a date, or a date and time".
-    var type: String
+    package var type: String
     /// "required", or what the key is when it is left out.
-    var defaultValue: String
-    var meaning: String
+    package var defaultValue: String
+    package var meaning: String
     /// The key as written in YAML: `title: Lovely Breakfast`.
-    var example: String
+    package var example: String
     /// The keys of a mapping this key holds.
-    var keys: KeyTable?
+    package var keys: KeyTable?
 
-    init(_ name: String, _ type: String, default defaultValue: String, _ meaning: String, example: String, keys: KeyTable? = nil) {
+    package init(_ name: String, _ type: String, default defaultValue: String, _ meaning: String, example: String, keys: KeyTable? = nil) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -24,26 +24,26 @@ struct ContentKey: Sendable {
 
 /// The keys one mapping of a content file may have: the reader reads no other, a key not
 /// here is unknown (a warning with the closest one), and docs/content.md lists exactly these.
-struct KeyTable: Sendable {
-    var keys: [ContentKey]
+package struct KeyTable: Sendable {
+    package var keys: [ContentKey]
 
-    init(_ keys: [ContentKey]) {
+    package init(_ keys: [ContentKey]) {
         self.keys = keys
     }
 
-    var names: [String] { keys.map(\.name) }
+    package var names: [String] { keys.map(\.name) }
 
-    func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         keys.contains { $0.name == name }
     }
 
     /// The keys of the mapping `name` holds.
-    func nested(_ name: String) -> KeyTable? {
+    package func nested(_ name: String) -> KeyTable? {
         keys.first { $0.name == name }?.keys
     }
 
     /// Every key, nested ones by their path (`cover.src`), each after the mapping that holds it.
-    var paths: [(path: String, key: ContentKey)] {
+    package var paths: [(path: String, key: ContentKey)] {
         keys.flatMap { key in
             [(key.name, key)] + (key.keys?.paths.map { ("\(key.name).\($0.path)", $0.key) } ?? [])
         }

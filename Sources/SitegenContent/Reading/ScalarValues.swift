@@ -3,18 +3,18 @@ import SitegenSupport
 import SitegenYAML
 
 extension String: FrontMatterValue {
-    static var expectation: String { "text" }
+    package static var expectation: String { "text" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
         self = scalar.text
     }
 }
 
 extension Bool: FrontMatterValue {
-    static var expectation: String { "true or false" }
+    package static var expectation: String { "true or false" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         let value: Bool
         switch scalar.text {
@@ -28,9 +28,9 @@ extension Bool: FrontMatterValue {
 }
 
 extension Int: FrontMatterValue {
-    static var expectation: String { "a whole number" }
+    package static var expectation: String { "a whole number" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, let value = Int(scalar.text) else { throw .mismatch }
         guard scalar.style == .plain else { throw .quoted(scalar.text, expected: Int.expectation) }
         self = value
@@ -38,13 +38,13 @@ extension Int: FrontMatterValue {
 }
 
 /// A number as written (`34`, `12.5`), kept exactly as a decimal.
-struct Number: FrontMatterValue, Hashable, Sendable {
-    var value: Decimal
-    var text: String
+package struct Number: FrontMatterValue, Hashable, Sendable {
+    package var value: Decimal
+    package var text: String
 
-    static var expectation: String { "a number" }
+    package static var expectation: String { "a number" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
               let value = Number.decimal(parsing: scalar.text)
         else {
@@ -58,7 +58,7 @@ struct Number: FrontMatterValue, Hashable, Sendable {
     }
 
     /// The value of a numeral (digits, at most one dot, a sign), exactly as written.
-    static func decimal(parsing text: String) -> Decimal? {
+    package static func decimal(parsing text: String) -> Decimal? {
         decimal(fromNumeral: text) ?? Decimal(string: text, locale: Number.posix)
     }
 
@@ -67,7 +67,7 @@ struct Number: FrontMatterValue, Hashable, Sendable {
     /// seventh of the cost (every article has a price and two coordinates). Nil for longer
     /// numerals and for zero (whose exponent `Decimal(string:)` keeps): those take the
     /// general parser.
-    static func decimal(fromNumeral text: String) -> Decimal? {
+    package static func decimal(fromNumeral text: String) -> Decimal? {
         var significand: UInt64 = 0
         var digits = 0
         var fractionDigits = 0
@@ -89,7 +89,7 @@ struct Number: FrontMatterValue, Hashable, Sendable {
         return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
 
-    var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
+    package var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
 
     /// Made once: making a locale for every number cost more than reading it.
     private static let posix = Locale(identifier: "en_US_POSIX")

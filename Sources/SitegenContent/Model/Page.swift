@@ -1,25 +1,24 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
 /// A plain page: `Content/pages/**/*.md`, published at `/<slug>/`.
-struct Page: Sendable {
-    var sourcePath: String
-    var slug: Slug
+package struct Page: Sendable {
+    package var sourcePath: String
+    package var slug: Slug
     /// Where the slug is written (the file's start when its name makes it).
-    var slugPlace: SlugPlace
-    var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
-    var title: String
-    var summary: String
-    var draft: Bool
-    var html: String
-    var links: [ContentLink]
+    package var slugPlace: SlugPlace
+    package var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
+    package var title: String
+    package var summary: String
+    package var draft: Bool
+    package var html: String
+    package var links: [ContentLink]
 
-    init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
-        let fields = FieldReader(file.frontMatter, keys: ContentKeys.page, log: log, emptyLocation: file.start)
+        let fields = FieldReader(file.frontMatter, keys: ContentKeys.page, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
         let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "about")
@@ -36,5 +35,17 @@ struct Page: Sendable {
         self.title = title
         self.slug = slug.slug
         slugPlace = SlugPlace(slug.location)
+    }
+
+    /// Every field, as a store of models gives them back.
+    package init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
+        self.sourcePath = sourcePath
+        self.slug = slug
+        self.slugPlace = slugPlace
+        self.title = title
+        self.summary = summary
+        self.draft = draft
+        self.html = html
+        self.links = links
     }
 }

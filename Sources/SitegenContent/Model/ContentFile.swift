@@ -1,20 +1,19 @@
 import Foundation
 import SitegenMarkdown
-import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
 /// A Markdown file of Content/ cut into front matter and body, its YAML read.
-struct ContentFile: Sendable {
+package struct ContentFile: Sendable {
     /// Relative to the site: `Content/articles/lovely-breakfast/index.md`.
-    var path: String
+    package var path: String
     /// Relative to Content/: `articles/lovely-breakfast/index.md`.
-    var contentPath: String
-    var frontMatter: YAMLNode?
-    var body: [UInt8]
-    var bodyFirstLine: Int
+    package var contentPath: String
+    package var frontMatter: YAMLNode?
+    package var body: [UInt8]
+    package var bodyFirstLine: Int
 
-    var fileStem: String {
+    package var fileStem: String {
         // Cut on the path's bytes: splitting it into characters, and comparing substrings
         // character by character, cost more than the rest of reading the front matter.
         var path = contentPath
@@ -34,7 +33,7 @@ struct ContentFile: Sendable {
     }
 
     /// The slug a file gets when its front matter names none.
-    var defaultSlug: Slug? {
+    package var defaultSlug: Slug? {
         var stem = Substring(fileStem)
         // A date and a hyphen before the name are dropped; the byte checked first spares
         // names without one the characters' work.
@@ -52,11 +51,11 @@ struct ContentFile: Sendable {
         return Slug(making: String(stem))
     }
 
-    var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
+    package var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
 
     /// The `slug` of the front matter, or the one the file name makes, and where it is
     /// written (the file's start when its name makes it).
-    func slug(from fields: FieldReader, example: String) -> (slug: Slug, location: SourceLocation)? {
+    package func slug(from fields: FieldReader, example: String) -> (slug: Slug, location: SourceLocation)? {
         if let node = fields.node("slug") { return fields.read(node, key: "slug").map { ($0, node.location) } }
         guard let slug = defaultSlug else {
             fields.log.error(at: start, "cannot make a URL from the file name '\(fileStem)': add a 'slug' like \(example)")
@@ -64,18 +63,41 @@ struct ContentFile: Sendable {
         }
         return (slug, start)
     }
+
+    package init(path: String, contentPath: String, frontMatter: YAMLNode? = nil, body: [UInt8], bodyFirstLine: Int) {
+        self.path = path
+        self.contentPath = contentPath
+        self.frontMatter = frontMatter
+        self.body = body
+        self.bodyFirstLine = bodyFirstLine
+    }
 }
 
 /// A link an author wrote in Markdown: as written, as published, and where.
-struct ContentLink: Sendable, Hashable {
-    var written: String
-    var resolved: String
-    var location: SourceLocation
+package struct ContentLink: Sendable, Hashable {
+    package var written: String
+    package var resolved: String
+    package var location: SourceLocation
+
+    package init(written: String, resolved: String, location: SourceLocation) {
+        self.written = written
+        self.resolved = resolved
+        self.location = location
+    }
 }
 
 /// What every model needs from its surroundings while it is built.
-struct ModelContext: Sendable {
-    var site: Site
-    var teachers: [String: Teacher]
-    var images: ImageLookup
+package struct ModelContext: Sendable {
+    package var site: Site
+    package var teachers: [String: Teacher]
+    package var images: ImageLookup
+    /// What the build's files made so far, for the texts that come back.
+    package var memo: ReadingMemo
+
+    package init(site: Site, teachers: [String: Teacher], images: ImageLookup, memo: ReadingMemo = ReadingMemo()) {
+        self.site = site
+        self.teachers = teachers
+        self.images = images
+        self.memo = memo
+    }
 }

@@ -2,15 +2,26 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-struct Label: FrontMatterValue, Hashable, Sendable {
-    var name: String
-    var slug: Slug
+package struct Label: FrontMatterValue, Hashable, Sendable {
+    package var name: String
+    package var slug: Slug
 
-    static var expectation: String { "a short name like Breakfast" }
+    package static var expectation: String { "a short name like Breakfast" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(name: String, slug: Slug) {
+        self.name = name
+        self.slug = slug
+    }
+
+    package init(node: YAMLNode) throws(ValueProblem) {
+        try self.init(node: node, memo: ReadingMemo())
+    }
+
+    /// Made once per text of a build: the same tags and meals come back in article after
+    /// article.
+    package init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
-        if let label = Label.made.value(for: scalar.text, making: Label.init(text:)) {
+        if let label = memo.labels.value(for: scalar.text, making: { Label(text: $0, memo: memo) }) {
             self = label
             return
         }
@@ -18,15 +29,11 @@ struct Label: FrontMatterValue, Hashable, Sendable {
         throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
     }
 
-    /// Made once per text: the same tags and meals come back in article after article, and
-    /// each made its name and slug again.
-    private static let made = TextMemo<Label?>(limit: 10_000)
-
     /// The label of `text`; nil when it has no name or no slug.
-    private init?(text: String) {
+    private init?(text: String, memo: ReadingMemo) {
         // As splitting on whitespace and joining with spaces would (over bytes for ASCII).
         let name = Summary.collapsingWhitespace(text)
-        guard !name.isEmpty, let slug = Slug(making: name) else { return nil }
+        guard !name.isEmpty, let slug = Slug(making: name, memo: memo) else { return nil }
         self.name = name
         self.slug = slug
     }
@@ -34,12 +41,12 @@ struct Label: FrontMatterValue, Hashable, Sendable {
 
 /// A user name, written with or without its `@` and kept without it: pages put the `@`
 /// before it (`@dreamer`), and `"@dreamer"` made `@@dreamer`.
-struct Username: FrontMatterValue, Sendable {
-    var text: String
+package struct Username: FrontMatterValue, Sendable {
+    package var text: String
 
-    static var expectation: String { "a user name like dreamer" }
+    package static var expectation: String { "a user name like dreamer" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
         // Looked at as bytes: every article has a username, and its characters' Unicode
         // properties need not be asked.
@@ -62,14 +69,14 @@ struct Username: FrontMatterValue, Sendable {
 }
 
 /// A grade as site.yaml lists it: a number (6) or a short name ("K").
-struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    var text: String
+package struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    package var text: String
 
-    static var expectation: String { "a grade like 6 or K" }
+    package static var expectation: String { "a grade like 6 or K" }
 
-    init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull, !scalar.text.isEmpty else { throw .mismatch }
         guard scalar.text.count <= 20, scalar.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
             throw .invalid("must be a grade like 6 or K (letters, digits and hyphens), found '\(scalar.text)'")
@@ -77,18 +84,18 @@ struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
         text = scalar.text
     }
 
-    var description: String { text }
+    package var description: String { text }
     /// The grade in a URL: `/homework/grade-k/`.
-    var slug: String { text.lowercased() }
+    package var slug: String { text.lowercased() }
 }
 
 /// What kind of work an assignment is; it picks the icon.
-enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
+package enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
     case reading, writing, worksheet, project, quiz, test, study, lab, practice, other
 
-    static var expectation: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var expectation: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard let icon = AssignmentIcon(rawValue: scalar.text) else {
             var message = "must be one of \(AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", ")), found '\(scalar.text)'"
@@ -102,12 +109,12 @@ enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
 }
 
 /// An IANA time zone name such as Asia/Hong_Kong.
-struct EmailAddress: FrontMatterValue, Hashable, Sendable {
-    var text: String
+package struct EmailAddress: FrontMatterValue, Hashable, Sendable {
+    package var text: String
 
-    static var expectation: String { "an email address like name@school.org" }
+    package static var expectation: String { "an email address like name@school.org" }
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         let parts = scalar.text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),

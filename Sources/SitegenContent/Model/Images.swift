@@ -1,28 +1,35 @@
 import SitegenSupport
 
 /// An image as a page shows it: where it is published, what it shows, how big it is.
-struct ResolvedImage: Sendable, Hashable {
+package struct ResolvedImage: Sendable, Hashable {
     /// A path inside the site (`articles/lovely-breakfast/toast.jpg`) or an absolute URL.
-    var location: Location
-    var alt: String
-    var width: Int?
-    var height: Int?
+    package var location: Location
+    package var alt: String
+    package var width: Int?
+    package var height: Int?
 
-    enum Location: Sendable, Hashable {
+    package enum Location: Sendable, Hashable {
         case site(String)
         case remote(String)
+    }
+
+    package init(location: Location, alt: String, width: Int? = nil, height: Int? = nil) {
+        self.location = location
+        self.alt = alt
+        self.width = width
+        self.height = height
     }
 }
 
 /// Finds the files that content refers to. Relative paths resolve against the folder of
 /// the file that names them, then against Content/; none may lead outside Content/.
-struct ImageLookup: Sendable {
+package struct ImageLookup: Sendable {
     /// Files of Content/ that are published as they are, by path relative to Content/.
-    var staticFiles: Set<String>
+    package var staticFiles: Set<String>
     /// Reads up to `count` bytes from the start of a static file, for its pixel size.
-    var readPrefix: @Sendable (_ path: String, _ count: Int) -> [UInt8]?
+    package var readPrefix: @Sendable (_ path: String, _ count: Int) -> [UInt8]?
 
-    enum Result {
+    package enum Result {
         /// `size` is nil when the file could not be read.
         case found(path: String, size: ImageSize?)
         case missing(candidates: [String])
@@ -30,7 +37,7 @@ struct ImageLookup: Sendable {
     }
 
     /// `source` as written in `contentFile` (both relative to Content/).
-    func find(_ source: String, from contentFile: String) -> Result {
+    package func find(_ source: String, from contentFile: String) -> Result {
         let (path, _) = source.splitOffQueryAndFragment()
         let decoded = path.removingPercentEncodingIfValid()
         var candidates: [String] = []
@@ -61,7 +68,7 @@ struct ImageLookup: Sendable {
     }
 
     /// Resolves `.` and `..`; nil when the path climbs out of its root.
-    static func normalize(_ path: String) -> String? {
+    package static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {
@@ -74,22 +81,27 @@ struct ImageLookup: Sendable {
         }
         return parts.joined(separator: "/")
     }
+
+    package init(staticFiles: Set<String>, readPrefix: @escaping @Sendable (_ path: String, _ count: Int) -> [UInt8]?) {
+        self.staticFiles = staticFiles
+        self.readPrefix = readPrefix
+    }
 }
 
 extension String {
-    func splitOffQueryAndFragment() -> (path: String, rest: String) {
+    package func splitOffQueryAndFragment() -> (path: String, rest: String) {
         guard let index = firstIndex(where: { $0 == "?" || $0 == "#" }) else { return (self, "") }
         return (String(self[..<index]), String(self[index...]))
     }
 
-    func removingPercentEncodingIfValid() -> String {
+    package func removingPercentEncodingIfValid() -> String {
         guard contains("%"), let bytes = PercentEncoding.decode(self) else { return self }
         return String(validating: bytes, as: UTF8.self) ?? self
     }
 }
 
 /// The pixel size of an image file, read from its first bytes, or what kept it from being read.
-enum ImageSize: Equatable, Sendable {
+package enum ImageSize: Equatable, Sendable {
     case size(width: Int, height: Int)
     /// An SVG with neither a size nor a viewBox: it takes the size of its place.
     case unsized
@@ -111,15 +123,15 @@ enum ImageSize: Equatable, Sendable {
     case unknown(prefix: [UInt8])
 
     /// How many bytes of a file are enough for `read`, nearly always.
-    static let headerLength = 256 * 1024
+    package static let headerLength = 256 * 1024
     /// How much of a file is read when its first bytes were not enough.
-    static let wholeFileLimit = 64 << 20
+    package static let wholeFileLimit = 64 << 20
 
-    static let expectation = "a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file"
+    package static let expectation = "a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file"
 
     /// What the file was found to be when it is not an image whose size a browser can
     /// know (nil when it is one, or an SVG that needs no size), for a message.
-    var problem: String? {
+    package var problem: String? {
         switch self {
         case .size, .unsized, .needsMore: nil
         case .empty: "an empty file"
@@ -133,7 +145,7 @@ enum ImageSize: Equatable, Sendable {
 
     /// `isWhole` tells whether `bytes` are the whole file, so that running out of them
     /// means the file is cut short rather than that more must be read.
-    static func read(_ bytes: [UInt8], isWhole: Bool = true) -> ImageSize {
+    package static func read(_ bytes: [UInt8], isWhole: Bool = true) -> ImageSize {
         func measured(_ size: (width: Int, height: Int)?, _ format: String) -> ImageSize {
             if let size { return .size(width: size.width, height: size.height) }
             return isWhole ? .cutShort(format: format) : .needsMore
@@ -166,7 +178,7 @@ enum ImageSize: Equatable, Sendable {
 
     /// "a JPEG", "an SVG": the format `read` found the file to be, for a message about a
     /// size it could not find.
-    static func formatName(of bytes: [UInt8]) -> String {
+    package static func formatName(of bytes: [UInt8]) -> String {
         if case .cutShort(let format) = read(bytes, isWhole: true) { return format }
         return "an image"
     }

@@ -2,13 +2,13 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
-    var text: String
+package struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    package var text: String
 
-    static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
+    package static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
 
 
-    init(node: YAMLNode) throws(ValueProblem) {
+    package init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard Slug.isValid(scalar.text) else {
             throw .invalid("must be lowercase letters, digits and hyphens like lovely-breakfast, found '\(scalar.text)'")
@@ -16,27 +16,24 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
         text = scalar.text
     }
 
-    init?(validating text: String) {
+    package init?(validating text: String) {
         guard Slug.isValid(text) else { return nil }
         self.text = text
     }
 
     /// A slug made from any text: letters and digits of every script kept in lowercase,
     /// accents dropped from Latin letters (`Crème` → `creme`), anything else a hyphen.
-    init?(making text: String) {
+    package init?(making text: String, memo: ReadingMemo? = nil) {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             guard let made = Slug.textMade(fromASCII: text) else { return nil }
             self.text = made
             return
         }
-        // Made once per text: the same tags and meals (點心, Crème brûlée) come back in
-        // article after article.
-        guard let made = Slug.madeFromText.value(for: text, making: Slug.textMade(fromUnicode:)) else { return nil }
+        // Made once per text of a build when it has a memo: the same tags and meals (點心,
+        // Crème brûlée) come back in article after article.
+        guard let made = memo.map({ $0.slugs.value(for: text, making: Slug.textMade(fromUnicode:)) }) ?? Slug.textMade(fromUnicode: text) else { return nil }
         self.text = made
     }
-
-    /// What texts that are not ASCII make, by text (nil: the text makes no slug).
-    private static let madeFromText = TextMemo<String?>(limit: 10_000)
     private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// What `init?(making:)` makes of text that is not all ASCII, character by character.
@@ -91,7 +88,7 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
 
     /// Lowercase letters of any script, digits and single hyphens between them: nothing
     /// that could make a path leave its folder.
-    static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         // ASCII, over the bytes in place: every cached article, tag and meal checks its
         // slug again on a rebuild, and neither a string per character nor the UTF-8 view
         // a byte at a time is needed for it.
@@ -106,8 +103,8 @@ struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConve
             && text.allSatisfy { $0 == "-" || (($0.isLetter || $0.isNumber) && String($0).lowercased() == String($0) && !$0.isWhitespace) }
     }
 
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
-    var description: String { text }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
+    package var description: String { text }
 }
 
 /// A name that groups articles, such as a meal or a tag, with the slug of its page.
