@@ -66,8 +66,7 @@ struct ArticleViewReadsTests {
         south.latitude = -0.0
         #expect(text(context.restaurant(south), "lat") == "-0.000000")
         #expect(text(context.restaurant(kamWah), "lat") == "0.000000")
-        var moved = kamWah
-        moved.address = "2 Bute St"
+        let moved = Restaurant(name: "Kam Wah", address: "2 Bute St", latitude: 0, longitude: 114.17)
         #expect(text(context.restaurant(moved), "address") == "2 Bute St")
         var unmapped = kamWah
         unmapped.latitude = nil

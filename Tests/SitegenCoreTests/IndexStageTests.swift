@@ -76,7 +76,7 @@ struct IndexStageTests {
         // A name with no letter or digit is told by a hash of it, the same in every build.
         let odd = entries[0].1
         #expect(odd.hasPrefix("restaurant-") && odd.count == "restaurant-".count + 8 && Slug(validating: odd) != nil)
-        #expect(RestaurantEntry.slug(of: "!!!") == odd && RestaurantEntry.slug(of: "???") != odd)
+        #expect(Restaurant.slug(of: "!!!") == odd && Restaurant.slug(of: "???") != odd)
         #expect(entries.map(\.1).dropFirst() == ["9-fuk-wing-st", "kam-wah-cafe"])
         let paths = index.planPaths.filter { $0.hasPrefix("restaurants/") }
         #expect(paths == ["restaurants/index.html", "restaurants/\(odd)/index.html", "restaurants/9-fuk-wing-st/index.html", "restaurants/kam-wah-cafe/index.html"])

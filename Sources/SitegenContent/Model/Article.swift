@@ -3,110 +3,130 @@ import SitegenMarkdown
 import SitegenSupport
 import SitegenYAML
 
-package struct Price: Sendable, Hashable {
-    package var amount: Decimal
-    package var currency: CurrencyCode
+public struct Price: Sendable, Hashable {
+    public var amount: Decimal
+    public var currency: CurrencyCode
 
-    package init(amount: Decimal, currency: CurrencyCode) {
+    public init(amount: Decimal, currency: CurrencyCode) {
         self.amount = amount
         self.currency = currency
     }
 }
 
-package struct Restaurant: Sendable, Hashable {
-    package var name: String?
-    package var address: String?
-    package var latitude: Double?
-    package var longitude: Double?
+public struct Restaurant: Sendable, Hashable {
+    public let name: String?
+    public let address: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    /// The slug of the restaurant's page, `/restaurants/<slug>/`, made from its name (its
+    /// address when it has none) alone, so that an article's link to the page depends on
+    /// nothing else, and "Kam Wah Café" and "kam wah cafe" are one restaurant; nil when it
+    /// has neither.
+    public let slug: String?
 
-    package var hasCoordinates: Bool { latitude != nil && longitude != nil }
+    public var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
-    package init(name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil) {
+    public init(name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil, memo: ReadingMemo? = nil) {
+        self.init(name: name, address: address, latitude: latitude, longitude: longitude,
+                  slug: (name ?? address).map { Restaurant.slug(of: $0, memo: memo) })
+    }
+
+    public init(name: String?, address: String?, latitude: Double?, longitude: Double?, slug: String?) {
         self.name = name
         self.address = address
         self.latitude = latitude
         self.longitude = longitude
+        self.slug = slug
+    }
+
+    /// The slug of a restaurant called `name`; a name with no letter or digit ("!!!") is
+    /// told by a hash of it instead.
+    public static func slug(of name: String, memo: ReadingMemo? = nil) -> String {
+        if let slug = Slug(making: name, memo: memo) { return slug.text }
+        var print = Fingerprint()
+        print.add(Array(name.lowercasedBytewise.utf8))
+        return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
     }
 }
 
-package struct SubContent: Sendable {
-    package var image: ResolvedImage
-    package var html: StoredText
+public struct SubContent: Sendable {
+    public var image: ResolvedImage
+    public var html: StoredText
 
-    package init(image: ResolvedImage, html: StoredText) {
+    public init(image: ResolvedImage, html: StoredText) {
         self.image = image
         self.html = html
     }
 }
 
 /// A food article: `Content/articles/**/*.md`.
-package typealias Article = Boxed<ArticleFields>
+public typealias Article = Boxed<ArticleFields>
 
 extension Boxed where Fields == ArticleFields {
-    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try ArticleFields(file: file, context: context, log: log))
     }
 }
 
 /// A line and column of a model's own source file, whose path the model has: kept without
 /// a second copy of the path, which made every copy of the model retain one more string.
-package struct SlugPlace: Sendable {
-    package var line: Int32
-    package var column: Int32
+public struct SlugPlace: Sendable {
+    public var line: Int32
+    public var column: Int32
 
-    package init(line: Int32, column: Int32) {
+    public init(line: Int32, column: Int32) {
         self.line = line
         self.column = column
     }
 
-    package init(_ location: SourceLocation) {
+    public init(_ location: SourceLocation) {
         self.init(line: Int32(clamping: location.line), column: Int32(clamping: location.column))
     }
 
-    package func location(in path: String) -> SourceLocation {
+    public func location(in path: String) -> SourceLocation {
         SourceLocation(path: path, line: Int(line), column: Int(column))
     }
 }
 
 /// What an article is made of, checked when its file is read.
-package struct ArticleFields: Sendable {
-    package var sourcePath: String
-    package let slug: Slug
+public struct ArticleFields: Sendable {
+    public var sourcePath: String
+    public let slug: Slug
     /// Where the slug is written (the file's start when its name makes it): two articles
     /// of one slug are reported there.
-    package var slugPlace: SlugPlace
-    package var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
+    public var slugPlace: SlugPlace
+    public var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
     /// model store each asked for it of every article, a string made each time.
-    package let pagePath: String
+    public let pagePath: String
 
-    package static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
+    public static func pagePath(of slug: Slug) -> String { "articles/\(slug.text)/" }
 
     /// The main text's HTML, then each sub section's: what the article's page shows of it
     /// as it is (`PageHTML`).
-    package var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
-    package var title: String
-    package var date: DateTimeValue
+    public var htmlPieces: [StoredText] { [mainHTML] + subContents.map(\.html) }
+    public var title: String
+    public var date: DateTimeValue
     /// `date` as seconds since 1970 in UTC, for sorting.
-    package var instant: Int
-    package var summary: String
-    package var cover: ResolvedImage?
-    package var meal: Label?
-    package var price: Price?
-    package var author: Site.Author?
-    package var restaurant: Restaurant?
+    public var instant: Int
+    public var summary: String
+    public var cover: ResolvedImage?
+    public var meal: Label?
+    public var price: Price?
+    public var author: Site.Author?
+    public var restaurant: Restaurant?
     /// Where `restaurant:` is written, for `sitegen check`'s advice.
-    package var restaurantLocation: SourceLocation?
-    package var tags: [Label]
-    package var draft: Bool
+    public var restaurantLocation: SourceLocation?
+    public var tags: [Label]
+    public var draft: Bool
     /// The blocks before the first standalone image.
-    package var mainHTML: StoredText
-    package var subContents: [SubContent]
+    public var mainHTML: StoredText
+    public var subContents: [SubContent]
     /// Links of the body, for `sitegen check`.
-    package var links: [ContentLink]
+    public var links: [ContentLink]
 
-    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
@@ -224,7 +244,7 @@ package struct ArticleFields: Sendable {
     }
 
     private static func readRestaurant(_ fields: FieldReader) -> Restaurant {
-        var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self))
+        var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self), memo: fields.memo)
         let latitude = fields.optional("lat", Number.self)
         let longitude = fields.optional("lon", Number.self)
         // Each converted once: a conversion goes through an NSDecimalNumber.
@@ -248,7 +268,7 @@ package struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    package init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink]) {
+    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink]) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace

@@ -4,34 +4,34 @@ import SitegenSupport
 import SitegenYAML
 
 /// An assignment: `Content/homework/**/*.md`.
-package typealias Assignment = Boxed<AssignmentFields>
+public typealias Assignment = Boxed<AssignmentFields>
 
 extension Boxed where Fields == AssignmentFields {
-    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         self.init(try AssignmentFields(file: file, context: context, log: log))
     }
 }
 
 /// What an assignment is made of, checked when its file is read.
-package struct AssignmentFields: Sendable {
-    package var sourcePath: String
+public struct AssignmentFields: Sendable {
+    public var sourcePath: String
     /// Stable across builds: made from the file's path, so feeds and calendars keep it.
-    package var id: String
-    package var title: String
-    package var teacher: Teacher?
-    package var subject: String
-    package var grades: [GradeID]
-    package var icon: AssignmentIcon
-    package var assigned: CalendarDate
-    package var due: DateTimeValue?
-    package var link: WebURL?
-    package var draft: Bool
-    package var detailsHTML: StoredText
+    public var id: String
+    public var title: String
+    public var teacher: Teacher?
+    public var subject: String
+    public var grades: [GradeID]
+    public var icon: AssignmentIcon
+    public var assigned: CalendarDate
+    public var due: DateTimeValue?
+    public var link: WebURL?
+    public var draft: Bool
+    public var detailsHTML: StoredText
     /// The details without markup, for calendars.
-    package var detailsText: StoredText
-    package var links: [ContentLink]
+    public var detailsText: StoredText
+    public var links: [ContentLink]
 
-    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, keys: ContentKeys.assignment, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
@@ -102,7 +102,7 @@ package struct AssignmentFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    package init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink]) {
+    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink]) {
         self.sourcePath = sourcePath
         self.id = id
         self.title = title

@@ -10,22 +10,25 @@ import SitegenYAML
 /// a dozen strings and arrays. Read a field with a closure (`{ $0.title }`), not a key path
 /// (`\.title`): a key path through the dynamic member is projected at run time.
 @dynamicMemberLookup
-package struct Boxed<Fields: Sendable>: Sendable {
-    private final class Box: Sendable {
-        package let fields: Fields
-        package init(_ fields: Fields) { self.fields = fields }
+public struct Boxed<Fields: Sendable>: Sendable {
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
     }
 
-    private let box: Box
+    @usableFromInline let box: Box
 
-    package init(_ fields: Fields) {
+    public init(_ fields: Fields) {
         box = Box(fields)
     }
 
-    package subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
+    @inlinable
+    public subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
         box.fields[keyPath: field]
     }
 
     /// Which model this is, shared by its copies: a key that hashes as one word.
-    package var identity: ObjectIdentifier { ObjectIdentifier(box) }
+    @inlinable
+    public var identity: ObjectIdentifier { ObjectIdentifier(box) }
 }

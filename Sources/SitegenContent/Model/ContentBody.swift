@@ -4,13 +4,13 @@ import SitegenSupport
 import SitegenYAML
 
 /// The Markdown body of a content file, its images found and published.
-package enum ContentBody {
-    package struct Rendered {
-        package var sections: [(image: ResolvedImage?, html: [UInt8])]
-        package var firstParagraph: String?
-        package var plainText: String?
-        package var links: [ContentLink]
-        package var html: [UInt8] {
+public enum ContentBody {
+    public struct Rendered {
+        public var sections: [(image: ResolvedImage?, html: [UInt8])]
+        public var firstParagraph: String?
+        public var plainText: String?
+        public var links: [ContentLink]
+        public var html: [UInt8] {
             guard sections.count > 1 else { return sections.first?.html ?? [] }
             var joined: [UInt8] = []
             joined.reserveCapacity(sections.reduce(0) { $0 + $1.html.count })
@@ -19,7 +19,7 @@ package enum ContentBody {
         }
     }
 
-    package static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
+    public static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
         var links: [ContentLink] = []
@@ -69,7 +69,7 @@ package enum ContentBody {
         return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
     }
 
-    package static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
+    public static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
         switch context.images.find(path, from: file.contentPath) {
         case .found(let found, let size):
             if let problem = size?.problem {

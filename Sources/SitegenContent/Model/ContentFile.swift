@@ -4,16 +4,16 @@ import SitegenSupport
 import SitegenYAML
 
 /// A Markdown file of Content/ cut into front matter and body, its YAML read.
-package struct ContentFile: Sendable {
+public struct ContentFile: Sendable {
     /// Relative to the site: `Content/articles/lovely-breakfast/index.md`.
-    package var path: String
+    public var path: String
     /// Relative to Content/: `articles/lovely-breakfast/index.md`.
-    package var contentPath: String
-    package var frontMatter: YAMLNode?
-    package var body: [UInt8]
-    package var bodyFirstLine: Int
+    public var contentPath: String
+    public var frontMatter: YAMLNode?
+    public var body: [UInt8]
+    public var bodyFirstLine: Int
 
-    package var fileStem: String {
+    public var fileStem: String {
         // Cut on the path's bytes: splitting it into characters, and comparing substrings
         // character by character, cost more than the rest of reading the front matter.
         var path = contentPath
@@ -33,7 +33,7 @@ package struct ContentFile: Sendable {
     }
 
     /// The slug a file gets when its front matter names none.
-    package var defaultSlug: Slug? {
+    public var defaultSlug: Slug? {
         var stem = Substring(fileStem)
         // A date and a hyphen before the name are dropped; the byte checked first spares
         // names without one the characters' work.
@@ -51,11 +51,11 @@ package struct ContentFile: Sendable {
         return Slug(making: String(stem))
     }
 
-    package var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
+    public var start: SourceLocation { SourceLocation(path: path, line: 1, column: 1) }
 
     /// The `slug` of the front matter, or the one the file name makes, and where it is
     /// written (the file's start when its name makes it).
-    package func slug(from fields: FieldReader, example: String) -> (slug: Slug, location: SourceLocation)? {
+    public func slug(from fields: FieldReader, example: String) -> (slug: Slug, location: SourceLocation)? {
         if let node = fields.node("slug") { return fields.read(node, key: "slug").map { ($0, node.location) } }
         guard let slug = defaultSlug else {
             fields.log.error(at: start, "cannot make a URL from the file name '\(fileStem)': add a 'slug' like \(example)")
@@ -64,7 +64,7 @@ package struct ContentFile: Sendable {
         return (slug, start)
     }
 
-    package init(path: String, contentPath: String, frontMatter: YAMLNode? = nil, body: [UInt8], bodyFirstLine: Int) {
+    public init(path: String, contentPath: String, frontMatter: YAMLNode? = nil, body: [UInt8], bodyFirstLine: Int) {
         self.path = path
         self.contentPath = contentPath
         self.frontMatter = frontMatter
@@ -74,12 +74,12 @@ package struct ContentFile: Sendable {
 }
 
 /// A link an author wrote in Markdown: as written, as published, and where.
-package struct ContentLink: Sendable, Hashable {
-    package var written: String
-    package var resolved: String
-    package var location: SourceLocation
+public struct ContentLink: Sendable, Hashable {
+    public var written: String
+    public var resolved: String
+    public var location: SourceLocation
 
-    package init(written: String, resolved: String, location: SourceLocation) {
+    public init(written: String, resolved: String, location: SourceLocation) {
         self.written = written
         self.resolved = resolved
         self.location = location
@@ -87,14 +87,14 @@ package struct ContentLink: Sendable, Hashable {
 }
 
 /// What every model needs from its surroundings while it is built.
-package struct ModelContext: Sendable {
-    package var site: Site
-    package var teachers: [String: Teacher]
-    package var images: ImageLookup
+public struct ModelContext: Sendable {
+    public var site: Site
+    public var teachers: [String: Teacher]
+    public var images: ImageLookup
     /// What the build's files made so far, for the texts that come back.
-    package var memo: ReadingMemo
+    public var memo: ReadingMemo
 
-    package init(site: Site, teachers: [String: Teacher], images: ImageLookup, memo: ReadingMemo = ReadingMemo()) {
+    public init(site: Site, teachers: [String: Teacher], images: ImageLookup, memo: ReadingMemo = ReadingMemo()) {
         self.site = site
         self.teachers = teachers
         self.images = images

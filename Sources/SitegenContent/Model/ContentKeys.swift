@@ -1,12 +1,12 @@
 /// The keys of every content file: what their readers accept, and what docs/content.md says
 /// of each (its tables are made from these, and a test keeps them the same).
-package enum ContentKeys {
-    package static let author = KeyTable([
+public enum ContentKeys {
+    public static let author = KeyTable([
         ContentKey("name", "text", default: "required", "The author's name, as bylines show it.", example: "name: The Dreamer"),
         ContentKey("username", "one word, with or without its `@`", default: "none", "A handle shown after the name (`@dreamer`).", example: "username: dreamer"),
     ])
 
-    package static let site = KeyTable([
+    public static let site = KeyTable([
         ContentKey("title", "text", default: "required", "The site's name: in every page's title and header, and in the feeds.", example: "title: Good Food Nearby"),
         ContentKey("description", "text", default: "empty", "One sentence about the site: the home page's description for search engines and link previews, and the feed's subtitle.", example: "description: Where we eat in Kowloon."),
         ContentKey("base_url", "an http or https URL, without a query or fragment", default: "none (`--base-url` overrides it)", "Where the site is published, with its path if it has one. Links, feeds, calendars, the sitemap and canonical links use it; without it, the feeds, calendars, sitemap and canonical links are left out, with one warning.", example: "base_url: https://someone.github.io/food/"),
@@ -32,7 +32,7 @@ package enum ContentKeys {
         ])),
     ])
 
-    package static let teacher = KeyTable([
+    public static let teacher = KeyTable([
         ContentKey("id", "lowercase letters, digits and hyphens", default: "required", "How assignments name the teacher (`teacher: ms-lee`); each id once.", example: "id: ms-lee"),
         ContentKey("name", "text", default: "required", "The teacher's name, on assignments and `/homework/teachers/`.", example: "name: Ms. Lee"),
         ContentKey("subject", "text", default: "required", "The subject of the teacher's assignments that name none.", example: "subject: Math"),
@@ -41,7 +41,7 @@ package enum ContentKeys {
         ContentKey("email", "an email address", default: "none", "Shown on `/homework/teachers/`.", example: "email: lee@school.example.org"),
     ])
 
-    package static let article = KeyTable([
+    public static let article = KeyTable([
         ContentKey("title", "text", default: "required", "The article's title.", example: "title: Lovely Breakfast"),
         ContentKey("date", "a date (`2026-12-01`), or a date and time (`2026-12-01T08:00`, with an offset or in the site's time zone)", default: "required", "When it was published: articles are listed newest first.", example: "date: 2016-05-20"),
         ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What cards, feeds, search engines and link previews show.", example: "summary: Kaya toast and soft eggs in Jordan."),
@@ -71,7 +71,7 @@ package enum ContentKeys {
         ])),
     ])
 
-    package static let assignment = KeyTable([
+    public static let assignment = KeyTable([
         ContentKey("title", "text", default: "required", "What to do, in a few words.", example: "title: Fractions worksheet"),
         ContentKey("assigned", "a date", default: "required", "The day it is given: from the release time that day, it is that night's homework.", example: "assigned: 2026-12-01"),
         ContentKey("due", "a date, or a date and time", default: "none", "When it is due; not before `assigned`.", example: "due: 2026-12-03T08:15"),
@@ -84,7 +84,7 @@ package enum ContentKeys {
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out unless the build is given `--drafts`.", example: "draft: true"),
     ])
 
-    package static let page = KeyTable([
+    public static let page = KeyTable([
         ContentKey("title", "text", default: "required", "The page's title.", example: "title: About"),
         ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What search engines and link previews show.", example: "summary: Who we are."),
         ContentKey("slug", "lowercase letters, digits and hyphens", default: "the file's name without `.md` and a leading date, or the folder's name for an `index.md`", "The page's address: `/<slug>/`; the names of sitegen's own pages (`map`, `tags` …) are taken.", example: "slug: about"),

@@ -1,19 +1,19 @@
 import SitegenSupport
 
 /// An image as a page shows it: where it is published, what it shows, how big it is.
-package struct ResolvedImage: Sendable, Hashable {
+public struct ResolvedImage: Sendable, Hashable {
     /// A path inside the site (`articles/lovely-breakfast/toast.jpg`) or an absolute URL.
-    package var location: Location
-    package var alt: String
-    package var width: Int?
-    package var height: Int?
+    public var location: Location
+    public var alt: String
+    public var width: Int?
+    public var height: Int?
 
-    package enum Location: Sendable, Hashable {
+    public enum Location: Sendable, Hashable {
         case site(String)
         case remote(String)
     }
 
-    package init(location: Location, alt: String, width: Int? = nil, height: Int? = nil) {
+    public init(location: Location, alt: String, width: Int? = nil, height: Int? = nil) {
         self.location = location
         self.alt = alt
         self.width = width
@@ -23,13 +23,13 @@ package struct ResolvedImage: Sendable, Hashable {
 
 /// Finds the files that content refers to. Relative paths resolve against the folder of
 /// the file that names them, then against Content/; none may lead outside Content/.
-package struct ImageLookup: Sendable {
+public struct ImageLookup: Sendable {
     /// Files of Content/ that are published as they are, by path relative to Content/.
-    package var staticFiles: Set<String>
+    public var staticFiles: Set<String>
     /// Reads up to `count` bytes from the start of a static file, for its pixel size.
-    package var readPrefix: @Sendable (_ path: String, _ count: Int) -> [UInt8]?
+    public var readPrefix: @Sendable (_ path: String, _ count: Int) -> [UInt8]?
 
-    package enum Result {
+    public enum Result {
         /// `size` is nil when the file could not be read.
         case found(path: String, size: ImageSize?)
         case missing(candidates: [String])
@@ -37,7 +37,7 @@ package struct ImageLookup: Sendable {
     }
 
     /// `source` as written in `contentFile` (both relative to Content/).
-    package func find(_ source: String, from contentFile: String) -> Result {
+    public func find(_ source: String, from contentFile: String) -> Result {
         let (path, _) = source.splitOffQueryAndFragment()
         let decoded = path.removingPercentEncodingIfValid()
         var candidates: [String] = []
@@ -68,7 +68,7 @@ package struct ImageLookup: Sendable {
     }
 
     /// Resolves `.` and `..`; nil when the path climbs out of its root.
-    package static func normalize(_ path: String) -> String? {
+    public static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {
@@ -82,26 +82,26 @@ package struct ImageLookup: Sendable {
         return parts.joined(separator: "/")
     }
 
-    package init(staticFiles: Set<String>, readPrefix: @escaping @Sendable (_ path: String, _ count: Int) -> [UInt8]?) {
+    public init(staticFiles: Set<String>, readPrefix: @escaping @Sendable (_ path: String, _ count: Int) -> [UInt8]?) {
         self.staticFiles = staticFiles
         self.readPrefix = readPrefix
     }
 }
 
 extension String {
-    package func splitOffQueryAndFragment() -> (path: String, rest: String) {
+    public func splitOffQueryAndFragment() -> (path: String, rest: String) {
         guard let index = firstIndex(where: { $0 == "?" || $0 == "#" }) else { return (self, "") }
         return (String(self[..<index]), String(self[index...]))
     }
 
-    package func removingPercentEncodingIfValid() -> String {
+    public func removingPercentEncodingIfValid() -> String {
         guard contains("%"), let bytes = PercentEncoding.decode(self) else { return self }
         return String(validating: bytes, as: UTF8.self) ?? self
     }
 }
 
 /// The pixel size of an image file, read from its first bytes, or what kept it from being read.
-package enum ImageSize: Equatable, Sendable {
+public enum ImageSize: Equatable, Sendable {
     case size(width: Int, height: Int)
     /// An SVG with neither a size nor a viewBox: it takes the size of its place.
     case unsized
@@ -123,15 +123,15 @@ package enum ImageSize: Equatable, Sendable {
     case unknown(prefix: [UInt8])
 
     /// How many bytes of a file are enough for `read`, nearly always.
-    package static let headerLength = 256 * 1024
+    public static let headerLength = 256 * 1024
     /// How much of a file is read when its first bytes were not enough.
-    package static let wholeFileLimit = 64 << 20
+    public static let wholeFileLimit = 64 << 20
 
-    package static let expectation = "a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file"
+    public static let expectation = "a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file"
 
     /// What the file was found to be when it is not an image whose size a browser can
     /// know (nil when it is one, or an SVG that needs no size), for a message.
-    package var problem: String? {
+    public var problem: String? {
         switch self {
         case .size, .unsized, .needsMore: nil
         case .empty: "an empty file"
@@ -145,7 +145,7 @@ package enum ImageSize: Equatable, Sendable {
 
     /// `isWhole` tells whether `bytes` are the whole file, so that running out of them
     /// means the file is cut short rather than that more must be read.
-    package static func read(_ bytes: [UInt8], isWhole: Bool = true) -> ImageSize {
+    public static func read(_ bytes: [UInt8], isWhole: Bool = true) -> ImageSize {
         func measured(_ size: (width: Int, height: Int)?, _ format: String) -> ImageSize {
             if let size { return .size(width: size.width, height: size.height) }
             return isWhole ? .cutShort(format: format) : .needsMore
@@ -178,7 +178,7 @@ package enum ImageSize: Equatable, Sendable {
 
     /// "a JPEG", "an SVG": the format `read` found the file to be, for a message about a
     /// size it could not find.
-    package static func formatName(of bytes: [UInt8]) -> String {
+    public static func formatName(of bytes: [UInt8]) -> String {
         if case .cutShort(let format) = read(bytes, isWhole: true) { return format }
         return "an image"
     }

@@ -4,19 +4,19 @@ import SitegenSupport
 import SitegenYAML
 
 /// A plain page: `Content/pages/**/*.md`, published at `/<slug>/`.
-package struct Page: Sendable {
-    package var sourcePath: String
-    package var slug: Slug
+public struct Page: Sendable {
+    public var sourcePath: String
+    public var slug: Slug
     /// Where the slug is written (the file's start when its name makes it).
-    package var slugPlace: SlugPlace
-    package var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
-    package var title: String
-    package var summary: String
-    package var draft: Bool
-    package var html: String
-    package var links: [ContentLink]
+    public var slugPlace: SlugPlace
+    public var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
+    public var title: String
+    public var summary: String
+    public var draft: Bool
+    public var html: String
+    public var links: [ContentLink]
 
-    package init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
+    public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, keys: ContentKeys.page, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
@@ -38,7 +38,7 @@ package struct Page: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    package init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
+    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace

@@ -3,71 +3,71 @@ import SitegenSupport
 import SitegenYAML
 
 /// A problem list that stopped a model from being built; its diagnostics are already logged.
-package struct InvalidContent: Error {}
+public struct InvalidContent: Error {}
 
 /// `site.yaml`: the settings of the whole site.
-package struct Site: Sendable {
-    package struct Author: Sendable, Hashable {
-        package var name: String
-        package var username: String?
+public struct Site: Sendable {
+    public struct Author: Sendable, Hashable {
+        public var name: String
+        public var username: String?
 
-        package init(name: String, username: String? = nil) {
+        public init(name: String, username: String? = nil) {
             self.name = name
             self.username = username
         }
     }
 
-    package struct Homework: Sendable {
-        package var title: String
-        package var school: String
-        package var grades: [GradeID]
-        package var releaseTime: TimeOfDay
+    public struct Homework: Sendable {
+        public var title: String
+        public var school: String
+        public var grades: [GradeID]
+        public var releaseTime: TimeOfDay
         /// The order sentences name subjects in; teachers.yaml's order fills in the rest.
-        package var subjects: [String]
+        public var subjects: [String]
     }
 
-    package var title: String
-    package var description: String
-    package var baseURL: WebURL? {
+    public var title: String
+    public var description: String
+    public var baseURL: WebURL? {
         didSet { (origin, basePath) = Site.parts(of: baseURL) }
     }
     /// `base_url` without its path: "https://example.org". Every URL of every page uses
     /// these two, so they are worked out once.
-    package private(set) var origin: String?
+    public private(set) var origin: String?
     /// The path the site is served under, from `base_url`: "/" or "/food/".
-    package private(set) var basePath = "/"
+    public private(set) var basePath = "/"
     /// True when site.yaml names no `base_url` at all (a wrong one is an error of its own).
-    package var lacksBaseURL: Bool
-    package var language: LanguageTag
-    package var timeZone: TimeZone
-    package var timeZoneName: String
-    package var currency: CurrencyCode
-    package var theme: String
-    package var mapZoom: Int
+    public var lacksBaseURL: Bool
+    public var language: LanguageTag
+    public var timeZone: TimeZone
+    public var timeZoneName: String
+    public var currency: CurrencyCode
+    public var theme: String
+    public var mapZoom: Int
     /// Articles on each page of the home page and of meal and tag pages.
-    package var articlesPerPage: Int
+    public var articlesPerPage: Int
     /// Where Leaflet is read from for `/map/`: `map.leaflet`, relative to the site.
-    package var leafletFolder: String?
-    package var leafletLocation: SourceLocation?
+    public var leafletFolder: String?
+    public var leafletLocation: SourceLocation?
     /// Where `theme` was written, for the error of a theme with no folder.
-    package var themeLocation: SourceLocation?
-    package var author: Author?
-    package var allowsRawHTML: Bool
-    package var homework: Homework
+    public var themeLocation: SourceLocation?
+    public var author: Author?
+    public var allowsRawHTML: Bool
+    public var homework: Homework
     /// Where `homework.grades` is written, for errors about grades that are not in it.
-    package var gradesLocation: SourceLocation
+    public var gradesLocation: SourceLocation
     /// False when site.yaml is not valid YAML: its settings are defaults, and checks
     /// against them (is this grade listed?) would only repeat that one error.
-    package var isReadable: Bool
+    public var isReadable: Bool
 
-    package static let path = "Content/site.yaml"
+    public static let path = "Content/site.yaml"
 
     /// Reads site.yaml. A wrong value is logged and replaced by its default so that the
     /// rest of the site can still be checked: one build reports every problem, and the
     /// log's errors stop the build before anything is rendered.
     /// `isReadable` is false when site.yaml is not valid YAML: its error is reported, and
     /// missing keys are not reported on top of it.
-    package init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
+    public init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
         let fields = FieldReader(node, keys: ContentKeys.site, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
         self.isReadable = isReadable
         let title = isReadable ? fields.requiredText("title") : fields.optional("title", String.self)
@@ -157,13 +157,13 @@ package struct Site: Sendable {
         self.title = title ?? ""
     }
 
-    package static func isFolderName(_ name: String) -> Bool {
+    public static func isFolderName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
         }
     }
 
-    package static let publishingAddress = "where the site is published, an http or https URL without a query or fragment like https://x.github.io/food/"
+    public static let publishingAddress = "where the site is published, an http or https URL without a query or fragment like https://x.github.io/food/"
 
     /// `homework.subjects`: a subject named twice keeps its first place, with a warning.
     private static func subjectOrder(_ section: FieldReader) -> [String] {
@@ -185,16 +185,16 @@ package struct Site: Sendable {
 
     /// Whether `url` can be the start of every page's address: a query or a fragment would
     /// end up in the middle of them (and was dropped without a word).
-    package static func isPublishingAddress(_ url: WebURL) -> Bool {
+    public static func isPublishingAddress(_ url: WebURL) -> Bool {
         !url.text.contains("?") && !url.text.contains("#")
     }
 
     /// When the work assigned on `day` is published, as seconds since 1970.
-    package func releaseInstant(of day: CalendarDate) -> Int {
+    public func releaseInstant(of day: CalendarDate) -> Int {
         DateTimeValue(date: day, time: homework.releaseTime).instant(in: timeZone)
     }
 
-    package static func parts(of baseURL: WebURL?) -> (origin: String?, basePath: String) {
+    public static func parts(of baseURL: WebURL?) -> (origin: String?, basePath: String) {
         guard let baseURL else { return (nil, "/") }
         let parts = baseURL.text.split(separator: "://", maxSplits: 1)
         guard parts.count == 2 else { return (nil, "/") }
@@ -207,7 +207,7 @@ package struct Site: Sendable {
     }
 
     /// The host of `base_url`, for ids in feeds and calendars.
-    package var host: String? {
+    public var host: String? {
         origin.map { String($0.split(separator: "://").last ?? "").split(separator: ":").first.map(String.init) ?? "" }
     }
 }
@@ -218,7 +218,7 @@ extension FieldReader {
     /// An empty list is an error (the work would be on no grade's page), which shows
     /// `example` of a list. An assignment's grade that its `teacher` does not teach is
     /// warned of: the work goes on that grade's page all the same.
-    package func grades(_ key: String, of site: Site, example: String, taughtBy teacher: Teacher? = nil) -> [GradeID]? {
+    public func grades(_ key: String, of site: Site, example: String, taughtBy teacher: Teacher? = nil) -> [GradeID]? {
         guard let node = node(key), var grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
         var locations = node.sequence?.map(\.location) ?? [node.location]
         if Set(grades).count < grades.count {
@@ -253,17 +253,17 @@ extension FieldReader {
 }
 
 /// An entry of `teachers.yaml`.
-package struct Teacher: Sendable, Hashable {
-    package var id: String
-    package var name: String
-    package var subject: String
-    package var grades: [GradeID]
-    package var blog: WebURL?
-    package var email: String?
+public struct Teacher: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var subject: String
+    public var grades: [GradeID]
+    public var blog: WebURL?
+    public var email: String?
 
-    package static let path = "Content/teachers.yaml"
+    public static let path = "Content/teachers.yaml"
 
-    package init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?) {
+    public init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?) {
         self.id = id
         self.name = name
         self.subject = subject
@@ -272,7 +272,7 @@ package struct Teacher: Sendable, Hashable {
         self.email = email
     }
 
-    package init(fields: FieldReader, site: Site) throws(InvalidContent) {
+    public init(fields: FieldReader, site: Site) throws(InvalidContent) {
         let id = fields.required("id", Slug.self)
         let name = fields.requiredText("name")
         let subject = fields.requiredText("subject")
@@ -295,7 +295,7 @@ package struct Teacher: Sendable, Hashable {
     }
 
     /// Reads every entry of `teachers.yaml`; ids must be unique.
-    package static func all(from node: YAMLNode?, site: Site, log: DiagnosticLog) -> [Teacher] {
+    public static func all(from node: YAMLNode?, site: Site, log: DiagnosticLog) -> [Teacher] {
         guard let node else { return [] }
         guard let entries = node.sequence else {
             log.error(at: node.location, "teachers.yaml must be a list of teachers like '- {id: ms-lee, name: Ms Lee, subject: Math, grades: [8]}', found \(node.shortDescription)")

@@ -10,7 +10,7 @@ import SitegenYAML
 /// but renders a handful, and a full build would check every body's bytes once more for
 /// each String. Both sources are valid UTF-8: cmark writes what it read, checked when the
 /// file was read, and the cache's bytes are checksummed and were written from such text.
-package struct StoredText: Sendable {
+public struct StoredText: Sendable {
     private enum Storage: Sendable {
         case text(String)
         case utf8(ArraySlice<UInt8>)
@@ -20,21 +20,21 @@ package struct StoredText: Sendable {
 
     private let storage: Storage
 
-    package init(_ text: String) {
+    public init(_ text: String) {
         storage = .text(text)
     }
 
     /// `bytes` must be valid UTF-8.
-    package init(utf8 bytes: ArraySlice<UInt8>) {
+    public init(utf8 bytes: ArraySlice<UInt8>) {
         storage = .utf8(bytes)
     }
 
     /// The `piece`th piece of `html`.
-    package init(_ html: LazyText, piece: Int) {
+    public init(_ html: LazyText, piece: Int) {
         storage = .lazy(html, piece)
     }
 
-    package var text: String {
+    public var text: String {
         switch storage {
         case .text(let text): text
         case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
@@ -43,12 +43,12 @@ package struct StoredText: Sendable {
     }
 
     /// The text as it is kept: a String, or UTF-8 bytes that need not be made into one.
-    package enum Form {
+    public enum Form {
         case text(String)
         case utf8(ArraySlice<UInt8>)
     }
 
-    package var form: Form {
+    public var form: Form {
         switch storage {
         case .text(let text): .text(text)
         case .utf8(let bytes): .utf8(bytes)
@@ -56,16 +56,16 @@ package struct StoredText: Sendable {
         }
     }
 
-    package var isEmpty: Bool { utf8Count == 0 }
+    public var isEmpty: Bool { utf8Count == 0 }
 
     /// Whether the text is made when first needed (`LazyText`).
-    package var isLazy: Bool {
+    public var isLazy: Bool {
         if case .lazy = storage { return true }
         return false
     }
 
     /// How many bytes the text's UTF-8 has.
-    package var utf8Count: Int {
+    public var utf8Count: Int {
         switch storage {
         case .text(let text): text.utf8.count
         case .utf8(let bytes): bytes.count
@@ -74,7 +74,7 @@ package struct StoredText: Sendable {
     }
 
     /// Calls `body` with the UTF-8 bytes, without making a String of them.
-    package func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch storage {
         case .text(var text): text.withUTF8(body)
         case .utf8(let bytes): bytes.withUnsafeBufferPointer(body)
@@ -86,20 +86,20 @@ package struct StoredText: Sendable {
 /// Pieces of text made only if something needs them, by the first thread that does: a
 /// model can be read whole while the text it shows is kept elsewhere, and made again only
 /// for the few models a build renders.
-package final class LazyText: Sendable {
+public final class LazyText: Sendable {
     /// The UTF-8 length of each piece, known before they are read.
-    package let counts: [Int]
+    public let counts: [Int]
     private let load: @Sendable () -> [StoredText]
     private let loaded = Once<[StoredText]>()
 
     /// `load` gives as many pieces as `counts` has, of those lengths.
-    package init(counts: [Int], load: @escaping @Sendable () -> [StoredText]) {
+    public init(counts: [Int], load: @escaping @Sendable () -> [StoredText]) {
         self.counts = counts
         self.load = load
     }
 
     /// Read once, by the first thread that needs them.
-    package var pieces: [StoredText] {
+    public var pieces: [StoredText] {
         loaded.value(load)
     }
 }

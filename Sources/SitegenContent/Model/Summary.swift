@@ -3,9 +3,9 @@ import SitegenMarkdown
 import SitegenSupport
 import SitegenYAML
 
-package enum Summary {
+public enum Summary {
     /// The first paragraph, cut on a word near 200 characters.
-    package static func make(from text: String, limit: Int = 200) -> String {
+    public static func make(from text: String, limit: Int = 200) -> String {
         var collapsed = collapsingWhitespace(text)
         guard collapsed.utf8.count > limit else { return collapsed }
         if let cut = collapsed.withUTF8({ asciiCut($0, limit: limit) }) { return cut }
@@ -53,7 +53,7 @@ package enum Summary {
 
     /// Whether `text` shows nothing: empty or whitespace only. Most texts asked about start
     /// with a visible ASCII letter, and only the others are looked at whole.
-    package static func isBlank(_ text: String) -> Bool {
+    public static func isBlank(_ text: String) -> Bool {
         if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
         return collapsingWhitespace(text).isEmpty
     }
@@ -61,7 +61,7 @@ package enum Summary {
     /// Runs of whitespace become one space, none at either end — as splitting the text's
     /// characters on whitespace and joining them with spaces would, scalar by scalar
     /// (a paragraph has thousands of characters; splitting made an array of them).
-    package static func collapsingWhitespace(_ text: String) -> String {
+    public static func collapsingWhitespace(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in
             // Over the bytes, each scalar decoded only to be told apart from whitespace and
@@ -133,7 +133,7 @@ package enum Summary {
     /// do; controls (tab, line breaks, NEL) and the line and paragraph separators end their
     /// character. Nil for any other scalar.
     @inline(__always)
-    package static func whitespace(_ scalar: UInt32) -> Bool? {
+    public static func whitespace(_ scalar: UInt32) -> Bool? {
         switch scalar {
         case 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true
         case 0x09...0x0D, 0x85, 0x2028, 0x2029: false

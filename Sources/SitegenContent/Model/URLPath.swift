@@ -5,7 +5,7 @@ import SitegenYAML
 
 extension String {
     /// Percent-encodes what may not stand in a URL path; `/` stays.
-    package var urlPathEncoded: String {
+    public var urlPathEncoded: String {
         // Over the bytes in place (a String's UTF-8 view checks its storage at every byte):
         // every link of every page is made here. Nearly every path (a slug) needs no
         // escape and is returned as it is.

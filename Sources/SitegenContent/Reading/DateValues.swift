@@ -2,20 +2,20 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
-    package var year: Int
-    package var month: Int
-    package var day: Int
+public struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
 
-    package static var expectation: String { "a date like 2026-12-01" }
+    public static var expectation: String { "a date like 2026-12-01" }
 
-    package init(year: Int, month: Int, day: Int) {
+    public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard let date = CalendarDate(parsing: scalar.text[...]) else { throw .mismatch }
         try date.check()
@@ -23,7 +23,7 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
     }
 
     /// Reads exactly `YYYY-MM-DD` without checking that the day exists.
-    package init?(parsing text: Substring) {
+    public init?(parsing text: Substring) {
         // Byte by byte: every assignment has two or three dates.
         guard text.utf8.count == 10,
               let year = Self.digits(text.utf8, 0..<4), let month = Self.digits(text.utf8, 5..<7), let day = Self.digits(text.utf8, 8..<10),
@@ -34,7 +34,7 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
     }
 
     /// The number the ASCII digits at `offsets` of `bytes` write, or nil if any is not a digit.
-    package static func digits(_ bytes: Substring.UTF8View, _ offsets: Range<Int>) -> Int? {
+    public static func digits(_ bytes: Substring.UTF8View, _ offsets: Range<Int>) -> Int? {
         var value = 0
         for offset in offsets {
             let byte = bytes[bytes.index(bytes.startIndex, offsetBy: offset)]
@@ -44,7 +44,7 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
         return value
     }
 
-    package func check() throws(ValueProblem) {
+    public func check() throws(ValueProblem) {
         guard (1...12).contains(month) else {
             throw .invalid("must be a real calendar day, found '\(self)': there is no month \(month)")
         }
@@ -54,10 +54,10 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
         }
     }
 
-    package static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                              "August", "September", "October", "November", "December"]
 
-    package static func days(inMonth month: Int, year: Int) -> Int {
+    public static func days(inMonth month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -65,11 +65,11 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
         }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool {
+    public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    package var description: String {
+    public var description: String {
         // Written straight into a small string rather than three padded numbers joined:
         // pages print thousands of dates.
         guard (0...9999).contains(year) else { return year.zeroPadded(4) + "-" + month.zeroPadded(2) + "-" + day.zeroPadded(2) }
@@ -90,7 +90,7 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
     }
 
     /// Days since 1970-01-01, for weekday and distance arithmetic.
-    package var dayNumber: Int {
+    public var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -102,25 +102,25 @@ package struct CalendarDate: FrontMatterValue, Hashable, Comparable, Sendable, C
 }
 
 /// `HH:MM` on a 24-hour clock.
-package struct TimeOfDay: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
-    package var hour: Int
-    package var minute: Int
-    package var second: Int = 0
+public struct TimeOfDay: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var hour: Int
+    public var minute: Int
+    public var second: Int = 0
 
-    package static var expectation: String { "a time like 14:00" }
+    public static var expectation: String { "a time like 14:00" }
 
-    package init(hour: Int, minute: Int, second: Int = 0) {
+    public init(hour: Int, minute: Int, second: Int = 0) {
         self.hour = hour
         self.minute = minute
         self.second = second
     }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, let time = TimeOfDay(parsing: scalar.text[...]) else { throw .mismatch }
         self = time
     }
 
-    package init?(parsing text: Substring) {
+    public init?(parsing text: Substring) {
         let bytes = text.utf8
         guard bytes.count == 5 || bytes.count == 8,
               let hour = CalendarDate.digits(bytes, 0..<2), let minute = CalendarDate.digits(bytes, 3..<5), hour < 24, minute < 60,
@@ -134,34 +134,34 @@ package struct TimeOfDay: FrontMatterValue, Hashable, Comparable, Sendable, Cust
         self.init(hour: hour, minute: minute, second: second)
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool {
+    public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.hour, lhs.minute, lhs.second) < (rhs.hour, rhs.minute, rhs.second)
     }
 
-    package var description: String {
+    public var description: String {
         hour.zeroPadded(2) + ":" + minute.zeroPadded(2) + (second == 0 ? "" : ":" + second.zeroPadded(2))
     }
 
-    package var secondsIntoDay: Int { hour * 3600 + minute * 60 + second }
+    public var secondsIntoDay: Int { hour * 3600 + minute * 60 + second }
 }
 
 /// A date, optionally with a time and a UTC offset: `2026-12-01`, `2026-12-01T08:00`,
 /// `2026-12-01T08:00+08:00`. Without an offset it is read in the site's time zone.
-package struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    package var date: CalendarDate
-    package var time: TimeOfDay?
-    package var offsetSeconds: Int?
+public struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    public var date: CalendarDate
+    public var time: TimeOfDay?
+    public var offsetSeconds: Int?
 
     /// The same words as for a plain date: most fields are dates, and the time is an extra.
-    package static var expectation: String { "a date like 2026-12-01" }
+    public static var expectation: String { "a date like 2026-12-01" }
 
-    package init(date: CalendarDate, time: TimeOfDay? = nil, offsetSeconds: Int? = nil) {
+    public init(date: CalendarDate, time: TimeOfDay? = nil, offsetSeconds: Int? = nil) {
         self.date = date
         self.time = time
         self.offsetSeconds = offsetSeconds
     }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         let text = scalar.text
         let separator = text.firstIndex { $0 == "T" || $0 == " " || $0 == "t" }
@@ -188,7 +188,7 @@ package struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomString
         self.time = time
     }
 
-    package var description: String {
+    public var description: String {
         var text = date.description
         if let time { text += "T" + time.description }
         if let offsetSeconds {
@@ -198,7 +198,7 @@ package struct DateTimeValue: FrontMatterValue, Hashable, Sendable, CustomString
     }
 
     /// Seconds since 1970 in UTC, the local parts read in `zone` when no offset was written.
-    package func instant(in zone: TimeZone) -> Int {
+    public func instant(in zone: TimeZone) -> Int {
         let local = date.dayNumber * 86_400 + (time?.secondsIntoDay ?? 0)
         if let offsetSeconds { return local - offsetSeconds }
         let guess = Date(timeIntervalSince1970: TimeInterval(local))
@@ -213,7 +213,7 @@ extension Int {
     /// The number with leading zeros to `width` digits, as dates and times are written:
     /// 7 → "07". (String(format:) goes through Foundation's formatter, which costs more
     /// than the rest of a date's work on pages that print thousands of them.)
-    package func zeroPadded(_ width: Int) -> String {
+    public func zeroPadded(_ width: Int) -> String {
         // Written straight into a string short enough to need no allocation.
         var digits = 1
         var rest = magnitude / 10

@@ -2,7 +2,7 @@ import SitegenSupport
 import SitegenYAML
 
 /// A value that can be read out of one YAML node, or say what it expected instead.
-package protocol FrontMatterValue {
+public protocol FrontMatterValue {
     /// How the expected value reads in an error: "a date like 2026-12-01".
     static var expectation: String { get }
     /// Throws `.mismatch` when the node is not of this type, or a problem with its own words.
@@ -13,49 +13,49 @@ package protocol FrontMatterValue {
 }
 
 extension FrontMatterValue {
-    package init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
+    public init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
         try self.init(node: node)
     }
 }
 
 /// What the values of one build's files made, kept for the texts that come back in file
 /// after file (the same tags and meals). Made by the build, so that nothing outlives it.
-package final class ReadingMemo: Sendable {
+public final class ReadingMemo: Sendable {
     let labels = TextMemo<Label?>(limit: 10_000)
     let slugs = TextMemo<String?>(limit: 10_000)
 
-    package init() {}
+    public init() {}
 }
 
-package enum ValueProblem: Error {
+public enum ValueProblem: Error {
     /// The node is of the wrong kind: the message says the expectation and what was found.
     case mismatch
     /// The node has the right kind but a wrong value: the message says why.
     case invalid(String)
 
     /// A value written in quotes that would be of the expected type without them.
-    package static func quoted(_ text: String, expected: String) -> ValueProblem {
+    public static func quoted(_ text: String, expected: String) -> ValueProblem {
         .invalid("must be \(expected), found '\(text)' in quotes, which YAML reads as text: write it without them")
     }
 }
 
 /// Where a file's problems are collected, so a build can report all of them at once.
-package final class DiagnosticLog {
-    package init() {}
+public final class DiagnosticLog {
+    public init() {}
 
-    package private(set) var entries: [Diagnostic] = []
+    public private(set) var entries: [Diagnostic] = []
 
-    package var hasErrors: Bool { entries.contains { $0.severity == .error } }
+    public var hasErrors: Bool { entries.contains { $0.severity == .error } }
 
-    package func add(_ diagnostic: Diagnostic) {
+    public func add(_ diagnostic: Diagnostic) {
         entries.append(diagnostic)
     }
 
-    package func error(at location: SourceLocation, _ message: String) {
+    public func error(at location: SourceLocation, _ message: String) {
         entries.append(.error(at: location, message))
     }
 
-    package func warning(at location: SourceLocation, _ message: String) {
+    public func warning(at location: SourceLocation, _ message: String) {
         entries.append(.warning(at: location, message))
     }
 }
@@ -63,17 +63,17 @@ package final class DiagnosticLog {
 /// Reads the keys of one YAML mapping into typed values. Every problem is logged with
 /// the location of the offending key or value; reading goes on so that one build
 /// reports every problem of a file.
-package final class FieldReader {
-    package let log: DiagnosticLog
+public final class FieldReader {
+    public let log: DiagnosticLog
     /// The keys the mapping may have; any other is unknown.
-    package let keys: KeyTable
-    package let memo: ReadingMemo
+    public let keys: KeyTable
+    public let memo: ReadingMemo
     /// The key path in messages: "cover." for the fields of `cover`.
     private let prefix: String
     private let location: SourceLocation
     private let pairs: [YAMLPair]
 
-    package init(_ node: YAMLNode?, keys: KeyTable, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "", memo: ReadingMemo = ReadingMemo()) {
+    public init(_ node: YAMLNode?, keys: KeyTable, log: DiagnosticLog, emptyLocation: SourceLocation, prefix: String = "", memo: ReadingMemo = ReadingMemo()) {
         self.log = log
         self.keys = keys
         self.memo = memo
@@ -85,14 +85,14 @@ package final class FieldReader {
         }
     }
 
-    package func name(_ key: String) -> String { prefix + key }
+    public func name(_ key: String) -> String { prefix + key }
 
-    package func has(_ key: String) -> Bool {
+    public func has(_ key: String) -> Bool {
         pairs.contains { $0.key == key }
     }
 
     /// The node of `key`, or nil when it is absent or written as null.
-    package func node(_ key: String) -> YAMLNode? {
+    public func node(_ key: String) -> YAMLNode? {
         assert(keys.contains(key), "'\(name(key))' is read but not in its KeyTable: add it to ContentKeys, and docs/content.md")
         // Found by place, so that only the node asked for is copied, not every pair passed.
         guard let place = pairs.firstIndex(where: { $0.key == key }) else { return nil }
@@ -100,18 +100,18 @@ package final class FieldReader {
         return pairs[place].value
     }
 
-    package func keyLocation(_ key: String) -> SourceLocation {
+    public func keyLocation(_ key: String) -> SourceLocation {
         pairs.first { $0.key == key }?.keyLocation ?? location
     }
 
-    package var mappingLocation: SourceLocation { location }
+    public var mappingLocation: SourceLocation { location }
 
-    package func optional<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
+    public func optional<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
         guard let node = node(key) else { return nil }
         return read(node, key: key)
     }
 
-    package func required<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
+    public func required<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self) -> Value? {
         guard let node = node(key) else {
             let present = pairs.first { $0.key == key }
             log.error(at: present?.value.location ?? location, "missing required key '\(name(key))': expected \(Value.expectation)")
@@ -122,12 +122,12 @@ package final class FieldReader {
 
     /// Text a page shows as a heading or a name: required, and not blank (`title: " "`
     /// would make an empty heading and a link with nothing to click).
-    package func requiredText(_ key: String) -> String? {
+    public func requiredText(_ key: String) -> String? {
         required(key, String.self).flatMap { visible($0, key) }
     }
 
     /// Text a page shows when it is given, as `requiredText`.
-    package func optionalText(_ key: String) -> String? {
+    public func optionalText(_ key: String) -> String? {
         optional(key, String.self).flatMap { visible($0, key) }
     }
 
@@ -139,7 +139,7 @@ package final class FieldReader {
         return text
     }
 
-    package func read<Value: FrontMatterValue>(_ node: YAMLNode, key: String) -> Value? {
+    public func read<Value: FrontMatterValue>(_ node: YAMLNode, key: String) -> Value? {
         do throws(ValueProblem) {
             return try Value(node: node, memo: memo)
         } catch {
@@ -154,7 +154,7 @@ package final class FieldReader {
     }
 
     /// A list of values; a single value is taken as a list of one when `singleAllowed`.
-    package func list<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self, singleAllowed: Bool = false) -> [Value]? {
+    public func list<Value: FrontMatterValue>(_ key: String, _ type: Value.Type = Value.self, singleAllowed: Bool = false) -> [Value]? {
         guard let node = node(key) else { return nil }
         guard let items = node.sequence else {
             if singleAllowed, node.scalar != nil { return read(node, key: key).map { [$0] } }
@@ -168,7 +168,7 @@ package final class FieldReader {
     /// An article's tags, each once: one whose page an earlier one of the list has
     /// (`[Dim sum, dim sum]`) is left out with a warning, so that the article is not listed
     /// twice on that page nor links to it twice.
-    package func tags(_ key: String) -> [Label] {
+    public func tags(_ key: String) -> [Label] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
         if let node = node(key), let scalar = node.scalar, scalar.text.contains(",") {
             // YAML reads `tags: toast, milk tea` as one text.
@@ -191,7 +191,7 @@ package final class FieldReader {
     }
 
     /// The reader of a nested mapping such as `cover:` or `restaurant:`.
-    package func mapping(_ key: String, expectation: String) -> FieldReader? {
+    public func mapping(_ key: String, expectation: String) -> FieldReader? {
         guard let node = node(key) else { return nil }
         guard node.mapping != nil else {
             log.error(at: node.location, "'\(name(key))' must be \(expectation), found \(node.shortDescription)")
@@ -201,14 +201,14 @@ package final class FieldReader {
     }
 
     /// The keys of the mapping `key` holds.
-    package func nested(_ key: String) -> KeyTable {
+    public func nested(_ key: String) -> KeyTable {
         guard let table = keys.nested(key) else { preconditionFailure("'\(name(key))' holds no mapping in its KeyTable") }
         return table
     }
 
     /// Keys the table does not have: a warning (an error with `--strict`) naming the closest
     /// known key.
-    package func reportUnknownKeys(what: String) {
+    public func reportUnknownKeys(what: String) {
         for pair in pairs where !keys.contains(pair.key) {
             var message = "unknown key '\(name(pair.key))' in \(what)"
             if let suggestion = Suggestion.closest(to: pair.key, among: keys.names) {

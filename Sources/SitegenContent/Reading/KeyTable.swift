@@ -1,18 +1,18 @@
 /// A key a content file may have, with what authors read of it in docs/content.md (whose
 /// tables are made from these).
-package struct ContentKey: Sendable {
-    package var name: String
+public struct ContentKey: Sendable {
+    public var name: String
     /// What the value is: "text", "a date, or a date and time".
-    package var type: String
+    public var type: String
     /// "required", or what the key is when it is left out.
-    package var defaultValue: String
-    package var meaning: String
+    public var defaultValue: String
+    public var meaning: String
     /// The key as written in YAML: `title: Lovely Breakfast`.
-    package var example: String
+    public var example: String
     /// The keys of a mapping this key holds.
-    package var keys: KeyTable?
+    public var keys: KeyTable?
 
-    package init(_ name: String, _ type: String, default defaultValue: String, _ meaning: String, example: String, keys: KeyTable? = nil) {
+    public init(_ name: String, _ type: String, default defaultValue: String, _ meaning: String, example: String, keys: KeyTable? = nil) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -24,26 +24,26 @@ package struct ContentKey: Sendable {
 
 /// The keys one mapping of a content file may have: the reader reads no other, a key not
 /// here is unknown (a warning with the closest one), and docs/content.md lists exactly these.
-package struct KeyTable: Sendable {
-    package var keys: [ContentKey]
+public struct KeyTable: Sendable {
+    public var keys: [ContentKey]
 
-    package init(_ keys: [ContentKey]) {
+    public init(_ keys: [ContentKey]) {
         self.keys = keys
     }
 
-    package var names: [String] { keys.map(\.name) }
+    public var names: [String] { keys.map(\.name) }
 
-    package func contains(_ name: String) -> Bool {
+    public func contains(_ name: String) -> Bool {
         keys.contains { $0.name == name }
     }
 
     /// The keys of the mapping `name` holds.
-    package func nested(_ name: String) -> KeyTable? {
+    public func nested(_ name: String) -> KeyTable? {
         keys.first { $0.name == name }?.keys
     }
 
     /// Every key, nested ones by their path (`cover.src`), each after the mapping that holds it.
-    package var paths: [(path: String, key: ContentKey)] {
+    public var paths: [(path: String, key: ContentKey)] {
         keys.flatMap { key in
             [(key.name, key)] + (key.keys?.paths.map { ("\(key.name).\($0.path)", $0.key) } ?? [])
         }

@@ -2,24 +2,24 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-package struct Label: FrontMatterValue, Hashable, Sendable {
-    package var name: String
-    package var slug: Slug
+public struct Label: FrontMatterValue, Hashable, Sendable {
+    public var name: String
+    public var slug: Slug
 
-    package static var expectation: String { "a short name like Breakfast" }
+    public static var expectation: String { "a short name like Breakfast" }
 
-    package init(name: String, slug: Slug) {
+    public init(name: String, slug: Slug) {
         self.name = name
         self.slug = slug
     }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         try self.init(node: node, memo: ReadingMemo())
     }
 
     /// Made once per text of a build: the same tags and meals come back in article after
     /// article.
-    package init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
+    public init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
         if let label = memo.labels.value(for: scalar.text, making: { Label(text: $0, memo: memo) }) {
             self = label
@@ -41,12 +41,12 @@ package struct Label: FrontMatterValue, Hashable, Sendable {
 
 /// A user name, written with or without its `@` and kept without it: pages put the `@`
 /// before it (`@dreamer`), and `"@dreamer"` made `@@dreamer`.
-package struct Username: FrontMatterValue, Sendable {
-    package var text: String
+public struct Username: FrontMatterValue, Sendable {
+    public var text: String
 
-    package static var expectation: String { "a user name like dreamer" }
+    public static var expectation: String { "a user name like dreamer" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
         // Looked at as bytes: every article has a username, and its characters' Unicode
         // properties need not be asked.
@@ -69,14 +69,14 @@ package struct Username: FrontMatterValue, Sendable {
 }
 
 /// A grade as site.yaml lists it: a number (6) or a short name ("K").
-package struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    package var text: String
+public struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    public var text: String
 
-    package static var expectation: String { "a grade like 6 or K" }
+    public static var expectation: String { "a grade like 6 or K" }
 
-    package init(_ text: String) { self.text = text }
+    public init(_ text: String) { self.text = text }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull, !scalar.text.isEmpty else { throw .mismatch }
         guard scalar.text.count <= 20, scalar.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
             throw .invalid("must be a grade like 6 or K (letters, digits and hyphens), found '\(scalar.text)'")
@@ -84,18 +84,18 @@ package struct GradeID: FrontMatterValue, Hashable, Sendable, CustomStringConver
         text = scalar.text
     }
 
-    package var description: String { text }
+    public var description: String { text }
     /// The grade in a URL: `/homework/grade-k/`.
-    package var slug: String { text.lowercased() }
+    public var slug: String { text.lowercased() }
 }
 
 /// What kind of work an assignment is; it picks the icon.
-package enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
+public enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
     case reading, writing, worksheet, project, quiz, test, study, lab, practice, other
 
-    package static var expectation: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
+    public static var expectation: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard let icon = AssignmentIcon(rawValue: scalar.text) else {
             var message = "must be one of \(AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", ")), found '\(scalar.text)'"
@@ -109,12 +109,12 @@ package enum AssignmentIcon: String, FrontMatterValue, CaseIterable, Sendable {
 }
 
 /// An IANA time zone name such as Asia/Hong_Kong.
-package struct EmailAddress: FrontMatterValue, Hashable, Sendable {
-    package var text: String
+public struct EmailAddress: FrontMatterValue, Hashable, Sendable {
+    public var text: String
 
-    package static var expectation: String { "an email address like name@school.org" }
+    public static var expectation: String { "an email address like name@school.org" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         let parts = scalar.text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),

@@ -3,18 +3,18 @@ import SitegenSupport
 import SitegenYAML
 
 extension String: FrontMatterValue {
-    package static var expectation: String { "text" }
+    public static var expectation: String { "text" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
         self = scalar.text
     }
 }
 
 extension Bool: FrontMatterValue {
-    package static var expectation: String { "true or false" }
+    public static var expectation: String { "true or false" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         let value: Bool
         switch scalar.text {
@@ -28,9 +28,9 @@ extension Bool: FrontMatterValue {
 }
 
 extension Int: FrontMatterValue {
-    package static var expectation: String { "a whole number" }
+    public static var expectation: String { "a whole number" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, let value = Int(scalar.text) else { throw .mismatch }
         guard scalar.style == .plain else { throw .quoted(scalar.text, expected: Int.expectation) }
         self = value
@@ -38,13 +38,13 @@ extension Int: FrontMatterValue {
 }
 
 /// A number as written (`34`, `12.5`), kept exactly as a decimal.
-package struct Number: FrontMatterValue, Hashable, Sendable {
-    package var value: Decimal
-    package var text: String
+public struct Number: FrontMatterValue, Hashable, Sendable {
+    public var value: Decimal
+    public var text: String
 
-    package static var expectation: String { "a number" }
+    public static var expectation: String { "a number" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, scalar.style == .plain, Number.isNumeral(scalar.text),
               let value = Number.decimal(parsing: scalar.text)
         else {
@@ -58,7 +58,7 @@ package struct Number: FrontMatterValue, Hashable, Sendable {
     }
 
     /// The value of a numeral (digits, at most one dot, a sign), exactly as written.
-    package static func decimal(parsing text: String) -> Decimal? {
+    public static func decimal(parsing text: String) -> Decimal? {
         decimal(fromNumeral: text) ?? Decimal(string: text, locale: Number.posix)
     }
 
@@ -67,7 +67,7 @@ package struct Number: FrontMatterValue, Hashable, Sendable {
     /// seventh of the cost (every article has a price and two coordinates). Nil for longer
     /// numerals and for zero (whose exponent `Decimal(string:)` keeps): those take the
     /// general parser.
-    package static func decimal(fromNumeral text: String) -> Decimal? {
+    public static func decimal(fromNumeral text: String) -> Decimal? {
         var significand: UInt64 = 0
         var digits = 0
         var fractionDigits = 0
@@ -89,7 +89,7 @@ package struct Number: FrontMatterValue, Hashable, Sendable {
         return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
 
-    package var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
+    public var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
 
     /// Made once: making a locale for every number cost more than reading it.
     private static let posix = Locale(identifier: "en_US_POSIX")

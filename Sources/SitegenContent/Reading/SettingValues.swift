@@ -2,12 +2,12 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-package struct TimeZoneName: FrontMatterValue, Sendable {
-    package var zone: TimeZone
+public struct TimeZoneName: FrontMatterValue, Sendable {
+    public var zone: TimeZone
 
-    package static var expectation: String { "an IANA time zone like Asia/Hong_Kong" }
+    public static var expectation: String { "an IANA time zone like Asia/Hong_Kong" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard let zone = TimeZoneName.zone(named: scalar.text) else {
             var message = "must be an IANA time zone like Asia/Hong_Kong, found '\(scalar.text)'"
@@ -19,7 +19,7 @@ package struct TimeZoneName: FrontMatterValue, Sendable {
         self.zone = zone
     }
 
-    package static func zone(named name: String) -> TimeZone? {
+    public static func zone(named name: String) -> TimeZone? {
         if name == "UTC" || name == "GMT" { return TimeZone(identifier: name) }
         // An Area/Location name the zone keeps as its identifier is one of the database's.
         // ICU also takes abbreviations ("PST"), which are no IANA names; listing its names
@@ -37,14 +37,14 @@ package struct TimeZoneName: FrontMatterValue, Sendable {
 }
 
 /// An ISO 4217 currency code such as HKD.
-package struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    package var code: String
+public struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    public var code: String
 
-    package static var expectation: String { "an ISO 4217 currency code like HKD" }
+    public static var expectation: String { "an ISO 4217 currency code like HKD" }
 
-    package init(_ code: String) { self.code = code }
+    public init(_ code: String) { self.code = code }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard scalar.text.utf8.count == 3, CurrencyCode.known.contains(scalar.text) else {
             var message = "must be an ISO 4217 currency code like HKD or USD, found '\(scalar.text)'"
@@ -56,20 +56,20 @@ package struct CurrencyCode: FrontMatterValue, Hashable, Sendable, CustomStringC
 
     /// Asked of Foundation once: it makes its list anew at each call, and every article
     /// with a price names a currency.
-    package static let known = Set(Locale.commonISOCurrencyCodes)
+    public static let known = Set(Locale.commonISOCurrencyCodes)
 
-    package var description: String { code }
+    public var description: String { code }
 }
 
 /// A BCP 47 language tag such as en or zh-Hant-HK.
-package struct LanguageTag: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    package var text: String
+public struct LanguageTag: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    public var text: String
 
-    package static var expectation: String { "a language tag like en or zh-HK" }
+    public static var expectation: String { "a language tag like en or zh-HK" }
 
-    package init(_ text: String) { self.text = text }
+    public init(_ text: String) { self.text = text }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard LanguageTag.isWellFormed(scalar.text) else {
             var message = "must be a language tag like en or zh-HK, found '\(scalar.text)'"
@@ -88,7 +88,7 @@ package struct LanguageTag: FrontMatterValue, Hashable, Sendable, CustomStringCo
             && parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
     }
 
-    package var description: String { text }
+    public var description: String { text }
 }
 
 /// A plain email address, good enough to be a mailto: link.

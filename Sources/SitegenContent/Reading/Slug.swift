@@ -2,13 +2,13 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-package struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
-    package var text: String
+public struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var text: String
 
-    package static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
+    public static var expectation: String { "lowercase letters, digits and hyphens like lovely-breakfast" }
 
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar else { throw .mismatch }
         guard Slug.isValid(scalar.text) else {
             throw .invalid("must be lowercase letters, digits and hyphens like lovely-breakfast, found '\(scalar.text)'")
@@ -16,14 +16,14 @@ package struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStr
         text = scalar.text
     }
 
-    package init?(validating text: String) {
+    public init?(validating text: String) {
         guard Slug.isValid(text) else { return nil }
         self.text = text
     }
 
     /// A slug made from any text: letters and digits of every script kept in lowercase,
     /// accents dropped from Latin letters (`Crème` → `creme`), anything else a hyphen.
-    package init?(making text: String, memo: ReadingMemo? = nil) {
+    public init?(making text: String, memo: ReadingMemo? = nil) {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             guard let made = Slug.textMade(fromASCII: text) else { return nil }
             self.text = made
@@ -88,7 +88,7 @@ package struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStr
 
     /// Lowercase letters of any script, digits and single hyphens between them: nothing
     /// that could make a path leave its folder.
-    package static func isValid(_ text: String) -> Bool {
+    public static func isValid(_ text: String) -> Bool {
         // ASCII, over the bytes in place: every cached article, tag and meal checks its
         // slug again on a rebuild, and neither a string per character nor the UTF-8 view
         // a byte at a time is needed for it.
@@ -103,8 +103,8 @@ package struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStr
             && text.allSatisfy { $0 == "-" || (($0.isLetter || $0.isNumber) && String($0).lowercased() == String($0) && !$0.isWhitespace) }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
-    package var description: String { text }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
+    public var description: String { text }
 }
 
 /// A name that groups articles, such as a meal or a tag, with the slug of its page.

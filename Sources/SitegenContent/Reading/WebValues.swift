@@ -2,17 +2,17 @@ import Foundation
 import SitegenSupport
 import SitegenYAML
 
-package struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
-    package var text: String
+public struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    public var text: String
 
-    package static var expectation: String { "an http or https URL like https://example.com/" }
+    public static var expectation: String { "an http or https URL like https://example.com/" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, let url = WebURL(scalar.text) else { throw .mismatch }
         self = url
     }
 
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         // Over the UTF-8 bytes: every image of every article is checked, without
         // lowercasing and walking the characters of each URL. Every scalar the check refuses
         // is ASCII, and no byte of a longer scalar is ASCII.
@@ -35,21 +35,21 @@ package struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConvert
 
     /// A URL checked when its source was read, as the build cache gives it back, not
     /// checked again for every assignment that names it.
-    package init(checked text: String) {
+    public init(checked text: String) {
         self.text = text
     }
 
-    package var description: String { text }
+    public var description: String { text }
 }
 
 /// Where an image comes from: a file of the site, or an http/https URL.
-package enum ImageSource: FrontMatterValue, Hashable, Sendable {
+public enum ImageSource: FrontMatterValue, Hashable, Sendable {
     case local(String)
     case remote(WebURL)
 
-    package static var expectation: String { "a path to an image of the site or an http/https URL" }
+    public static var expectation: String { "a path to an image of the site or an http/https URL" }
 
-    package init(node: YAMLNode) throws(ValueProblem) {
+    public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.text.isEmpty else { throw .mismatch }
         guard let source = ImageSource(scalar.text) else {
             throw .invalid("must be a path to an image of the site or an http/https URL, found '\(scalar.text)'")
@@ -57,7 +57,7 @@ package enum ImageSource: FrontMatterValue, Hashable, Sendable {
         self = source
     }
 
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         let utf8 = text.utf8
         if let colon = utf8.firstIndex(of: UInt8(ascii: ":")), !utf8[..<colon].contains(UInt8(ascii: "/")) {
             guard let url = WebURL(text) else { return nil }
@@ -74,10 +74,10 @@ package enum ImageSource: FrontMatterValue, Hashable, Sendable {
 /// `javascript:` link and opens a `data:` or `file:` one as a document of its own, and
 /// cmark leaves such a link's address out of the page without a word, so that the author
 /// would not know the link went dead.
-package enum LinkDestination {
-    package static let schemes: [String] = ["http", "https", "mailto", "tel", "sms", "geo", "webcal"]
+public enum LinkDestination {
+    public static let schemes: [String] = ["http", "https", "mailto", "tel", "sms", "geo", "webcal"]
 
-    package static let expectation = "a path or an http, https, mailto, tel, sms, geo or webcal address"
+    public static let expectation = "a path or an http, https, mailto, tel, sms, geo or webcal address"
 
     /// The allowed schemes, each in one word, its first byte lowest (all are 8 bytes or
     /// fewer).
@@ -87,7 +87,7 @@ package enum LinkDestination {
 
     /// The scheme a browser reads at the start of `destination`, lowercased, when it is
     /// not one of `schemes`; nil for an allowed address or a path.
-    package static func refusedScheme(of destination: String) -> String? {
+    public static func refusedScheme(of destination: String) -> String? {
         // Every link of every page is checked: the scheme is read into a word, and a
         // string is made only of one that is refused.
         var word: UInt64 = 0
@@ -110,7 +110,7 @@ package enum LinkDestination {
     /// before the address and every tab and line break in it dropped (`java&#9;script:` is
     /// still JavaScript), then a letter and letters, digits, `+`, `-` or `.` up to a colon.
     /// Nil when something else comes before the first colon: the address is a path.
-    package static func scheme(of destination: String) -> String? {
+    public static func scheme(of destination: String) -> String? {
         var scheme: [UInt8] = []
         for byte in destination.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
             if scheme.isEmpty, byte <= 0x20 { continue }

@@ -54,7 +54,7 @@ extension ArticleLink {
 /// at `/restaurants/<slug>/` (`RestaurantPage`).
 struct RestaurantEntry: Sendable, Equatable {
     var name: String
-    /// `RestaurantEntry.slug(of:)` of the name.
+    /// The restaurant's `Restaurant.slug`.
     var slug: String
     var address: String?
     var latitude: Double?
@@ -65,7 +65,7 @@ struct RestaurantEntry: Sendable, Equatable {
     var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
     /// The restaurant as an article names it, for the views an article's restaurant has.
-    var restaurant: Restaurant { Restaurant(name: name, address: address, latitude: latitude, longitude: longitude) }
+    var restaurant: Restaurant { Restaurant(name: name, address: address, latitude: latitude, longitude: longitude, slug: slug) }
 
     /// Where the entry goes among the restaurants: by name, whatever its case, then slug.
     var orderKey: (String, String) { (name.lowercasedBytewise, slug) }
@@ -77,17 +77,6 @@ struct RestaurantEntry: Sendable, Equatable {
     /// The name an article gives its restaurant: the address stands in for a missing one.
     static func name(of restaurant: Restaurant?) -> String? {
         restaurant.flatMap { $0.name ?? $0.address }
-    }
-
-    /// The slug of a restaurant named `name`, which gathers its articles ("Kam Wah Café"
-    /// and "kam wah cafe" are one restaurant) and names its page. Made from the name
-    /// alone, so that an article's link to its restaurant's page depends on nothing
-    /// else; a name with no letter or digit ("!!!") is told by a hash of it instead.
-    static func slug(of name: String) -> String {
-        if let slug = Slug(making: name) { return slug.text }
-        var print = Fingerprint()
-        print.add(Array(name.lowercasedBytewise.utf8))
-        return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
     }
 }
 

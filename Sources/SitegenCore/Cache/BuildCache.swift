@@ -8,7 +8,7 @@ import SitegenSupport
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-26"
+    static let format = "sitegen-build-cache-27"
 
     /// The tool version and options the cache was made for.
     var signature: String

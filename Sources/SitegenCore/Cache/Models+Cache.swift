@@ -102,6 +102,7 @@ extension BinaryWriter {
             writer.optional(restaurant.address) { $0.string($1) }
             writer.optional(restaurant.latitude) { $0.unsigned($1.bitPattern) }
             writer.optional(restaurant.longitude) { $0.unsigned($1.bitPattern) }
+            writer.optional(restaurant.slug) { $0.string($1) }
         }
         optional(value.restaurantLocation) { $0.location($1) }
         array(value.tags) { $0.label($1) }
@@ -254,7 +255,8 @@ extension ArticleFields {
             Restaurant(name: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
-                       longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) })
+                       longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
+                       slug: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
         }
         let restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         let tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }

@@ -283,7 +283,7 @@ struct SiteLists: Sendable, Equatable {
     /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
     mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
         guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
-        func slug(_ restaurant: SitegenContent.Restaurant?) -> String? { RestaurantEntry.name(of: restaurant).map(RestaurantEntry.slug(of:)) }
+        func slug(_ restaurant: SitegenContent.Restaurant?) -> String? { restaurant?.slug }
         func position(_ slug: String) -> Int? { restaurants.firstIndex { $0.entry.slug == slug } }
         let hadCoordinates = restaurants.contains(where: \.entry.hasCoordinates)
         /// Names, addresses and places the restaurant at `position` as `restaurant` has it.

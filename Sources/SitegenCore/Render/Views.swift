@@ -120,8 +120,7 @@ final class ViewContext: Sendable {
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
         fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
         // Every published article's restaurant has its page; the slug is the name's alone.
-        if let name = RestaurantEntry.name(of: restaurant) {
-            let slug = RestaurantEntry.slug(of: name)
+        if let slug = restaurant.slug {
             fields["slug"] = .string(slug)
             fields["url"] = .string(url(RestaurantEntry.path(ofSlug: slug)))
         }
