@@ -23,6 +23,8 @@ public struct Boxed<Fields: Sendable>: Sendable {
         box = Box(fields)
     }
 
+    /// Inlinable, so that `article.title` in another module reads the field: called, the
+    /// key path would be looked up and projected at run time, on every read.
     @inlinable
     public subscript<Value>(dynamicMember field: KeyPath<Fields, Value>) -> Value {
         box.fields[keyPath: field]
