@@ -32,9 +32,11 @@ let package = Package(
         // The content model: values, readers and models of a site's files; no cache, no
         // files written, no process-wide state.
         .target(name: "SitegenContent", dependencies: ["SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
+        // The files of a build: the source walker and readers, staging, atomic writes.
+        .target(name: "SitegenFiles", dependencies: ["SitegenPlatform", "SitegenSupport"]),
         .target(
             name: "SitegenCore",
-            dependencies: ["CLeaflet", "SitegenContent", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
@@ -49,9 +51,10 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenFilesTests", dependencies: ["SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenCore", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
     ]
 )
 
@@ -63,7 +66,7 @@ let package = Package(
 // docs/internals/performance-log.md): the targets a build runs through, but those of the
 // SitegenMustache library, since a package that depends on a library cannot build targets
 // with unsafe flags.
-let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenCore", "SitegenCLI", "sitegen"]
+let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenCLI", "sitegen"]
 for target in package.targets where buildPathTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

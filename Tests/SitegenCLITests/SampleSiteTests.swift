@@ -2,6 +2,7 @@ import Foundation
 import SitegenCLI
 import SitegenContent
 @testable import SitegenCore
+@testable import SitegenFiles
 import SitegenTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SitegenContent
 @testable import SitegenCore
+@testable import SitegenFiles
 import SitegenPlatform
 import SitegenSupport
 import SitegenYAML

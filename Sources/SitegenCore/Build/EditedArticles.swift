@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenSupport
 
 /// A rebuild by a command after articles were edited in place, from the cache on disk:
@@ -257,19 +258,5 @@ struct EditedArticles {
         }
         return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: previous, previousOutputs: previous.outputs,
                                     previousFolders: previous.folders, writingLists: writingLists, edits: edits)
-    }
-}
-
-extension RandomAccessCollection where Index == Int {
-    /// The first index whose element is in the second part of a collection partitioned by
-    /// `isInSecondPart` (false for every element before it, true from it on).
-    func partitioningIndex(where isInSecondPart: (Element) -> Bool) -> Int {
-        var low = startIndex
-        var high = endIndex
-        while low < high {
-            let middle = (low + high) / 2
-            if isInSecondPart(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

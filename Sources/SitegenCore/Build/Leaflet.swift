@@ -1,6 +1,7 @@
 import CLeaflet
 import Foundation
 import SitegenContent
+import SitegenFiles
 
 /// The Leaflet library for `/map/`, published under `assets/leaflet/`: the copy this sitegen
 /// carries, or a folder that site.yaml names (`map.leaflet`).

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenSupport
 
 /// What a long-running process (`sitegen serve`) keeps of its last good build, so that

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenMustache
 import SitegenSupport
 import SitegenYAML

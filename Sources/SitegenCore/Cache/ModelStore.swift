@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenSupport
 import SitegenPlatform
 

@@ -1,4 +1,5 @@
 import SitegenContent
+import SitegenFiles
 import SitegenSupport
 
 /// The pages of the build cache by path (relative to the output): each one's fingerprint,

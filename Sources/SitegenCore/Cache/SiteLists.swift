@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 
 /// What the last build's lists were made of, kept beside the cache so that a rebuild
 /// after an edit the lists show (an article's title, price, cover, meal, tags or

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenSupport
 
 /// `sitegen check`: builds the site in memory, then verifies that every internal link,

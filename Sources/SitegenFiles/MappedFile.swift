@@ -1,14 +1,13 @@
-import SitegenContent
 import SitegenPlatform
 
 /// A file read in place, mapped into memory, not read into new memory the kernel would
 /// first zero, then fill with a copy. Only sitegen writes these files, each whole into a
 /// new file put in place with `rename`, so a mapped file does not change while it is read.
-final class MappedFile: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
+public final class MappedFile: @unchecked Sendable {
+    public let bytes: UnsafeBufferPointer<UInt8>
 
     /// Nil when the file cannot be opened or mapped, or is empty.
-    init?(_ path: String) {
+    public init?(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 import Synchronization
@@ -14,11 +13,11 @@ import Synchronization
 /// and there would have many asked for in memory for nothing. A source out of memory alone
 /// is followed by a few asked for; one found near the last asked for (sources out of
 /// memory one after the other) doubles that, up to `widest`.
-final class ReadAhead: Sendable {
+public final class ReadAhead: Sendable {
     /// How many sources after one not in memory the kernel is asked for, at first and at
     /// most.
-    static let narrowest = 8
-    static let widest = 128
+    public static let narrowest = 8
+    public static let widest = 128
 
     private let places: [(folder: Int32, name: Substring)]
     /// Sources before this position have been asked for.
@@ -26,16 +25,16 @@ final class ReadAhead: Sendable {
     /// How many sources the last ask was for.
     private let window = Atomic<Int>(ReadAhead.narrowest)
 
-    init(_ places: [(folder: Int32, name: Substring)]) {
+    public init(_ places: [(folder: Int32, name: Substring)]) {
         self.places = places
     }
 
     /// Sources before this position have been asked for (or were never to be).
-    var askedBefore: Int { asked.load(ordering: .relaxed) }
+    public var askedBefore: Int { asked.load(ordering: .relaxed) }
 
     /// Asks for the sources after the one at `position` not asked for yet; the cores that
     /// find sources out of memory at once split the asking.
-    func ask(after position: Int) {
+    public func ask(after position: Int) {
         var start = asked.load(ordering: .relaxed)
         var end: Int
         while true {

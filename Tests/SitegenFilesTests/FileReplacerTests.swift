@@ -1,6 +1,6 @@
 import Foundation
-import SitegenContent
-@testable import SitegenCore
+@testable import SitegenFiles
+import SitegenSupport
 import SitegenPlatform
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 import Synchronization
@@ -7,31 +6,31 @@ import Synchronization
 /// Lists a folder's files with `readdir`, skipping hidden ones and anything that is not a
 /// plain file or folder (a FIFO would hang the build), never following a symbolic link to
 /// a place outside the site or around in a circle.
-struct SourceWalker {
-    let realRoot: String
-    let known: FolderListings
-    let settledBefore: Int64
+public struct SourceWalker {
+    public let realRoot: String
+    public let known: FolderListings
+    public let settledBefore: Int64
     /// This walk's listings: those of `known` for folders that did not change, the others
     /// as read, of folders that changed before `settledBefore` and hold only plain files
     /// and folders (a link's target can change without its folder changing).
-    var listed = FolderListings()
-    var problems: [Diagnostic] = []
+    public var listed = FolderListings()
+    public var problems: [Diagnostic] = []
 
-    init(realRoot: String, known: FolderListings, settledBefore: Int64) {
+    public init(realRoot: String, known: FolderListings, settledBefore: Int64) {
         self.realRoot = realRoot
         self.known = known
         self.settledBefore = settledBefore
     }
 
-    enum EntryType { case file, folder, other, missing }
+    public enum EntryType: Sendable { case file, folder, other, missing }
 
     /// Calls `each` with every file below `folder`, by its path relative to it, and its
     /// stamp, in the order of `String`'s `<` on those paths.
-    mutating func files(in folder: String, display: String, each: (consuming String, FileStamp) -> Void) {
+    public mutating func files(in folder: String, display: String, each: (consuming String, FileStamp) -> Void) {
         walk(folder, relative: "", display: display, visited: [], each: each)
     }
 
-    mutating func folders(in folder: String) -> [String] {
+    public mutating func folders(in folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         let listing = DirectoryListing(directory)
@@ -171,22 +170,22 @@ struct SourceWalker {
 /// One folder's entries but hidden ones (and "." and ".."), their names in one buffer: a
 /// string per name, sorted as strings, takes longer than the kernel takes to look the
 /// files up.
-struct DirectoryListing: Sendable {
-    struct Entry {
+public struct DirectoryListing: Sendable {
+    public struct Entry: Sendable {
         /// Where the name is in `names`, and its length (without the NUL after it).
-        var start: Int
-        var count: Int
+        public var start: Int
+        public var count: Int
         /// readdir's type.
-        var type: UInt8
-        var kind = SourceWalker.EntryType.missing
+        public var type: UInt8
+        public var kind = SourceWalker.EntryType.missing
     }
 
     /// The names, each followed by a NUL for the system calls.
-    var names: [UInt8] = []
-    var entries: [Entry] = []
+    public var names: [UInt8] = []
+    public var entries: [Entry] = []
     private var isASCII = true
 
-    init(_ directory: OpaquePointer) {
+    public init(_ directory: OpaquePointer) {
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
@@ -201,7 +200,7 @@ struct DirectoryListing: Sendable {
 
     /// The names of a folder as `FolderListings` kept them, in the order they were kept;
     /// nil unless they are as many as the kinds kept with them.
-    init?(_ kept: FolderListings.Folder) {
+    public init?(_ kept: FolderListings.Folder) {
         names = kept.names
         var entries: [Entry] = []
         entries.reserveCapacity(kept.isFolder.count)
@@ -230,7 +229,7 @@ struct DirectoryListing: Sendable {
     }
 
     /// The listing as `FolderListings` keeps it: the names in `order`.
-    func kept(in order: [Int], stamp: FolderListings.Stamp) -> FolderListings.Folder {
+    public func kept(in order: [Int], stamp: FolderListings.Stamp) -> FolderListings.Folder {
         var sorted: [UInt8] = []
         sorted.reserveCapacity(names.count)
         var isFolder: [Bool] = []
@@ -244,12 +243,12 @@ struct DirectoryListing: Sendable {
     }
 
     /// The indices of the entries that are files.
-    var fileIndices: [Int] { entries.indices.filter { entries[$0].kind == .file } }
+    public var fileIndices: [Int] { entries.indices.filter { entries[$0].kind == .file } }
 
     /// Whether the entries are the names and kinds of `kept`, in any order: as many, and
     /// the same sum and the same exclusive or of a hash of each (name and kind), which
     /// two different sets of names match by chance one time in 2^64 or fewer.
-    func names(areTheSameAs kept: FolderListings.Folder) -> Bool {
+    public func names(areTheSameAs kept: FolderListings.Folder) -> Bool {
         guard entries.count == kept.isFolder.count else { return false }
         func hash(_ name: UnsafeBufferPointer<UInt8>, isFolder: Bool) -> UInt64 {
             var print = Fingerprint()
@@ -274,7 +273,7 @@ struct DirectoryListing: Sendable {
         return whole && mine == theirs
     }
 
-    func name(_ index: Int) -> String {
+    public func name(_ index: Int) -> String {
         let entry = entries[index]
         return String(decoding: names[entry.start..<entry.start + entry.count], as: UTF8.self)
     }
@@ -283,7 +282,7 @@ struct DirectoryListing: Sendable {
     /// allocation. Written into the string's own storage, each path would be validated as
     /// UTF-8 a byte at a time; decoded, an ASCII path is checked eight bytes at a time. Every
     /// rebuild makes one for each source.
-    func path(_ index: Int, in relative: String) -> String {
+    public func path(_ index: Int, in relative: String) -> String {
         let entry = entries[index]
         return names.withUnsafeBufferPointer { names in
             PackedPaths.joining(relative, UnsafeBufferPointer(rebasing: names[entry.start..<(entry.start + entry.count)])) { String(decoding: $0, as: UTF8.self) }
@@ -292,7 +291,7 @@ struct DirectoryListing: Sendable {
 
     /// The entries' indices in the order of their names, a folder's name as if it ended
     /// with "/". ASCII names compare as bytes, others as strings.
-    func sortedOrder() -> [Int] {
+    public func sortedOrder() -> [Int] {
         guard isASCII else {
             let keys = entries.indices.map { name($0) + (entries[$0].kind == .folder ? "/" : "") }
             return entries.indices.sorted { keys[$0] < keys[$1] }
@@ -401,11 +400,11 @@ struct DirectoryListing: Sendable {
     }
 
     /// Files are looked up on every core, in runs of this many, when there are more.
-    static let run = 256
+    public static let run = 256
 
     /// The paths (`relative` and the name) and stamps of the entries at `indices`, files of
     /// the open folder `folder`, in their order; nil for one that is gone.
-    func files(_ indices: [Int], in folder: Int32, under relative: String) -> [(String, FileStamp)?] {
+    public func files(_ indices: [Int], in folder: Int32, under relative: String) -> [(String, FileStamp)?] {
         parallelMap(indices, inRunsOf: Self.run) { index in
             names.withUnsafeBufferPointer { names in
                 FileStamp.of(names.baseAddress! + entries[index].start, in: folder).map { (path(index, in: relative), $0) }
@@ -416,7 +415,7 @@ struct DirectoryListing: Sendable {
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether no byte has its high bit set, looked at eight at a time.
-    var isASCII: Bool {
+    public var isASCII: Bool {
         guard let base = baseAddress else { return true }
         var index = 0
         while index + 8 <= count {

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenSupport
 import SitegenPlatform
 import Synchronization
@@ -9,11 +8,11 @@ import Synchronization
 /// into place, each with one atomic rename. When there is no output yet (a first build, a
 /// build on a clean machine), the staging folder is laid out as the output will be and
 /// becomes it with one rename: thousands of renames and folders fewer at the end.
-struct OutputStaging: Sendable {
-    let folder: String
-    let outputRoot: String
+public struct OutputStaging: Sendable {
+    public let folder: String
+    public let outputRoot: String
     /// Whether pages are staged at their own paths, for the whole folder to become the output.
-    let mirrorsOutput: Bool
+    public let mirrorsOutput: Bool
     /// How many bytes of rendered pages a rebuild keeps in memory for the write stage: a
     /// stylesheet edited changes every page of the site.
     private let heldLimit: Int
@@ -24,7 +23,7 @@ struct OutputStaging: Sendable {
     /// folder's absolute path.
     private let opened: OpenFolder?
 
-    init?(output: URL, heldLimit: Int = 256 << 20) {
+    public init?(output: URL, heldLimit: Int = 256 << 20) {
         self.heldLimit = heldLimit
         let parent = output.deletingLastPathComponent().path
         folder = parent + "/.\(output.lastPathComponent).sitegen-staging-\(getpid())"
@@ -35,13 +34,13 @@ struct OutputStaging: Sendable {
         opened = OpenFolder(folder)
     }
 
-    func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
+    public func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
         bytes.withUnsafeBufferPointer { stage(path, $0, previous: previous) }
     }
 
     /// `stage` of bytes where they were rendered: a page is copied into an array only when
     /// it cannot be written at once.
-    func stage(_ path: String, _ bytes: UnsafeBufferPointer<UInt8>, previous: OutputManifest.Entry?) -> OutputFile {
+    public func stage(_ path: String, _ bytes: UnsafeBufferPointer<UInt8>, previous: OutputManifest.Entry?) -> OutputFile {
         let hash = ContentHash.value(UnsafeRawBufferPointer(bytes))
         if mirrorsOutput, OutputWriter.safeRelativePath(path) != nil, let modified = place(bytes, at: path) {
             return OutputFile(path: path, contents: .staged(folder + "/" + path, OutputManifest.Entry(size: bytes.count, modified: modified, hash: hash)))
@@ -69,7 +68,7 @@ struct OutputStaging: Sendable {
     /// the output, in their order, on a thread of its own: pages rendered in that order find
     /// their folder made, and a page that comes early waits for it. One thread: two cores
     /// making folders in one folder at once spin on its lock.
-    func makingFolders(for paths: [String]) -> OutputStaging {
+    public func makingFolders(for paths: [String]) -> OutputStaging {
         var staging = self
         staging.folders = StagingFolders(in: folder, opened: opened, for: paths.filter { OutputWriter.safeRelativePath($0) != nil })
         return staging
@@ -120,7 +119,7 @@ struct OutputStaging: Sendable {
 
     /// Adds the files not staged yet and renames the staging folder to the output; nil
     /// (with nothing lost) when the output appeared meanwhile or a file cannot be placed.
-    func becomeOutput(with files: [OutputFile]) -> OutputWriter.Result? {
+    public func becomeOutput(with files: [OutputFile]) -> OutputWriter.Result? {
         folders?.finish()
         var result = OutputWriter.Result()
         result.manifest.reserveCapacity(files.count)
@@ -149,7 +148,7 @@ struct OutputStaging: Sendable {
         return result
     }
 
-    func remove() {
+    public func remove() {
         folders?.finish()
         try? FileManager.default.removeItem(atPath: folder)
     }
@@ -176,7 +175,7 @@ struct OutputStaging: Sendable {
 
     /// Whether the output at `path` has no page a last build could have left: it is
     /// missing, or holds only hidden entries at its top (a deploy branch's `.git`).
-    static func holdsNoPages(_ path: String) -> Bool {
+    public static func holdsNoPages(_ path: String) -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return true }
         return names.allSatisfy { $0.hasPrefix(".") }
     }
@@ -184,7 +183,7 @@ struct OutputStaging: Sendable {
 
 /// The folders of a staging laid out as the output, made one after the other on a thread
 /// of their own.
-final class StagingFolders: Sendable {
+public final class StagingFolders: Sendable {
     /// Where each path's folders come in the order of making.
     private let positions: [String: Int]
     /// How many paths have all their folders.
@@ -192,7 +191,7 @@ final class StagingFolders: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Folders made in `root`, relative to it when it is `opened`.
-    init(in root: String, opened: OpenFolder?, for paths: [String]) {
+    public init(in root: String, opened: OpenFolder?, for paths: [String]) {
         positions = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         Thread.detachNewThread { [self] in
             // Over the paths' bytes, into one buffer for mkdir: found by characters, in a set
@@ -222,13 +221,13 @@ final class StagingFolders: Sendable {
 
     /// Returns once the folders of `path` are made (at once for a path not in the list:
     /// its writer makes its folders).
-    func waitForFolder(of path: String) {
+    public func waitForFolder(of path: String) {
         guard let position = positions[path] else { return }
         while made.load(ordering: .acquiring) <= position { usleep(50) }
     }
 
     /// Waits for the thread to end, before the staging folder is renamed or removed.
-    func finish() {
+    public func finish() {
         done.wait()
         done.signal()
     }
@@ -236,11 +235,11 @@ final class StagingFolders: Sendable {
 
 /// Numbers for staged files, unique whichever core asks, and the bytes of pages held in
 /// memory instead.
-final class StagingCounter: Sendable {
+public final class StagingCounter: Sendable {
     private let value = Mutex(0)
     private let held = Atomic<Int>(0)
 
-    func next() -> Int {
+    public func next() -> Int {
         value.withLock { count in
             count += 1
             return count
@@ -248,7 +247,7 @@ final class StagingCounter: Sendable {
     }
 
     /// Counts `count` bytes more kept in memory, unless that passes `limit`.
-    func hold(_ count: Int, limit: Int) -> Bool {
+    public func hold(_ count: Int, limit: Int) -> Bool {
         var current = held.load(ordering: .relaxed)
         while current + count <= limit {
             let (exchanged, found) = held.compareExchange(expected: current, desired: current + count, ordering: .relaxed)

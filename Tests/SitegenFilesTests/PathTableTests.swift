@@ -1,6 +1,5 @@
 import Foundation
-import SitegenContent
-@testable import SitegenCore
+@testable import SitegenFiles
 import Testing
 
 @Suite("Path tables")

@@ -1,4 +1,3 @@
-import SitegenContent
 import SitegenSupport
 
 /// Values by path — the output's files, its folders and its pages, relative to it — with
@@ -6,16 +5,25 @@ import SitegenSupport
 /// cache without a string or a hash for each, looked up by binary search, and handed to
 /// `stat` as they are. Paths are told apart by their bytes, as the file system tells names
 /// apart.
-struct PathTable<Value: Sendable>: Sendable {
-    private(set) var paths = PackedPaths()
-    private(set) var values: [Value] = []
+public struct PathTable<Value: Sendable>: Sendable {
+    /// Kept apart from what the table shows, so that the table's inlined code may change
+    /// them and other code only read them.
+    @usableFromInline var packed = PackedPaths()
+    @usableFromInline var kept: [Value] = []
 
-    init() {}
+    @inlinable
+    public var paths: PackedPaths { packed }
+    @inlinable
+    public var values: [Value] { kept }
+
+    @inlinable
+    public init() {}
 
     /// The dictionary's paths put in the order of their bytes: first packed as they come,
     /// then their places sorted by comparing the packed bytes, not the pairs through the
     /// strings' UTF-8 views.
-    init(_ dictionary: [String: Value]) {
+    @inlinable
+    public init(_ dictionary: [String: Value]) {
         var unsorted = PackedPaths()
         unsorted.reserveCapacity(dictionary.count)
         var unsortedValues: [Value] = []
@@ -27,69 +35,80 @@ struct PathTable<Value: Sendable>: Sendable {
         reserveCapacity(dictionary.count)
         unsorted.withView { view in
             for index in unsorted.indices.sorted(by: { PackedPaths.order(view[$0], view[$1]) < 0 }) {
-                paths.append(unchecked: view[index])
-                values.append(unsortedValues[index])
+                packed.append(unchecked: view[index])
+                kept.append(unsortedValues[index])
             }
         }
     }
 
-    mutating func reserveCapacity(_ count: Int) {
-        paths.reserveCapacity(count)
-        values.reserveCapacity(count)
+    @inlinable
+    public mutating func reserveCapacity(_ count: Int) {
+        packed.reserveCapacity(count)
+        kept.reserveCapacity(count)
     }
 
-    var count: Int { values.count }
-    var isEmpty: Bool { values.isEmpty }
+    @inlinable
+    public var count: Int { values.count }
+    @inlinable
+    public var isEmpty: Bool { values.isEmpty }
 
     /// Every path, made into strings.
-    var keys: [String] { Array(paths) }
+    @inlinable
+    public var keys: [String] { Array(paths) }
 
     /// Adds a path given as bytes that comes after every path of the table; false, adding
     /// nothing, when it does not (a table read back is in order, or not trusted).
-    mutating func append(_ path: UnsafeBufferPointer<UInt8>, _ value: Value) -> Bool {
+    @inlinable
+    public mutating func append(_ path: UnsafeBufferPointer<UInt8>, _ value: Value) -> Bool {
         if let last = paths.indices.last, paths.withView({ PackedPaths.order($0[last], path) }) >= 0 { return false }
-        paths.append(unchecked: path)
-        values.append(value)
+        packed.append(unchecked: path)
+        kept.append(value)
         return true
     }
 
     /// Where `path` is, or would go.
-    private func place(of path: String) -> (index: Int, found: Bool) {
+    @inlinable
+    func place(of path: String) -> (index: Int, found: Bool) {
         if let place = path.utf8.withContiguousStorageIfAvailable({ place(of: $0) }) { return place }
         return Array(path.utf8).withUnsafeBufferPointer { place(of: $0) }
     }
 
-    private func place(of key: UnsafeBufferPointer<UInt8>) -> (index: Int, found: Bool) {
+    @inlinable
+    func place(of key: UnsafeBufferPointer<UInt8>) -> (index: Int, found: Bool) {
         paths.withView { view in
             let index = paths.indices.partitioningIndex { PackedPaths.order(view[$0], key) >= 0 }
             return (index, index < count && PackedPaths.order(view[index], key) == 0)
         }
     }
 
-    subscript(path: String) -> Value? {
+    @inlinable
+    public subscript(path: String) -> Value? {
         get {
             let (index, found) = place(of: path)
             return found ? values[index] : nil
         }
         set {
-            paths.set(newValue, of: path, at: place(of: path), in: &values)
+            packed.set(newValue, of: path, at: place(of: path), in: &kept)
         }
     }
 
-    subscript(bytes path: UnsafeBufferPointer<UInt8>) -> Value? {
+    @inlinable
+    public subscript(bytes path: UnsafeBufferPointer<UInt8>) -> Value? {
         let (index, found) = place(of: path)
         return found ? values[index] : nil
     }
 
     /// The value of the file `name` in `folder` (`articles/toast/` and `index.html`).
-    subscript(folder folder: String, name name: StaticString) -> Value? {
+    @inlinable
+    public subscript(folder folder: String, name name: StaticString) -> Value? {
         PackedPaths.joining(folder, name) { self[bytes: $0] }
     }
 
     /// `other`'s values in place of this table's, path by path: each inserted where it
     /// goes when they are few (the files one edit wrote), the whole table sorted anew when
     /// they are many.
-    mutating func merge(_ other: [String: Value]) {
+    @inlinable
+    public mutating func merge(_ other: [String: Value]) {
         guard other.count > 64 else {
             for (path, value) in other { self[path] = value }
             return
@@ -100,17 +119,20 @@ struct PathTable<Value: Sendable>: Sendable {
     }
 
     /// The entries of `paths`, every one of which the table holds.
-    func only(_ paths: Set<String>) -> PathTable {
+    @inlinable
+    public func only(_ paths: Set<String>) -> PathTable {
         PathTable(Dictionary(uniqueKeysWithValues: paths.map { ($0, self[$0]!) }))
     }
 
-    mutating func merge(_ other: PathTable<Value>) {
+    @inlinable
+    public mutating func merge(_ other: PathTable<Value>) {
         merge(Dictionary(uniqueKeysWithValues: zip(other.keys, other.values)))
     }
 
     /// Whether `matches` holds for the stamp of every path (relative to the open folder
     /// `root`; the empty path is `root` itself) and its value, looked at on both cores.
-    func allMatch(in root: OpenFolder, _ matches: @Sendable (FileStamp?, Value) -> Bool) -> Bool {
+    @inlinable
+    public func allMatch(in root: OpenFolder, _ matches: @Sendable (FileStamp?, Value) -> Bool) -> Bool {
         allMatch(in: root, matches, along: PathTable(), matches)
     }
 
@@ -121,7 +143,8 @@ struct PathTable<Value: Sendable>: Sendable {
     /// looking the first folders up again for every path. And a folder comes right before
     /// its files (the output's folders along its files), whose lookups then find what the
     /// kernel just read of the folder still in the processor's caches.
-    func allMatch<Other: Sendable>(in root: OpenFolder, _ matches: @Sendable (FileStamp?, Value) -> Bool,
+    @inlinable
+    public func allMatch<Other: Sendable>(in root: OpenFolder, _ matches: @Sendable (FileStamp?, Value) -> Bool,
                                    along other: PathTable<Other>, _ otherMatches: @Sendable (FileStamp?, Other) -> Bool) -> Bool {
         let table = self
         let order = mergedOrder(with: other)
@@ -141,7 +164,8 @@ struct PathTable<Value: Sendable>: Sendable {
 
     /// The places of this table's paths (`index`) and `other`'s (`~index`), in the order
     /// of all the paths.
-    private func mergedOrder<Other>(with other: PathTable<Other>) -> [Int] {
+    @inlinable
+    func mergedOrder<Other>(with other: PathTable<Other>) -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count + other.count)
         paths.withView { view in
@@ -164,16 +188,19 @@ struct PathTable<Value: Sendable>: Sendable {
 }
 
 /// The first folder of the last path looked at, held open (`PathTable.allMatch`).
-private struct FirstFolder {
-    let root: OpenFolder
-    private var name: [UInt8]?
-    private var folder: OpenFolder?
+@usableFromInline
+struct FirstFolder {
+    @usableFromInline let root: OpenFolder
+    @usableFromInline var name: [UInt8]?
+    @usableFromInline var folder: OpenFolder?
 
+    @inlinable
     init(root: OpenFolder) {
         self.root = root
     }
 
     /// The stamp of the path at `index` of `view`, relative to `root`.
+    @inlinable
     mutating func stamp(of index: Int, in view: PackedPaths.View) -> FileStamp? {
         let path = view[index]
         if path.isEmpty { return root.stamp(of: ".") }
@@ -183,7 +210,8 @@ private struct FirstFolder {
 
     /// The folder `name` in `root`, opened unless it is the last one asked for; nil when it
     /// cannot be (then nothing below it can be looked at either).
-    private mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> OpenFolder? {
+    @inlinable
+    mutating func named(_ name: UnsafeBufferPointer<UInt8>) -> OpenFolder? {
         if let known = self.name, known.withUnsafeBufferPointer({ PackedPaths.order($0, name) == 0 }) { return folder }
         let bytes = Array(name)
         self.name = bytes

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenSupport
 import SitegenPlatform
 import Synchronization
@@ -8,21 +7,21 @@ import Synchronization
 /// files whose bytes changed are written, each replaced atomically (a new file renamed
 /// over the old one), and files the site no longer has are removed last. Unchanged files
 /// keep their modification times, so hosts and rsync upload only what changed.
-enum OutputWriter {
-    struct Result: Sendable {
-        var written = 0
-        var unchanged = 0
-        var removed = 0
-        var bytesWritten = 0
+public enum OutputWriter {
+    public struct Result: Sendable {
+        public var written = 0
+        public var unchanged = 0
+        public var removed = 0
+        public var bytesWritten = 0
         /// What every file of the output now is, for the next build.
-        var manifest: [String: OutputManifest.Entry] = [:]
+        public var manifest: [String: OutputManifest.Entry] = [:]
         /// The files written and removed, when the output was as the last build left it
         /// (`outputIsAsLeft`): only their folders can have new times. Nil otherwise.
-        var changedPaths: [String]?
+        public var changedPaths: [String]?
     }
 
     /// Why sitegen will not write to `output`, or nil when it will.
-    static func refusal(output: URL, source: URL) -> String? {
+    public static func refusal(output: URL, source: URL) -> String? {
         let out = output.resolvingSymlinksInPath().standardizedFileURL.path
         let site = source.resolvingSymlinksInPath().standardizedFileURL.path
         func isInside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder + "/") }
@@ -44,7 +43,7 @@ enum OutputWriter {
     /// file and folder was found as `previous` and `previousFolders` have them at the start
     /// of the build (`SiteBuilder.outputIsAsLeft`); they are not looked at again, and the
     /// stale files are the last build's files the site no longer has.
-    static func write(_ files: [OutputFile], to output: URL, previous: PathTable<OutputManifest.Entry> = PathTable(), previousFolders: PathTable<Int64> = PathTable(),
+    public static func write(_ files: [OutputFile], to output: URL, previous: PathTable<OutputManifest.Entry> = PathTable(), previousFolders: PathTable<Int64> = PathTable(),
                       removingStale: Bool = true, outputIsAsLeft: Bool = false, staging: OutputStaging? = nil) throws -> Result {
         for file in files where safeRelativePath(file.path) == nil {
             throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: file.path])
@@ -109,7 +108,7 @@ enum OutputWriter {
 
     /// `times` with the folders along `paths` (relative to `root`) looked at again, and
     /// those gone left out.
-    static func folderTimes(_ times: PathTable<Int64>, updatedAlong paths: [String], in root: String) -> PathTable<Int64> {
+    public static func folderTimes(_ times: PathTable<Int64>, updatedAlong paths: [String], in root: String) -> PathTable<Int64> {
         guard let (found, gone) = folderTimes(along: paths, in: root) else { return PathTable() }
         var updated = times
         for folder in gone where updated[folder] != nil { updated[folder] = nil }
@@ -119,7 +118,7 @@ enum OutputWriter {
 
     /// The modification time of the output and of every folder that holds its `paths`,
     /// and every folder above those, by path relative to the output ("" for the output).
-    static func folderTimes(of paths: some Collection<String>, in root: String) -> [String: Int64] {
+    public static func folderTimes(of paths: some Collection<String>, in root: String) -> [String: Int64] {
         folderTimes(along: paths, in: root)?.times ?? [:]
     }
 
@@ -152,14 +151,14 @@ enum OutputWriter {
     /// Whether every file of the last build's manifest is still there as it was written
     /// and every folder of `times` still has the time it had (nothing was added to or
     /// removed from any of them), looked at together; false when nothing was recorded.
-    static func isAsLeft(_ manifest: PathTable<OutputManifest.Entry>, folders times: PathTable<Int64>, in root: String) -> Bool {
+    public static func isAsLeft(_ manifest: PathTable<OutputManifest.Entry>, folders times: PathTable<Int64>, in root: String) -> Bool {
         guard !manifest.isEmpty, !times.isEmpty, let output = OpenFolder(root) else { return false }
         return times.allMatch(in: output, folderIsAsLeft, along: manifest, fileIsAsWritten)
     }
 
     /// Whether every folder of `times` still has the time it had; false when nothing was
     /// recorded.
-    static func foldersAreAsLeft(_ times: PathTable<Int64>, in root: String) -> Bool {
+    public static func foldersAreAsLeft(_ times: PathTable<Int64>, in root: String) -> Bool {
         guard !times.isEmpty, let output = OpenFolder(root) else { return false }
         return times.allMatch(in: output, folderIsAsLeft)
     }
@@ -335,7 +334,7 @@ enum OutputWriter {
     }
 
     /// Writes `bytes` at `path`, relative to the open folder `folder` when one is given.
-    static func writeStaged(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: OpenFolder? = nil) throws -> Int64 {
+    public static func writeStaged(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: OpenFolder? = nil) throws -> Int64 {
         try writeFile(bytes, to: path, in: folder?.descriptor ?? AT_FDCWD, exclusive: false)
     }
 
@@ -355,7 +354,7 @@ enum OutputWriter {
     }
 
     /// The path as given when it stays inside the output folder; nil when it would leave it.
-    static func safeRelativePath(_ path: String) -> String? {
+    public static func safeRelativePath(_ path: String) -> String? {
         // On bytes: every page's path is checked, and String's contains goes through Foundation.
         var path = path
         let safe = path.withUTF8 { bytes -> Bool in
@@ -380,7 +379,7 @@ enum OutputWriter {
 }
 
 extension OutputWriter.Result {
-    enum FileOutcome: Sendable {
+    public enum FileOutcome: Sendable {
         case written(OutputManifest.Entry, Int)
         case unchanged(OutputManifest.Entry)
         case failed(String, String)
@@ -389,20 +388,26 @@ extension OutputWriter.Result {
 
 /// What each file of the output was after the last build: its size, modification time
 /// and content hash.
-enum OutputManifest {
-    struct Entry: Sendable, Hashable, Codable {
-        var size: Int
-        var modified: Int64
-        var hash: UInt64
+public enum OutputManifest {
+    public struct Entry: Sendable, Hashable, Codable {
+        public var size: Int
+        public var modified: Int64
+        public var hash: UInt64
+
+        public init(size: Int, modified: Int64, hash: UInt64) {
+            self.size = size
+            self.modified = modified
+            self.hash = hash
+        }
     }
 
     /// Nanoseconds since 1970 of a file's last change.
-    static func time(of info: stat) -> Int64 {
+    public static func time(of info: stat) -> Int64 {
         nanoseconds(info.modificationTime)
     }
 
     /// A time as nanoseconds since 1970.
-    static func nanoseconds(_ time: timespec) -> Int64 {
+    public static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 import Synchronization
 
 /// Reads a whole file with one `read` call when it can.
-enum FileReader {
-    static func read(_ path: String) -> [UInt8]? {
+public enum FileReader {
+    public static func read(_ path: String) -> [UInt8]? {
         read(opening: open(path, O_RDONLY | O_CLOEXEC), size: nil, notInMemory: nil)
     }
 
@@ -14,7 +13,7 @@ enum FileReader {
     /// walk of the folders found (the file is read whole whatever its size is now).
     /// `notInMemory`, when given, is called before waiting for the disk: the file's pages
     /// were not all in memory.
-    static func read(_ name: String, in folder: Int32, size: Int? = nil, notInMemory: (() -> Void)? = nil) -> [UInt8]? {
+    public static func read(_ name: String, in folder: Int32, size: Int? = nil, notInMemory: (() -> Void)? = nil) -> [UInt8]? {
         read(opening: openat(folder, name, O_RDONLY | O_CLOEXEC), size: size, notInMemory: notInMemory)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 
 /// Copies a static file whose hash the build already has, without reading it into the
@@ -7,10 +6,10 @@ import SitegenPlatform
 /// that shares blocks, such as Btrfs or XFS, clones them). Read into a buffer and written
 /// out again, the photos of a site were copied twice over and, at the end of a first
 /// build, one at a time.
-enum FileCopy {
+public enum FileCopy {
     /// Copies `source` to `target` (relative to `folder` when one is given), made new
     /// (`exclusive`) or replaced; returns the new file's size and modification time.
-    static func copy(_ source: String, to target: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> (size: Int, modified: Int64) {
+    public static func copy(_ source: String, to target: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> (size: Int, modified: Int64) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw POSIXError.current }
         defer { close(input) }
@@ -65,7 +64,7 @@ enum FileCopy {
 
 /// Writes all of `bytes` to `descriptor` from `offset` on, going on where a write was cut
 /// short or interrupted.
-func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) throws {
+public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) throws {
     var written = 0
     while written < bytes.count {
         let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))

@@ -1,5 +1,4 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 import Synchronization
 
@@ -17,7 +16,7 @@ import Synchronization
 /// spare's path, is written over for the next page — only when no one else has it open (a
 /// write lease is granted only then) and no other name links to it (a backup made with
 /// hard links keeps its copy).
-final class FileReplacer: Sendable {
+public final class FileReplacer: Sendable {
     /// The folder spare files are made in: the output's own, on the same file system.
     private let folder: String
     private let spares = Mutex<[Spare]>([])
@@ -36,7 +35,7 @@ final class FileReplacer: Sendable {
         var descriptor: Int32
     }
 
-    init(in folder: String) {
+    public init(in folder: String) {
         self.folder = folder
         _ = FileReplacer.leaseBreaksIgnored
     }
@@ -52,7 +51,7 @@ final class FileReplacer: Sendable {
 
     /// Puts `bytes` in place of the file at `target` (which exists), atomically; its
     /// modification time.
-    func replace(_ target: String, with bytes: UnsafeBufferPointer<UInt8>) throws -> Int64 {
+    public func replace(_ target: String, with bytes: UnsafeBufferPointer<UInt8>) throws -> Int64 {
         let spare = try spares.withLock { $0.popLast() } ?? newSpare()
         let modified: Int64
         do {
@@ -74,7 +73,7 @@ final class FileReplacer: Sendable {
 
     /// Moves the file at `source` (new bytes, whole) to `target`, which it replaces when
     /// there is one, atomically; the file replaced is kept as a spare.
-    func move(_ source: String, to target: String) throws {
+    public func move(_ source: String, to target: String) throws {
         if swaps.load(ordering: .relaxed) {
             if KernelFiles.exchange(source, target) {
                 recycle(source)
@@ -87,7 +86,7 @@ final class FileReplacer: Sendable {
     }
 
     /// Removes the spare files left; the replacer is done.
-    func finish() {
+    public func finish() {
         let left = spares.withLock { spares in
             defer { spares.removeAll() }
             return spares

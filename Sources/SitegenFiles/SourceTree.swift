@@ -1,18 +1,17 @@
 import Foundation
-import SitegenContent
 import SitegenPlatform
 import SitegenSupport
 import Synchronization
 
 /// What a site folder holds, read from disk once: the **load** stage.
-struct SourceTree: Sendable {
-    enum Kind: Sendable {
+public struct SourceTree: Sendable {
+    public enum Kind: Sendable {
         case article, assignment, page
 
         /// What the file at `path` (relative to Content/) is, by its folder, when it is a
         /// Markdown file of one. Compared as bytes: `hasPrefix` compares characters, which
         /// took hundreds of instructions a file.
-        init?(of path: String) {
+        public init?(of path: String) {
             let kind = path.utf8.withContiguousStorageIfAvailable { bytes -> Kind? in
                 guard bytes.count > 3, bytes[bytes.count - 3] == UInt8(ascii: "."), bytes[bytes.count - 2] == UInt8(ascii: "m"),
                       bytes[bytes.count - 1] == UInt8(ascii: "d") else { return nil }
@@ -25,7 +24,7 @@ struct SourceTree: Sendable {
             self = kind
         }
 
-        var withArticle: String {
+        public var withArticle: String {
             switch self {
             case .article: "an article"
             case .assignment: "an assignment"
@@ -36,7 +35,7 @@ struct SourceTree: Sendable {
         /// What the file at `path` was likely meant to be when its name ends almost as a
         /// Markdown file's (`Toast.MD`, `toast.markdown`), which is copied as it is,
         /// front matter and all.
-        init?(nearly path: String) {
+        public init?(nearly path: String) {
             let lowered = path.lowercased()
             let stem = lowered.hasSuffix(".md") ? lowered.dropLast(3) : lowered.hasSuffix(".markdown") ? lowered.dropLast(9) : nil
             guard let stem, let kind = Kind(of: stem + ".md") else { return nil }
@@ -44,32 +43,32 @@ struct SourceTree: Sendable {
         }
     }
 
-    struct MarkdownFile: Sendable {
-        var kind: Kind
+    public struct MarkdownFile: Sendable {
+        public var kind: Kind
         /// Relative to Content/.
-        var contentPath: String
-        var stamp: FileStamp
+        public var contentPath: String
+        public var stamp: FileStamp
     }
 
     /// The site folder.
-    var root = ""
-    var siteYAML: [UInt8]?
-    var teachersYAML: [UInt8]?
-    var markdown: [MarkdownFile] = []
+    public var root = ""
+    public var siteYAML: [UInt8]?
+    public var teachersYAML: [UInt8]?
+    public var markdown: [MarkdownFile] = []
     /// Files of Content/ published as they are, relative to Content/, sorted.
-    var staticFiles: [String] = []
+    public var staticFiles: [String] = []
     /// Every theme folder's files, by theme name and path inside the theme.
-    var themes: [String: [String: [UInt8]]] = [:]
+    public var themes: [String: [String: [UInt8]]] = [:]
     /// Problems found while reading: unreadable files, links out of the site.
-    var problems: [Diagnostic] = []
+    public var problems: [Diagnostic] = []
     /// The size and time of every file read or listed but the Markdown files (whose
     /// stamps are in `markdown`), by path relative to the site.
-    var stamps: [String: FileStamp] = [:]
+    public var stamps: [String: FileStamp] = [:]
     /// The listings of the folders walked, for the next build (see `FolderListings`).
-    var listings = FolderListings()
+    public var listings = FolderListings()
     /// Stamps from this time on (nanoseconds since 1970) may not tell a later change
     /// (`FolderListings.settledFor(fileSystem:)`, `BuildCache.racyInputs`).
-    var settledBefore = Int64.max
+    public var settledBefore = Int64.max
 
     /// Lists the site and reads its settings and themes; Markdown files are read later,
     /// only those the build cache cannot answer for.
@@ -78,7 +77,7 @@ struct SourceTree: Sendable {
     /// not change since are not read again. Listings are kept in `listings` of folders that
     /// last changed before `settledBefore` (nanoseconds since 1970; by default, a moment
     /// before the walk, `FolderListings.settledBefore(for:)`).
-    static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64? = nil) -> SourceTree {
+    public static func load(siteRoot: URL, known: FolderListings = FolderListings(), settledBefore: Int64? = nil) -> SourceTree {
         let settledBefore = settledBefore ?? FolderListings.settledBefore(for: siteRoot.path)
         var tree = SourceTree()
         tree.root = siteRoot.path
@@ -128,15 +127,15 @@ struct SourceTree: Sendable {
     }
 
     /// The hidden folder of Content/ that is published.
-    static let wellKnown = ".well-known"
+    public static let wellKnown = ".well-known"
 
     /// The stamp the walk found of the file at `path` (relative to the site).
-    func stamp(of path: String) -> FileStamp? {
+    public func stamp(of path: String) -> FileStamp? {
         stamps[path] ?? markdownFile(at: path)?.stamp
     }
 
     /// The Markdown file the walk found at `path` (relative to the site: `Content/…`).
-    func markdownFile(at path: String) -> MarkdownFile? {
+    public func markdownFile(at path: String) -> MarkdownFile? {
         guard path.hasPrefix("Content/") else { return nil }
         let contentPath = String(path.dropFirst("Content/".count))
         // The tree lists its Markdown files in the order of their paths.
@@ -146,7 +145,7 @@ struct SourceTree: Sendable {
 
     /// The bytes of the file at `path` (relative to the site): as the walk read them for
     /// the settings and the theme files, else read now.
-    func bytes(of path: String) -> [UInt8]? {
+    public func bytes(of path: String) -> [UInt8]? {
         switch path {
         case "Content/site.yaml": return siteYAML
         case "Content/teachers.yaml": return teachersYAML
@@ -176,7 +175,7 @@ struct SourceTree: Sendable {
     /// opened once: the kernel looks up one name per file instead of every folder of its
     /// path. A file found not to be in memory has the kernel read the next ones as well
     /// (`ReadAhead`).
-    func reading<Result: Sendable>(_ files: [MarkdownFile], _ body: @Sendable (Int, MarkdownFile, [UInt8]?) -> Result) -> [Result] {
+    public func reading<Result: Sendable>(_ files: [MarkdownFile], _ body: @Sendable (Int, MarkdownFile, [UInt8]?) -> Result) -> [Result] {
         let contentRoot = root + "/Content/"
         var folders: [Substring: Int32] = [:]
         let places = files.map { file -> (folder: Int32, name: Substring) in
@@ -198,5 +197,5 @@ struct SourceTree: Sendable {
 }
 
 extension SourceTree {
-    var contentRoot: String { root + "/Content" }
+    public var contentRoot: String { root + "/Content" }
 }
