@@ -38,8 +38,10 @@ let package = Package(
             name: "SitegenCore",
             dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
+        // `sitegen init` and `sitegen new`: the starter site and new content files.
+        .target(name: "SitegenScaffold", dependencies: ["SitegenContent", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
-        .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenServer"]),
+        .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenScaffold", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",
@@ -54,7 +56,7 @@ let package = Package(
         .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenFilesTests", dependencies: ["SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
     ]
 )
 

@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 EMBEDS = [
     # folder, Swift file, type the extension belongs to, whether hidden files count
     ("Themes/default", "Sources/SitegenCore/Theme/DefaultTheme+Files.swift", "DefaultTheme", False),
-    ("Starter", "Sources/SitegenCore/Scaffold/StarterSite+Files.swift", "StarterSite", True),
+    ("Starter", "Sources/SitegenScaffold/StarterSite+Files.swift", "StarterSite", True),
 ]
 
 

@@ -2,6 +2,7 @@ import Foundation
 import SitegenBuildInfo
 import SitegenContent
 import SitegenCore
+import SitegenScaffold
 import SitegenSupport
 
 /// `sitegen new`: a new article, assignment or page with every front-matter key.

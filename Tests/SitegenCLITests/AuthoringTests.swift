@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCLI
 import SitegenContent
 @testable import SitegenCore
+@testable import SitegenScaffold
 import SitegenTestSupport
 import Testing
 
