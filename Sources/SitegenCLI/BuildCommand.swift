@@ -54,7 +54,11 @@ enum BuildCommand {
     static func run(_ parsed: Arguments, _ invocation: Invocation) -> Int32 {
         let console = invocation.console
         guard var options = buildOptions(parsed, console: console) else { return 2 }
-        options.leavesMemoryToExit = invocation.endsProcess
+        if invocation.endsProcess {
+            let kept = KeptUntilExit()
+            kept.leaveToExit()
+            options.keptUntilExit = kept
+        }
         if invocation.endsProcess { Heap.growInLargeSteps() }
         let quiet = parsed.has("--quiet")
 
@@ -62,7 +66,10 @@ enum BuildCommand {
         let start = clock.now
         let showsProgress = !quiet && isatty(2) == 1 && !parsed.has("--timings")
         let stages = StageClock(clock: clock, start: start)
-        let report = SiteBuilder.build(options) { stage in
+        let reuse = CachedBuild.reusing(options)
+        // The cache read for the build is left to the exit too, with the pages.
+        if invocation.endsProcess, let reuse { _ = Unmanaged.passRetained(reuse) }
+        let report = SiteBuilder.build(options, reuse: reuse) { stage in
             stages.enter(stage)
             guard showsProgress, clock.now - start > .seconds(1) else { return }
             console.writeError("\r\u{1B}[K\(stage)…")

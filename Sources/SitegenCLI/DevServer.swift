@@ -61,7 +61,7 @@ final class DevServer: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let stages = StageClock(clock: clock, start: start)
-        let report = SiteBuilder.build(options, memory: memory, changed: changed) { stages.enter($0) }
+        let report = SiteBuilder.build(options, reuse: CachedBuild(options: options, memory: memory, changed: changed)) { stages.enter($0) }
         // A change already past (a midnight the time zone skips) is looked at again a
         // minute later, not every half second.
         let now = options.clock()
@@ -184,7 +184,7 @@ enum ServeCommand {
         options.useCache = true
         options.toolIdentity = BuildCommand.toolIdentity
         let siteURL = URL(fileURLWithPath: options.source).standardizedFileURL
-        options.output = SiteBuilder.defaultCacheFolder + "/serve-" + String(siteURL.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
+        options.output = CachedBuild.defaultFolder + "/serve-" + String(siteURL.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
         let server: DevServer
         do {
             server = try DevServer(options: options, host: host, port: port, console: console)

@@ -159,14 +159,14 @@ private struct EditedSites {
         var options = BuildOptions(source: served.path, output: servedOutput.path, today: SampleSiteTests.today, drafts: drafts)
         options.useCache = true
         options.cacheFolder = cache.appendingPathComponent("served").path
-        return SiteBuilder.build(options, memory: memory, changed: changed.map { $0.map { served.path + "/" + $0 } })
+        return SiteBuilder.build(options, reuse: CachedBuild(options: options, memory: memory, changed: changed.map { $0.map { served.path + "/" + $0 } }))
     }
 
     private func report(_ site: URL, cache: URL?) -> BuildReport {
         var options = BuildOptions(source: site.path, today: SampleSiteTests.today, drafts: drafts)
         options.useCache = cache != nil
         options.cacheFolder = cache?.path
-        return SiteBuilder.build(options)
+        return SiteBuilder.build(options, reuse: CachedBuild.reusing(options))
     }
 
     // MARK: Edits

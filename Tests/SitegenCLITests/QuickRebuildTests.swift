@@ -34,14 +34,10 @@ struct QuickRebuildTests {
             return options
         }
 
-        /// Builds the warm site after `changed` (paths in the site) and returns the stages it went through.
+        /// Builds the warm site after `changed` (paths in the site).
         @discardableResult
-        func rebuild(_ changed: [String]?) -> (BuildReport, [String]) {
-            let stages = Mutex<[String]>([])
-            let report = SiteBuilder.build(options, memory: memory, changed: changed.map { $0.map { warm.path + "/" + $0 } }) { stage in
-                stages.withLock { $0.append(stage) }
-            }
-            return (report, stages.withLock { $0 })
+        func rebuild(_ changed: [String]?) -> BuildReport {
+            SiteBuilder.build(options, reuse: CachedBuild(options: options, memory: memory, changed: changed.map { $0.map { warm.path + "/" + $0 } }))
         }
 
         func edit(_ path: String, _ change: (String) -> String) throws {
@@ -68,13 +64,13 @@ struct QuickRebuildTests {
 
     @Test func rebuildsArticlesAndPagesEditedInPlaceFromTheLastBuild() throws {
         let twins = try Twins()
-        #expect(twins.rebuild(nil).0.succeeded)
+        #expect(twins.rebuild(nil).succeeded)
         let served = twins.folder.url.appendingPathComponent("served")
         let before = FolderSnapshot(served)
 
         try twins.edit(article) { $0.replacingOccurrences(of: "The queue moves", with: "The long queue moves") }
-        var (report, stages) = twins.rebuild([article])
-        #expect(stages == ["Rebuilding"])
+        var report = twins.rebuild([article])
+        #expect(report.extent == .edits)
         // The article and the feed; not the lists that show its card, which shows no story.
         #expect(report.succeeded && report.writtenCount == 2 && report.renderedCount == 2, "\(report)")
         #expect(twins.matchesAFullBuild())
@@ -84,54 +80,54 @@ struct QuickRebuildTests {
 
         // A new title shows on the cards, in the feed and on the lists of restaurants.
         try twins.edit(article) { $0.replacingOccurrences(of: "title: Dim Sum in Sham Shui Po", with: "title: Dim Sum & Egg Cake in Sham Shui Po") }
-        (report, stages) = twins.rebuild([article])
-        #expect(stages == ["Rebuilding"])
+        report = twins.rebuild([article])
+        #expect(report.extent == .edits)
         #expect(report.writtenCount > 4)
         #expect(twins.matchesAFullBuild())
 
         // A page's text, and an editor's scratch file that came and went.
         try twins.edit("Content/pages/about.md") { $0 + "\nWe answer every letter.\n" }
-        (report, stages) = twins.rebuild(["Content/pages/about.md", "Content/pages/4913"])
-        #expect(stages == ["Rebuilding"])
+        report = twins.rebuild(["Content/pages/about.md", "Content/pages/4913"])
+        #expect(report.extent == .edits)
         #expect(report.writtenCount == 1)
         #expect(twins.matchesAFullBuild())
     }
 
     @Test func leavesEverythingElseToAFullBuild() throws {
         let twins = try Twins()
-        #expect(twins.rebuild(nil).0.succeeded)
+        #expect(twins.rebuild(nil).succeeded)
 
         // A new date moves the article in every list.
         try twins.edit(article) { $0.replacingOccurrences(of: "date: 2026-11-07T10:00", with: "date: 2026-11-24T10:00") }
-        var (report, stages) = twins.rebuild([article])
-        #expect(stages.contains("Reading"))
+        var report = twins.rebuild([article])
+        #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())
 
         // An assignment, then a new tag.
         let assignment = "Content/homework/2026-11-24/read-act-2-grade-8.md"
         try twins.edit(assignment) { $0.replacingOccurrences(of: "act 2", with: "act 3") }
-        (report, stages) = twins.rebuild([assignment])
-        #expect(stages.contains("Reading"))
+        report = twins.rebuild([assignment])
+        #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())
         try twins.edit(article) { $0.replacingOccurrences(of: "tags: [dim sum, brunch, kowloon]", with: "tags: [dim sum, brunch, kowloon, queues]") }
-        (report, stages) = twins.rebuild([article])
-        #expect(stages.contains("Reading"))
+        report = twins.rebuild([article])
+        #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())
 
         // A mistake is reported at once, as a full build reports it, and changes nothing;
         // once fixed, the rebuild starts from the last good build.
         let served = FolderSnapshot(twins.folder.url.appendingPathComponent("served"))
         try twins.edit(article) { $0.replacingOccurrences(of: "price: 98", with: "price: ninety") + "\nThe egg cake sells out by noon.\n" }
-        (report, stages) = twins.rebuild([article])
-        #expect(stages == ["Rebuilding"])
+        report = twins.rebuild([article])
+        #expect(report.extent == .edits)
         #expect(!report.succeeded)
         let plainReport = SiteBuilder.build(BuildOptions(source: twins.plain.path, today: SampleSiteTests.today))
         #expect(report.diagnostics.map(\.description) == plainReport.diagnostics.map(\.description))
         #expect(report.diagnostics.map(\.location.path) == [article])
         #expect(FolderSnapshot(twins.folder.url.appendingPathComponent("served")) == served)
         try twins.edit(article) { $0.replacingOccurrences(of: "price: ninety", with: "price: 98") }
-        (report, stages) = twins.rebuild([article])
-        #expect(report.succeeded && stages == ["Rebuilding"])
+        report = twins.rebuild([article])
+        #expect(report.succeeded && report.extent == .edits)
         #expect(twins.matchesAFullBuild())
 
         // A new file.
@@ -139,8 +135,8 @@ struct QuickRebuildTests {
         for site in [twins.warm, twins.plain] {
             try "---\ntitle: Milk Tea in Tai Po\ndate: 2026-11-20\n---\nStrong and silky.\n".write(to: site.appendingPathComponent(added), atomically: false, encoding: .utf8)
         }
-        (report, stages) = twins.rebuild([added])
-        #expect(stages.contains("Reading"))
+        report = twins.rebuild([added])
+        #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())
     }
 }

@@ -717,7 +717,7 @@ struct BuildCacheTests {
             var options = BuildOptions(source: site.path, today: day + "T" + time)
             options.useCache = cache != nil
             options.cacheFolder = cache?.path
-            let report = SiteBuilder.build(options)
+            let report = SiteBuilder.build(options, reuse: CachedBuild.reusing(options))
             #expect(report.succeeded)
             return report
         }
@@ -837,7 +837,7 @@ struct BuildCacheTests {
         var options = BuildOptions(source: site.path, today: SampleSiteTests.today, drafts: drafts)
         options.useCache = cache != nil
         options.cacheFolder = cache?.path
-        return SiteBuilder.build(options)
+        return SiteBuilder.build(options, reuse: CachedBuild.reusing(options))
     }
 
     /// Sets `articles_per_page` (3 in the sample site) in each of `sites`.

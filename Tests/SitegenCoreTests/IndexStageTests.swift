@@ -81,7 +81,7 @@ struct IndexStageTests {
         let paths = index.planPaths.filter { $0.hasPrefix("restaurants/") }
         #expect(paths == ["restaurants/index.html", "restaurants/\(odd)/index.html", "restaurants/9-fuk-wing-st/index.html", "restaurants/kam-wah-cafe/index.html"])
         // The view of an article's restaurant links to its page, whatever the spelling.
-        let context = ViewContext(site: Self.site)
+        let context = ViewContext(site: Self.site, formats: Formats(language: Self.site.language))
         for article in articles.prefix(2) {
             guard case .string(let url)? = context.restaurant(article.restaurant!).member("url") else { Issue.record("no url"); continue }
             #expect(url == "/restaurants/kam-wah-cafe/")

@@ -99,7 +99,7 @@ struct PageHTMLTests {
         #expect(StoredText(third, piece: 0).isEmpty == false)
         #expect(StoredText(third, piece: 0).text == "")
         #expect(texts.changedSources.all == ["Content/articles/a.md"])
-        #expect(SiteBuilder.changedWhileBuilding("Content/articles/a.md").description
+        #expect(BuildCache.changedWhileBuilding("Content/articles/a.md").description
             == "Content/articles/a.md:1:1: error: the file changed while sitegen was building; build again")
     }
 }

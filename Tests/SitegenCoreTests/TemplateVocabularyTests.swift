@@ -17,9 +17,10 @@ struct TemplateVocabularyTests {
     static let pages: [(template: String, context: MustacheValue)] = {
         var options = BuildOptions(source: root.path, output: "/nonexistent/out", today: "2026-11-25T15:00")
         options.drafts = true
-        let prepared = SiteBuilder.prepare(options, progress: { _ in })
-        guard let index = prepared.index else { return [] }
-        let shared = Render.Shared(index: index, assets: ["css": ["style": "assets/style.css"]], articles: nil, homeworkSummary: nil)
+        let made = SiteBuilder.make(options, reuse: nil, progress: { _ in })
+        guard let index = made.index else { return [] }
+        let articles = ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats(language: index.site.language)))
+        let shared = Render.Shared(index: index, assets: ["css": ["style": "assets/style.css"]], articles: articles, homeworkSummary: nil)
         let jobs = Render.jobs(for: index.plan, paths: index.planPaths, shared: shared, leaflet: LeafletFiles.embedded.files)
         return jobs.compactMap { job in
             guard case .template(let name, let context) = job.kind else { return nil }

@@ -352,17 +352,19 @@ struct ValueTests {
 
     /// A process makes one `Formats` per language, shared by every build and thread that
     /// asks, and it writes as a new one does.
-    @Test func makesOneFormatsPerLanguageInAProcess() async {
-        let english = await withTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<8 { group.addTask { ObjectIdentifier(Formats.of(LanguageTag("en-AU"))) } }
-            return await Set(group.reduce(into: []) { $0.append($1) })
-        }
-        #expect(english.count == 1)
-        #expect(Formats.of(LanguageTag("fr-CA")) !== Formats.of(LanguageTag("en-AU")))
+    @Test func formatsLearnedFromAnotherBuildWriteTheSameTexts() {
         let date = CalendarDate(year: 2026, month: 12, day: 4)
         let price = Price(amount: Decimal(string: "12.5")!, currency: CurrencyCode("EUR"))
-        #expect(Formats.of(LanguageTag("fr-CA")).date(date) == Formats(language: LanguageTag("fr-CA")).date(date))
-        #expect(Formats.of(LanguageTag("fr-CA")).price(price) == Formats(language: LanguageTag("fr-CA")).price(price))
+        let asked = Formats(language: LanguageTag("fr-CA"))
+        let texts = (asked.date(date), asked.price(price))
+        let learned = Formats(language: LanguageTag("fr-CA"))
+        learned.learn(asked.known)
+        #expect(learned.known == asked.known)
+        #expect((learned.date(date), learned.price(price)) == texts)
+        // Facts of another language are not taken.
+        let english = Formats(language: LanguageTag("en-AU"))
+        english.learn(asked.known)
+        #expect(english.known == Formats(language: LanguageTag("en-AU")).known)
     }
 
     /// A value made when first asked for is made once, whichever threads ask at once, and

@@ -26,10 +26,10 @@ public struct BuildOptions: Sendable {
     public var cacheFolder: String?
     /// Which sitegen this is: a cache made by another one is not trusted.
     public var toolIdentity = ""
-    /// True when the process ends right after the build: its models, pages and cache are
-    /// then left for the kernel to take back at exit, all at once, instead of being freed
-    /// one by one on one core.
-    public var leavesMemoryToExit = false
+    /// Set when the process ends right after the build: its models, pages and cache are
+    /// then kept here, left for the kernel to take back at exit, all at once, instead of
+    /// being freed one by one on one core.
+    public var keptUntilExit: KeptUntilExit?
 
     public init(source: String = ".", output: String? = nil, baseURL: String? = nil, today: String? = nil, drafts: Bool = false, strict: Bool = false) {
         self.source = source
@@ -61,6 +61,16 @@ public struct BuildReport: Sendable {
     public var outputPath = ""
     /// The path the site is served under: "/" or "/food/".
     public var basePath = "/"
+    /// How much of the site the build went through.
+    public var extent = Extent.whole
+    public enum Extent: Sendable {
+        /// Nothing changed since the last build: its report stands.
+        case unchanged
+        /// Only the pages that show a few files edited in place (`BuildReuse.scope`).
+        case edits
+        /// Every model and page, each rendered or found as the last build left it.
+        case whole
+    }
     /// When what the pages show of the clock next changes (the homework's release time or
     /// midnight, in the site's time zone), for a build at the clock's moment (no `--today`):
     /// a dev server left running rebuilds then. Nil when the site could not be read.

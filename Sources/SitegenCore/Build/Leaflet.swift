@@ -6,13 +6,13 @@ import SitegenFiles
 /// The Leaflet library for `/map/`, published under `assets/leaflet/`: the copy this sitegen
 /// carries, or a folder that site.yaml names (`map.leaflet`).
 public struct LeafletFiles: Sendable {
-    static let outputFolder = "assets/leaflet/"
+    public static let outputFolder = "assets/leaflet/"
 
     /// Files by their path under `assets/leaflet/`.
     public var files: [String: [UInt8]]
     /// What tells these files from others, for the build cache: another Leaflet means
     /// another map page and other assets.
-    var signature: String
+    public var signature: String
 
     /// Debian's Leaflet and marker clusters, taken into the binary when it was compiled
     /// (Sources/CLeaflet). The binary's identity already tells one copy from another.

@@ -2,7 +2,7 @@ import SitegenContent
 import SitegenSupport
 
 /// A page of the built site, as the index stage plans it.
-enum PlannedPage: Sendable {
+public enum PlannedPage: Sendable {
     case home(ListPage)
     case article(Article)
     case page(Page)
@@ -24,7 +24,7 @@ enum PlannedPage: Sendable {
     case robots
 
     /// Made from all the articles or all of a grade's assignments, not from one of them.
-    var isWholeSite: Bool {
+    public var isWholeSite: Bool {
         switch self {
         case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .siteFeed, .sitemap: true
         case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .teachers, .notFound, .robots: false
@@ -34,12 +34,12 @@ enum PlannedPage: Sendable {
     /// The order pages are made in: those made from the whole site first, since they come
     /// last in the plan and one core made them alone while the other waited. Their folders
     /// are made in the same order.
-    static func workOrder(_ pages: [PlannedPage]) -> [Int] {
+    public static func workOrder(_ pages: [PlannedPage]) -> [Int] {
         pages.indices.filter { pages[$0].isWholeSite } + pages.indices.filter { !pages[$0].isWholeSite }
     }
 
     /// Where the page is written, relative to the output folder.
-    var path: String {
+    public var path: String {
         switch self {
         case .home(let list): list.path + "index.html"
         case .article(let article): article.pagePath + "index.html"

@@ -6,68 +6,56 @@ import SitegenSupport
 import Synchronization
 
 /// The **render** stage: every planned page through its template, on every core.
-enum Render {
-    struct Job: Sendable {
+public enum Render {
+    public struct Job: Sendable {
         /// What to make, put off until it is known that the page must be made: a rebuild
         /// builds the context of only the pages it renders.
-        enum Kind: Sendable {
+        public enum Kind: Sendable {
             case template(String, @Sendable () -> MustacheValue)
             case feed(@Sendable () -> AtomFeed)
             case calendar(@Sendable () -> ICalendar)
             case bytes(@Sendable () -> [UInt8])
         }
 
-        var path: String
-        var kind: Kind
+        public var path: String
+        public var kind: Kind
 
-        init(path: String, template: String, context: @autoclosure @escaping @Sendable () -> MustacheValue) {
+        public init(path: String, template: String, context: @autoclosure @escaping @Sendable () -> MustacheValue) {
             self.path = path
             self.kind = .template(template, context)
         }
 
-        init(path: String, _ kind: Kind) {
+        public init(path: String, _ kind: Kind) {
             self.path = path
             self.kind = kind
         }
     }
 
-    /// What the last build leaves for this one to reuse.
-    struct Reuse: Sendable {
-        var previous: BuildCache?
-        /// Of the pages rendered, in their order.
-        var fingerprints: [UInt64]
-        var outputRoot: String
-        /// Where rendered pages wait, outside the output folder, so that a large site
-        /// need not hold every page in memory; nil keeps them in memory.
-        var staging: OutputStaging?
-        /// True when every file of the output was found as the last build wrote it, at the
-        /// start of this build (`SiteBuilder.outputIsAsLeft`): a page is then not looked at
-        /// again before it is reused, which would take the stamp of every file a second time.
-        var outputIsAsLeft = false
-    }
-
-    struct Output {
-        var files: [OutputFile]
-        var pages: [String: BuildCache.PageEntry]
+    public struct Output: Sendable {
+        public var files: [OutputFile]
+        /// What each page of `files` (in their order, the pages first) was made with.
+        public var pages: [RenderedPage]
         /// The members of articles the list pages rendered asked for (`ArticleView.Reads`).
-        var cardReads: UInt64 = 0
+        public var cardReads: UInt64 = 0
         /// How many pages were rendered; the others were the last build's.
-        var renderedCount = 0
+        public var renderedCount = 0
         /// What the pages were made with (views, remembered partials, the jobs and their
         /// outcomes): a process that ends after the build leaves it to the exit instead of
         /// freeing it piece by piece, on one core, after the last page.
-        var workings: (any Sendable)?
+        public var workings: (any Sendable)?
         /// The homework views of the run: its summary, made when a page showed it.
-        var homework: HomeworkViews?
+        public var homework: HomeworkViews?
     }
 
     /// Renders `pages` (with their output paths), or every page of the plan.
-    /// `articles`: the views of articles made so far for this run (`ArticleViewMemo.makeAhead`).
-    /// `homeworkSummary`: the summary a build at the same moment made, when the index has
-    /// none of the assignments.
-    static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]], reuse: Reuse? = nil,
-                    pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo? = nil,
-                    homeworkSummary: HomeworkSummary? = nil) throws(MustacheError) -> Output {
+    /// `articles`: the views of articles of this run, those made so far made ahead
+    /// (`ArticleViewMemo.makeAhead`). `homeworkSummary`: the summary a build at the same
+    /// moment made, when the index has none of the assignments. `reuse`: which pages are as
+    /// the last build left them. `staging`: where rendered pages wait, outside the output
+    /// folder, so that a large site need not hold every page in memory.
+    public static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]],
+                    pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo,
+                    homeworkSummary: HomeworkSummary? = nil, reuse: (any PageReuse)? = nil, staging: OutputStaging? = nil) throws(MustacheError) -> Output {
         let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
@@ -94,24 +82,19 @@ enum Render {
             namesOfUses.withLock { $0[use] = made }
             return made
         }
-        let staging = reuse?.staging
-        // Opened only where reused pages are looked at one by one.
-        let outputFolder = reuse.flatMap { $0.outputIsAsLeft ? nil : OpenFolder($0.outputRoot) }
         @Sendable func made(_ path: String, _ bytes: [UInt8]) -> OutputFile {
             guard let staging else { return OutputFile(path: path, contents: .bytes(bytes)) }
-            return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
+            return staging.stage(path, bytes, previous: reuse?.written(path))
         }
         @Sendable func made(_ path: String, rendered bytes: UnsafeBufferPointer<UInt8>) -> OutputFile {
             guard let staging else { return OutputFile(path: path, contents: .bytes([UInt8](copying: bytes))) }
-            return staging.stage(path, bytes, previous: reuse?.previous?.outputs[path])
+            return staging.stage(path, bytes, previous: reuse?.written(path))
         }
+        let notesArticleHTML = reuse?.notesArticleHTML ?? false
         let order = PlannedPage.workOrder(planned)
         // Each outcome says whether the page was rendered or is the last build's.
-        let outcomes = parallelMap(Array(jobs.enumerated()), workingIn: order) { position, job -> Result<(OutputFile, BuildCache.PageEntry?, Bool), MustacheError> in
-            let fingerprint = reuse?.fingerprints[position]
-            if let reuse, let fingerprint, let earlier = reuse.previous?.pages[job.path], earlier.fingerprint == fingerprint,
-               templatesHash(earlier.templates) == earlier.templatesHash, let written = reuse.previous?.outputs[job.path],
-               reuse.outputIsAsLeft || outputFolder?.stamp(of: job.path) == FileStamp(size: written.size, modified: written.modified) {
+        let outcomes = parallelMap(Array(jobs.enumerated()), workingIn: order) { position, job -> Result<(OutputFile, RenderedPage, Bool), MustacheError> in
+            if let (written, earlier) = reuse?.unchanged(at: position, path: job.path, templatesHash: templatesHash) {
                 return .success((OutputFile(path: job.path, contents: .unchanged(written)), earlier, false))
             }
             switch job.kind {
@@ -121,38 +104,35 @@ enum Render {
                     // outgrow their buffer and are copied into one twice its size.
                     // An article's page is where the next build finds the article's HTML,
                     // which the model store then leaves out (`PageHTML`).
-                    let article: Article? = if fingerprint != nil, case .article(let article) = planned[position] { article } else { nil }
+                    let article: Article? = if notesArticleHTML, case .article(let article) = planned[position] { article } else { nil }
                     // A page the last build wrote gets room for as much again and a little
                     // more: a large list page would outgrow buffer after buffer.
-                    let sizeHint = reuse?.previous?.outputs[job.path].map { $0.size + $0.size / 16 + 1024 } ?? 0
+                    let sizeHint = reuse?.written(job.path).map { $0.size + $0.size / 16 + 1024 } ?? 0
                     let (file, use, html) = try library.withRenderedBytes(library[name]!, with: context(), sizeHint: max(24 * 1024, sizeHint), memo: memo) { bytes, use in
                         (made(job.path, rendered: bytes), use, article.flatMap { PageHTML(finding: $0.htmlPieces, in: bytes) })
                     }
-                    let entry = fingerprint.map { fingerprint in
-                        let templates = templateNames(use)
-                        return BuildCache.PageEntry(fingerprint: fingerprint, templates: templates.names, templatesHash: templates.hash, html: html)
-                    }
-                    return .success((file, entry, true))
+                    let templates = templateNames(use)
+                    return .success((file, RenderedPage(templates: templates.names, templatesHash: templates.hash, html: html), true))
                 } catch {
                     return .failure(error)
                 }
             case .feed(let feed):
-                return .success((made(job.path, feed().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
+                return .success((made(job.path, feed().render()), RenderedPage(templates: [], templatesHash: templatesHash([]), html: nil), true))
             case .calendar(let calendar):
-                return .success((made(job.path, calendar().render()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
+                return .success((made(job.path, calendar().render()), RenderedPage(templates: [], templatesHash: templatesHash([]), html: nil), true))
             case .bytes(let bytes):
-                return .success((made(job.path, bytes()), fingerprint.map { BuildCache.PageEntry(fingerprint: $0, templates: [], templatesHash: templatesHash([])) }, true))
+                return .success((made(job.path, bytes()), RenderedPage(templates: [], templatesHash: templatesHash([]), html: nil), true))
             }
         }
-        var output = Output(files: [], pages: [:], cardReads: shared.articles.reads.value, workings: (shared, memo, jobs, outcomes), homework: shared.homework)
+        var output = Output(files: [], pages: [], cardReads: shared.articles.reads.value, workings: (shared, memo, jobs, outcomes), homework: shared.homework)
         output.files.reserveCapacity(outcomes.count)
         output.pages.reserveCapacity(outcomes.count)
         for outcome in outcomes {
             switch outcome {
-            case .success(let (file, entry, rendered)):
+            case .success(let (file, page, rendered)):
                 if rendered { output.renderedCount += 1 }
                 output.files.append(file)
-                if let entry { output.pages[file.path] = entry }
+                output.pages.append(page)
             case .failure(let error): throw error
             }
         }
@@ -161,22 +141,22 @@ enum Render {
 
     /// What every job's context is made from, held once by reference: a job that captured
     /// the index and the page metadata as values copied each of their fields.
-    final class Shared: Sendable {
-        let index: SiteIndex
-        let context: ViewContext
-        let site: MustacheValue
-        let homework: HomeworkViews
-        let metas: PageMeta
-        let articles: ArticleViewMemo
+    public final class Shared: Sendable {
+        public let index: SiteIndex
+        public let context: ViewContext
+        public let site: MustacheValue
+        public let homework: HomeworkViews
+        public let metas: PageMeta
+        public let articles: ArticleViewMemo
         private let today: MustacheValue
         /// Made once, for `/restaurants/` and `/map/`, when the first of them is made.
         private let madeRestaurants = Once<RestaurantViews>()
 
-        var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
+        public var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
 
-        init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo?, homeworkSummary: HomeworkSummary?) {
+        public init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo, homeworkSummary: HomeworkSummary?) {
             self.index = index
-            self.articles = articles ?? ArticleViewMemo(context: ViewContext(site: index.site))
+            self.articles = articles
             context = self.articles.context
             let context = context
             let pageLinks: [MustacheValue] = index.pages.map { .object(PageView(page: $0, context: context)) }
@@ -191,7 +171,7 @@ enum Render {
 
         /// What every page has, and its own fields, which win over those of the same name.
         /// The layout reads `site` and `meta` most: they come first.
-        func page(_ planned: PlannedPage, _ path: String, _ fields: MustacheFields) -> MustacheValue {
+        public func page(_ planned: PlannedPage, _ path: String, _ fields: MustacheFields) -> MustacheValue {
             var all: [(String, MustacheValue)] = []
             all.reserveCapacity(fields.count + 3)
             if fields["site"] == nil { all.append(("site", site)) }
@@ -201,17 +181,17 @@ enum Render {
             return .fields(MustacheFields(all))
         }
 
-        func cards(_ articles: [Article]) -> MustacheValue {
+        public func cards(_ articles: [Article]) -> MustacheValue {
             self.articles.cards(articles)
         }
 
         /// The view of an article's own page.
-        func page(of article: Article) -> MustacheValue {
+        public func page(of article: Article) -> MustacheValue {
             .object(ArticleView(article: article, variant: .page, context: context, values: articles[article].values))
         }
     }
 
-    static func jobs(for pages: [PlannedPage], paths: [String], shared: Shared, leaflet: [String: [UInt8]]?) -> [Job] {
+    public static func jobs(for pages: [PlannedPage], paths: [String], shared: Shared, leaflet: [String: [UInt8]]?) -> [Job] {
         let context = shared.context
 
         return zip(pages, paths).map { planned, path -> Job in
@@ -333,10 +313,10 @@ enum Render {
 
     /// Each restaurant as the index of restaurants and the map list it: without its
     /// articles' titles, so that a title edit renders only the restaurant's own page.
-    struct RestaurantViews: Sendable {
-        var views: [MustacheValue]
+    public struct RestaurantViews: Sendable {
+        public var views: [MustacheValue]
 
-        init(_ entries: [RestaurantEntry], context: ViewContext) {
+        public init(_ entries: [RestaurantEntry], context: ViewContext) {
             views = entries.map { entry in
                 var fields: MustacheFields = [
                     "name": .string(entry.name),

@@ -3,31 +3,31 @@ import SitegenSupport
 
 /// The **index** stage: what is published, in which order, under which path. Every
 /// output path is claimed once; a second claim is an error at the file that makes it.
-struct SiteIndex: Sendable {
-    var site: Site
-    var moment: BuildMoment
+public struct SiteIndex: Sendable {
+    public var site: Site
+    public var moment: BuildMoment
     /// Published articles, newest first.
-    var articles: [Article]
+    public var articles: [Article]
     /// How many articles there are with drafts: an empty home page says why it is empty.
-    var draftCount: Int
-    var meals: [ArticleGroup]
-    var tags: [ArticleGroup]
-    var restaurants: [RestaurantEntry]
-    var pages: [Page]
-    var teachers: [Teacher]
-    var homework: HomeworkSchedule
+    public var draftCount: Int
+    public var meals: [ArticleGroup]
+    public var tags: [ArticleGroup]
+    public var restaurants: [RestaurantEntry]
+    public var pages: [Page]
+    public var teachers: [Teacher]
+    public var homework: HomeworkSchedule
     /// Feeds and calendars need absolute URLs: they are written when `base_url` is known.
-    var hasFeeds: Bool
+    public var hasFeeds: Bool
     /// Every page to render, in a fixed order.
-    var plan: [PlannedPage] = []
+    public var plan: [PlannedPage] = []
     /// The output path of each page of `plan`, made once: every stage asks for them.
-    var planPaths: [String] = []
+    public var planPaths: [String] = []
 
     /// Top-level folders and files sitegen itself writes: a page may not take them.
-    static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
+    public static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
                                              "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
 
-    init(content: SiteContent, site: Site, moment: BuildMoment, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
+    public init(content: SiteContent, site: Site, moment: BuildMoment, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
         self.site = site
         self.moment = moment
         teachers = content.teachers
@@ -128,7 +128,7 @@ struct SiteIndex: Sendable {
     }
 
     /// Where a group goes among those of its kind: by name, whatever its case, then slug.
-    static func orderKey(of label: Label) -> (String, String) {
+    public static func orderKey(of label: Label) -> (String, String) {
         (label.name.lowercasedBytewise, label.slug.text)
     }
 
@@ -201,7 +201,7 @@ extension Array {
     /// The elements in the order of their keys, each key made once and each element moved
     /// once (a stable sort, like `sorted(by:)`), rather than names lowercased inside the
     /// comparison and groups of articles moved about while sorting.
-    func sorted<Key>(byKey key: (Element) -> Key, by areInIncreasingOrder: (Key, Key) -> Bool) -> [Element] {
+    public func sorted<Key>(byKey key: (Element) -> Key, by areInIncreasingOrder: (Key, Key) -> Bool) -> [Element] {
         let keys = map(key)
         return indices.sorted { areInIncreasingOrder(keys[$0], keys[$1]) }.map { self[$0] }
     }
@@ -213,25 +213,25 @@ extension Array {
 extension SiteIndex {
     /// Whether `new` sits in every list exactly where `old` did (the order follows the
     /// date, which the instant is made from).
-    static func keepsPlace(_ new: Article, of old: Article) -> Bool {
+    public static func keepsPlace(_ new: Article, of old: Article) -> Bool {
         keepsOrder(new, of: old) && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
     }
 
     /// Whether `new` sits where `old` did in the list of every article (its place and
     /// state), whatever its meal, tags and restaurant.
-    static func keepsOrder(_ new: Article, of old: Article) -> Bool {
+    public static func keepsOrder(_ new: Article, of old: Article) -> Bool {
         new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft
     }
 
     /// Whether `new` sits where `old` did; a page's title also names it in every page's menu.
-    static func keepsPlace(_ new: Page, of old: Page) -> Bool {
+    public static func keepsPlace(_ new: Page, of old: Page) -> Bool {
         new.sourcePath == old.sourcePath && new.slug == old.slug && new.title == old.title && new.draft == old.draft
     }
 
     /// Puts `articles` and `pages` in the places of the ones with their source paths;
     /// each must keep its place. Lists are changed in place, so a list that does not show
     /// them stays shared with the index it was copied from.
-    mutating func replace(articles replacements: [Article], pages pageReplacements: [Page]) {
+    public mutating func replace(articles replacements: [Article], pages pageReplacements: [Page]) {
         func swap(_ list: inout [Article]) -> Bool {
             var swappedAny = false
             for position in list.indices {
@@ -280,7 +280,7 @@ extension SiteIndex {
     /// The pages a search engine may list (`PlannedPage.isForSearchEngines`), with their
     /// output paths, in the plan's order: what the sitemap lists, and so what its
     /// fingerprint holds.
-    var searchablePages: LazyFilterSequence<Zip2Sequence<[PlannedPage], [String]>> {
+    public var searchablePages: LazyFilterSequence<Zip2Sequence<[PlannedPage], [String]>> {
         zip(plan, planPaths).lazy.filter { $0.1.hasSuffix(".html") && $0.0.isForSearchEngines }
     }
 
@@ -288,7 +288,7 @@ extension SiteIndex {
     /// kept their places; `onCards`: those of the articles whose cards changed, which the
     /// home and group pages show; `retitled`: whether an article's title changed, which its
     /// restaurant's page shows. The sitemap shows only places and dates: it stays as it is.
-    func pages(showing sourcePaths: [String], onCards: [String], retitled: Bool) -> [PlannedPage] {
+    public func pages(showing sourcePaths: [String], onCards: [String], retitled: Bool) -> [PlannedPage] {
         func shows(_ list: ArraySlice<Article>, of sourcePaths: [String]) -> Bool {
             list.contains { sourcePaths.contains($0.sourcePath) }
         }

@@ -6,7 +6,7 @@ import SitegenSupport
 
 extension BuildCache {
     /// Takes the changes of a rebuild of edited articles.
-    mutating func take(_ edits: EditedArticles.Edits) {
+    mutating func take(_ edits: EditScope.Edits) {
         for (path, entry) in edits.content {
             content[path] = entry
             racyInputs["Content/" + path] = entry.stamp.modified >= edits.settledBefore ? entry.hash : nil

@@ -4,22 +4,15 @@ import SitegenFiles
 import SitegenPlatform
 import SitegenSupport
 
-extension BuildCache {
-    /// Indirect: an entry is moved and copied through tables of every source, and an
-    /// article inline would make each entry hundreds of bytes.
-    indirect enum Model: Sendable {
-        case article(Article)
-        case assignment(Assignment)
-        case page(Page)
-        case none
-
-        /// An article whose HTML is its own, not read from its page (`LazyText`).
-        var isArticleWithItsHTML: Bool {
-            if case .article(let article) = self { return !article.mainHTML.isLazy }
-            return false
-        }
+extension SourceModel.Model {
+    /// An article whose HTML is its own, not read from its page (`LazyText`).
+    var isArticleWithItsHTML: Bool {
+        if case .article(let article) = self { return !article.mainHTML.isLazy }
+        return false
     }
+}
 
+extension BuildCache {
     struct ContentEntry: Sendable {
         var stamp: FileStamp
         var hash: UInt64
@@ -35,10 +28,10 @@ extension BuildCache {
             /// In the store, not read yet (`BuildCache.readModels`, `readModel`).
             case unread
             case encoded(ArraySlice<UInt8>)
-            case decoded(Model, [Diagnostic])
+            case decoded(SourceModel.Model, [Diagnostic])
         }
 
-        init(stamp: FileStamp, hash: UInt64, model: Model, diagnostics: [Diagnostic], stored: Range<Int>? = nil, storedChecksum: UInt64 = 0) {
+        init(stamp: FileStamp, hash: UInt64, model: SourceModel.Model, diagnostics: [Diagnostic], stored: Range<Int>? = nil, storedChecksum: UInt64 = 0) {
             self.stamp = stamp
             self.hash = hash
             self.payload = .decoded(model, diagnostics)
@@ -57,7 +50,7 @@ extension BuildCache {
         /// The model and its problems; nil when the cached bytes do not read back.
         /// `teachers`: the site's, which an assignment's teacher most likely is.
         /// `pages`: where an article's HTML is when the store left it out.
-        func decoded(teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (Model, [Diagnostic])? {
+        func decoded(teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (SourceModel.Model, [Diagnostic])? {
             switch payload {
             case .unread:
                 return nil
@@ -71,9 +64,9 @@ extension BuildCache {
             }
         }
 
-        static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (Model, [Diagnostic])? {
+        static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (SourceModel.Model, [Diagnostic])? {
             try? BinaryReader.reading(bytes) { reader throws(BinaryReader.Corrupt) in
-                let model: Model
+                let model: SourceModel.Model
                 switch try reader.integer() {
                 case 0: model = .none
                 case 1: model = .article(try reader.article(pages: pages))

@@ -26,7 +26,7 @@ extension BuildCache {
     /// The model of the content file at `contentPath`, read alone from `models` when it
     /// was not read yet; nil when there is none or its bytes are not as written. An
     /// article's HTML left out of the store is read from its page when needed (`pages`).
-    func model(_ contentPath: String, from models: ModelStore.Models, pages: PageTexts) -> (Model, [Diagnostic])? {
+    func model(_ contentPath: String, from models: ModelStore.Models, pages: PageTexts) -> (SourceModel.Model, [Diagnostic])? {
         guard let entry = content[contentPath] else { return nil }
         guard case .unread = entry.payload else { return entry.decoded(pages: pages) }
         guard let range = entry.stored, let bytes = models.model(at: range, checksum: entry.storedChecksum) else { return nil }

@@ -14,10 +14,10 @@ public enum SiteChecker {
     }
 
     public static func check(_ options: BuildOptions) -> (BuildReport, Summary) {
-        let prepared = SiteBuilder.prepare(options) { _ in }
-        var report = prepared.report
+        let made = SiteBuilder.make(options, reuse: nil) { _ in }
+        var report = made.report
         var summary = Summary()
-        guard report.succeeded, let files = prepared.files, let index = prepared.index else { return (report, summary) }
+        guard report.succeeded, let files = made.files, let index = made.index else { return (report, summary) }
         let site = index.site
         let output = OutputSet(files: files)
         summary.pages = output.pages.count
@@ -85,10 +85,10 @@ public enum SiteChecker {
 
 /// The built site in memory: which paths exist and which ids each page has.
 private struct OutputSet {
-    var paths: Set<String>
-    var pages: [String: [UInt8]]
+    public var paths: Set<String>
+    public var pages: [String: [UInt8]]
 
-    init(files: [OutputFile]) {
+    public init(files: [OutputFile]) {
         paths = Set(files.map(\.path))
         var pages: [String: [UInt8]] = [:]
         for file in files where file.path.hasSuffix(".html") {
@@ -99,7 +99,7 @@ private struct OutputSet {
 
     /// Why `url`, linked from `page`, leads nowhere ("leads nowhere"); nil when it leads
     /// somewhere, or to another site.
-    func problem(with url: String, onPage page: String, site: Site, absoluteIsExternal: Bool) -> String? {
+    public func problem(with url: String, onPage page: String, site: Site, absoluteIsExternal: Bool) -> String? {
         if url.isEmpty { return "has no address" }
         var target = url
         if let schemeEnd = target.firstIndex(of: ":"), !target[..<schemeEnd].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
@@ -131,17 +131,17 @@ private struct OutputSet {
     }
 
     /// Every `href` and `src` of a page, as written there.
-    func links(onPage page: String) -> [String] {
+    public func links(onPage page: String) -> [String] {
         guard let html = pages[page] else { return [] }
         return OutputSet.attributeValues(["href", "src"], in: html)
     }
 
-    static func ids(in html: [UInt8]) -> Set<String> {
+    public static func ids(in html: [UInt8]) -> Set<String> {
         Set(attributeValues(["id"], in: html))
     }
 
     /// Values of double-quoted attributes: sitegen's pages always quote them so.
-    static func attributeValues(_ names: [String], in html: [UInt8]) -> [String] {
+    public static func attributeValues(_ names: [String], in html: [UInt8]) -> [String] {
         var values: [String] = []
         let patterns = names.map { Array(" \($0)=\"".utf8) }
         var index = 0

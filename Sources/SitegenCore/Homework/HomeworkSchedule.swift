@@ -4,27 +4,27 @@ import SitegenContent
 /// What the homework pages show at the build's moment: which day's work is "tonight"
 /// (or still "last night", before the release time), what is coming up, and the archive
 /// of school days.
-struct HomeworkSchedule: Sendable {
-    var site: Site
-    var moment: BuildMoment
+public struct HomeworkSchedule: Sendable {
+    public var site: Site
+    public var moment: BuildMoment
     /// Published assignments that are released at the moment (drafts only with `--drafts`).
-    var assignments: [Assignment]
+    public var assignments: [Assignment]
     /// Days on which any grade got homework, oldest first: the school days of the archive.
-    var schoolDays: [CalendarDate]
+    public var schoolDays: [CalendarDate]
     /// The day whose work the pages lead with, and whether it is tonight's or last night's.
-    var digestDay: CalendarDate?
-    var isTonight: Bool
+    public var digestDay: CalendarDate?
+    public var isTonight: Bool
     /// Subjects in the order sentences and lists name them.
-    var subjectOrder: [String: Int]
+    public var subjectOrder: [String: Int]
     /// Assignments of each grade left out as drafts: a page whose grade has only drafts says so.
-    var draftCounts: [GradeID: Int]
+    public var draftCounts: [GradeID: Int]
     /// Each grade's assignments by day, in subject order, and all of them newest first:
     /// every page asks for these, so they are sorted out once.
     private var byGrade: [GradeID: [Assignment]] = [:]
     /// Where each day's work is in `byGrade` (a day's assignments are next to each other).
     private var dayRanges: [GradeID: [CalendarDate: Range<Int>]] = [:]
 
-    init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
+    public init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
         self.site = site
         self.moment = moment
         let releaseTime = site.homework.releaseTime
@@ -85,14 +85,14 @@ struct HomeworkSchedule: Sendable {
     }
 
     /// A grade's assignments of one day, in subject order.
-    func assignments(of grade: GradeID, on day: CalendarDate) -> [Assignment] {
+    public func assignments(of grade: GradeID, on day: CalendarDate) -> [Assignment] {
         guard let list = byGrade[grade], let range = dayRanges[grade]?[day] else { return [] }
         return Array(list[range])
     }
 
     /// Subjects of a day's work as `assignments(of:on:)` gives it, each once: that list is
     /// in subject order already (sorting it again cost more than a day page's rows).
-    func subjects(ofDay work: [Assignment]) -> [String] {
+    public func subjects(ofDay work: [Assignment]) -> [String] {
         var subjects: [String] = []
         for assignment in work where !subjects.contains(assignment.subject) {
             subjects.append(assignment.subject)
@@ -102,7 +102,7 @@ struct HomeworkSchedule: Sendable {
 
     /// Work of a grade still to hand in, by due date: everything due after today (and,
     /// before the release time, what is due today), other than the digest day's work.
-    func upcoming(of grade: GradeID) -> [(day: CalendarDate, assignments: [Assignment])] {
+    public func upcoming(of grade: GradeID) -> [(day: CalendarDate, assignments: [Assignment])] {
         let pending = assignments(of: grade).filter { assignment in
             guard let due = assignment.due, assignment.assigned != digestDay else { return false }
             return isTonight ? due.date > moment.date : due.date >= moment.date
@@ -114,7 +114,7 @@ struct HomeworkSchedule: Sendable {
     }
 
     /// All of a grade's assignments, newest first: for its feed and calendar.
-    func assignments(of grade: GradeID) -> [Assignment] {
+    public func assignments(of grade: GradeID) -> [Assignment] {
         byGrade[grade] ?? []
     }
 
@@ -123,7 +123,7 @@ struct HomeworkSchedule: Sendable {
     }
 
     /// The school day before and after `day`, for the archive's links.
-    func neighbours(of day: CalendarDate) -> (previous: CalendarDate?, next: CalendarDate?) {
+    public func neighbours(of day: CalendarDate) -> (previous: CalendarDate?, next: CalendarDate?) {
         var low = 0
         var high = schoolDays.count
         while low < high {
@@ -136,17 +136,17 @@ struct HomeworkSchedule: Sendable {
     }
 
     /// The instant an assignment's day was released, as seconds since 1970.
-    func releaseInstant(of day: CalendarDate) -> Int { site.releaseInstant(of: day) }
+    public func releaseInstant(of day: CalendarDate) -> Int { site.releaseInstant(of: day) }
 
     /// The moment as an instant, for "Updated …" and the feeds.
-    var momentInstant: Int {
+    public var momentInstant: Int {
         DateTimeValue(date: moment.date, time: moment.time ?? site.homework.releaseTime).instant(in: site.timeZone)
     }
 }
 
 /// The sentences of the homework pages: "8th grade has homework in Math and History tonight."
-enum HomeworkSentence {
-    static func make(grade: GradeID, subjects: [String], tonight: Bool) -> String {
+public enum HomeworkSentence {
+    public static func make(grade: GradeID, subjects: [String], tonight: Bool) -> String {
         let who = GradeNames.name(of: grade)
         let verb = tonight ? "has" : "had"
         let when = tonight ? "tonight" : "last night"
@@ -155,14 +155,14 @@ enum HomeworkSentence {
     }
 
     /// The same for a day of the archive: "6th grade had no homework on Wednesday, Nov 25."
-    static func make(grade: GradeID, subjects: [String], day: String) -> String {
+    public static func make(grade: GradeID, subjects: [String], day: String) -> String {
         let who = GradeNames.name(of: grade)
         guard !subjects.isEmpty else { return "\(who) had no homework on \(day)." }
         return "\(who) had homework in \(naturalList(subjects)) on \(day)."
     }
 
     /// "Math", "Math and History", "Math, Science and History".
-    static func naturalList(_ items: [String]) -> String {
+    public static func naturalList(_ items: [String]) -> String {
         switch items.count {
         case 0: ""
         case 1: items[0]

@@ -4,9 +4,9 @@ import SitegenSupport
 import SitegenMustache
 
 /// What the homework templates, feeds and calendars are made of.
-struct HomeworkViews: Sendable {
-    var index: SiteIndex
-    var context: ViewContext
+public struct HomeworkViews: Sendable {
+    public var index: SiteIndex
+    public var context: ViewContext
     /// `/homework/` and the home page: a sentence per grade. Every homework page shows
     /// it, so it is made once, when first asked for: its "Updated Friday, Dec 4, 3:00 PM"
     /// asks ICU, which a rebuild after one article was edited, rendering no homework page,
@@ -21,7 +21,7 @@ struct HomeworkViews: Sendable {
 
     /// `summary`: the summary as a build at the same moment made it (`SiteLists`), for a
     /// rebuild whose index has none of the assignments.
-    init(index: SiteIndex, context: ViewContext, summary: HomeworkSummary? = nil) {
+    public init(index: SiteIndex, context: ViewContext, summary: HomeworkSummary? = nil) {
         self.index = index
         self.context = context
         if let summary { _ = madeSummary.value { MadeSummary(values: summary, value: summary.mustacheValue) } }
@@ -30,9 +30,9 @@ struct HomeworkViews: Sendable {
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
 
-    var summary: MustacheValue { made.value }
+    public var summary: MustacheValue { made.value }
 
-    var summaryValues: HomeworkSummary { made.values }
+    public var summaryValues: HomeworkSummary { made.values }
 
     private var made: MadeSummary {
         madeSummary.value {
@@ -43,30 +43,30 @@ struct HomeworkViews: Sendable {
 
     /// The summary, and its view made once for every page that shows it.
     private struct MadeSummary: Sendable {
-        var values: HomeworkSummary
-        var value: MustacheValue
+        public var values: HomeworkSummary
+        public var value: MustacheValue
     }
 
-    var schedule: HomeworkSchedule { index.homework }
-    var site: Site { index.site }
+    public var schedule: HomeworkSchedule { index.homework }
+    public var site: Site { index.site }
 
     /// How many school days a grade page links to.
-    static let recentDayCount = 10
+    public static let recentDayCount = 10
     /// The newest assignments a feed carries.
-    static let feedLength = 100
+    public static let feedLength = 100
     /// How far back a calendar goes, in days before the build's day.
-    static let calendarHistory = 120
+    public static let calendarHistory = 120
 
     // MARK: Pages
 
     /// The sentence a grade's page leads with.
-    func sentence(of grade: GradeID) -> String {
+    public func sentence(of grade: GradeID) -> String {
         let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
         return HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight)
     }
 
     /// The sentence of a grade's day in the archive.
-    func sentence(of grade: GradeID, on day: CalendarDate) -> String {
+    public func sentence(of grade: GradeID, on day: CalendarDate) -> String {
         HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
     }
 
@@ -84,7 +84,7 @@ struct HomeworkViews: Sendable {
             teachersURL: context.url("homework/teachers/"))
     }
 
-    func gradePage(_ grade: GradeID) -> MustacheFields {
+    public func gradePage(_ grade: GradeID) -> MustacheFields {
         let digestWork = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
         let upcoming: [MustacheValue] = schedule.upcoming(of: grade).map { day, work in
             .fields([
@@ -121,7 +121,7 @@ struct HomeworkViews: Sendable {
         return fields
     }
 
-    func dayPage(_ grade: GradeID, _ day: CalendarDate) -> MustacheFields {
+    public func dayPage(_ grade: GradeID, _ day: CalendarDate) -> MustacheFields {
         let work = schedule.assignments(of: grade, on: day)
         let dayURL = context.url(dayPath(grade, day))
         let label = context.formats.weekdayDate(day)
@@ -141,7 +141,7 @@ struct HomeworkViews: Sendable {
         return fields
     }
 
-    var teachersPage: MustacheFields {
+    public var teachersPage: MustacheFields {
         let teachers: [MustacheValue] = index.teachers.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.map { teacher in
             .fields([
                 "name": .string(teacher.name),
@@ -188,19 +188,19 @@ struct HomeworkViews: Sendable {
     }
 
     /// "Updated Wednesday, Nov 25, 3:00 PM".
-    var updatedText: String {
+    public var updatedText: String {
         let time = schedule.moment.time ?? site.homework.releaseTime
         return "Updated \(context.formats.weekdayDate(schedule.moment.date)), \(context.formats.time(time))"
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4", from the build's day.
-    func relativeDay(_ day: CalendarDate) -> String {
+    public func relativeDay(_ day: CalendarDate) -> String {
         context.formats.relativeDay(day, from: schedule.moment.date)
     }
 
-    func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? Self.path(of: grade) }
+    public func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? Self.path(of: grade) }
     private static func path(of grade: GradeID) -> String { "homework/grade-\(grade.slug)/" }
-    func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
+    public func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
 
     // MARK: Subscriptions
 
@@ -212,7 +212,7 @@ struct HomeworkViews: Sendable {
         site.homework.school.isEmpty ? site.title : site.homework.school
     }
 
-    func feed(_ grade: GradeID) -> AtomFeed {
+    public func feed(_ grade: GradeID) -> AtomFeed {
         let host = site.host ?? "localhost"
         let work = schedule.assignments(of: grade).prefix(Self.feedLength)
         let entries = work.map { assignment -> AtomFeed.Entry in
@@ -244,7 +244,7 @@ struct HomeworkViews: Sendable {
         )
     }
 
-    func calendar(_ grade: GradeID) -> ICalendar {
+    public func calendar(_ grade: GradeID) -> ICalendar {
         let host = site.host ?? "localhost"
         let earliest = schedule.moment.date.dayNumber - Self.calendarHistory
         let events = schedule.assignments(of: grade)
@@ -274,21 +274,21 @@ struct HomeworkViews: Sendable {
 /// What the home pages, `/homework/` and the teachers' page show of the homework: a
 /// sentence per grade and when it was updated. Plain values, so that the cache can keep
 /// them (`SiteLists`) for a rebuild that renders a home page without the assignments.
-struct HomeworkSummary: Sendable, Equatable {
-    struct Grade: Sendable, Equatable {
-        var name: String
-        var url: String
-        var sentence: String
-        var count: Int
+public struct HomeworkSummary: Sendable, Equatable {
+    public struct Grade: Sendable, Equatable {
+        public var name: String
+        public var url: String
+        public var sentence: String
+        public var count: Int
     }
 
-    var grades: [Grade]
-    var hasAssignments: Bool
-    var updated: String
-    var updatedISO: String
-    var teachersURL: String
+    public var grades: [Grade]
+    public var hasAssignments: Bool
+    public var updated: String
+    public var updatedISO: String
+    public var teachersURL: String
 
-    var mustacheValue: MustacheValue {
+    public var mustacheValue: MustacheValue {
         let grades: [MustacheValue] = grades.map { grade in
             .fields(["name": .string(grade.name), "url": .string(grade.url), "sentence": .string(grade.sentence), "count": .int(grade.count)])
         }

@@ -4,18 +4,18 @@ import SitegenSupport
 /// The theme's stylesheets, scripts and icons as they are published: minified where that
 /// is safe, and named after a hash of their content (`style.3f9a1c2e.css`), so that hosts
 /// may cache them forever and a changed file gets a new name.
-struct PublishedAssets: Sendable {
+public struct PublishedAssets: Sendable {
     /// Files by their output path.
-    var files: [String: [UInt8]]
+    public var files: [String: [UInt8]]
     /// The URL path of each fingerprinted asset, by extension and name: `css` → `style` →
     /// `assets/style.3f9a1c2e.css`.
-    var paths: [String: [String: String]]
+    public var paths: [String: [String: String]]
 
     /// Only files directly in `assets/` are fingerprinted: files in its folders (Leaflet's
     /// images) are referred to by relative paths that must not change.
-    static let fingerprinted: Set<String> = ["css", "js", "svg", "png", "jpg", "jpeg", "webp", "gif", "ico", "woff", "woff2"]
+    public static let fingerprinted: Set<String> = ["css", "js", "svg", "png", "jpg", "jpeg", "webp", "gif", "ico", "woff", "woff2"]
 
-    init(theme assets: [String: [UInt8]], minify: Bool) {
+    public init(theme assets: [String: [UInt8]], minify: Bool) {
         var files: [String: [UInt8]] = [:]
         var paths: [String: [String: String]] = [:]
         for (path, original) in assets {
@@ -34,7 +34,7 @@ struct PublishedAssets: Sendable {
 
     /// The name and extension of a theme file that is published fingerprinted (`style` and
     /// `css` for `assets/style.css`), or nil for one published as it is.
-    static func fingerprintedParts(of path: String) -> (stem: String, ext: String)? {
+    public static func fingerprintedParts(of path: String) -> (stem: String, ext: String)? {
         let parts = path.split(separator: "/")
         guard parts.count == 2, parts[0] == "assets", let dot = parts[1].lastIndex(of: ".") else { return nil }
         let ext = String(parts[1][parts[1].index(after: dot)...])
@@ -45,8 +45,8 @@ struct PublishedAssets: Sendable {
 
 /// Removes comments and the whitespace CSS does not need, leaving strings alone. Spaces
 /// between words stay (one of them): `a :hover` and `a:hover` mean different things.
-enum CSSMinifier {
-    static func minify(_ css: [UInt8]) -> [UInt8] {
+public enum CSSMinifier {
+    public static func minify(_ css: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(css.count)
         var index = 0

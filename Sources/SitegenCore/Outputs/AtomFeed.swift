@@ -3,35 +3,35 @@ import SitegenContent
 
 /// An Atom 1.0 feed (RFC 4287). Every value is escaped for XML; times are RFC 3339 with
 /// the site's offset; nothing depends on when the build runs but the moment it is given.
-struct AtomFeed {
-    struct Entry {
-        var id: String
-        var title: String
-        var link: String
-        var published: Int
-        var updated: Int
-        var authorName: String?
-        var category: String?
-        var summary: String?
+public struct AtomFeed {
+    public struct Entry {
+        public var id: String
+        public var title: String
+        public var link: String
+        public var published: Int
+        public var updated: Int
+        public var authorName: String?
+        public var category: String?
+        public var summary: String?
         /// HTML as UTF-8 (valid), escaped into the feed; relative URLs in it resolve against
         /// `contentBase`. Bytes: it is whole articles, made of bytes and written as bytes.
-        var contentHTML: [UInt8]?
-        var contentBase: String?
+        public var contentHTML: [UInt8]?
+        public var contentBase: String?
     }
 
-    var id: String
-    var title: String
-    var subtitle: String?
-    var link: String
-    var selfLink: String
-    var updated: Int
-    var authorName: String
-    var entries: [Entry]
-    var timeZone: TimeZone
+    public var id: String
+    public var title: String
+    public var subtitle: String?
+    public var link: String
+    public var selfLink: String
+    public var updated: Int
+    public var authorName: String
+    public var entries: [Entry]
+    public var timeZone: TimeZone
 
     /// The feed, written into one buffer: a feed carries whole articles, and a String
     /// per escaped value and per line cost more than escaping them.
-    func render() -> [UInt8] {
+    public func render() -> [UInt8] {
         var xml: [UInt8] = []
         xml.reserveCapacity(4096 + entries.reduce(0) { $0 + ($1.contentHTML?.count ?? 0) + ($1.summary?.utf8.count ?? 0) + 512 })
         func text(_ literal: String) { xml.append(contentsOf: literal.utf8) }
@@ -67,24 +67,24 @@ struct AtomFeed {
     }
 }
 
-enum XML {
+public enum XML {
     /// Escapes text and attribute values, and drops the characters XML 1.0 forbids.
     /// Works on UTF-8 bytes: a feed escapes whole articles, and going scalar by scalar
     /// cost more than making the rest of the feed.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var bytes: [UInt8] = []
         append(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `text` escaped to `bytes`.
-    static func append(_ text: String, to bytes: inout [UInt8]) {
+    public static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { append($0, to: &bytes) }
     }
 
     /// Appends the UTF-8 `source` (valid) escaped to `bytes`.
-    static func append(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    public static func append(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         // No reserveCapacity here: it makes the buffer exactly that large, so called for
         // each value appended to a growing buffer (a sitemap's URLs) it copied the whole
         // buffer every time; appending grows it by doubling.
@@ -121,9 +121,9 @@ enum XML {
     }
 }
 
-enum RFC3339 {
+public enum RFC3339 {
     /// `2026-11-25T14:00:00+08:00`: the instant in the site's offset at that instant.
-    static func format(_ instant: Int, in zone: TimeZone) -> String {
+    public static func format(_ instant: Int, in zone: TimeZone) -> String {
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
         let local = instant + offset
         let day = local.floorDivided(by: 86_400)

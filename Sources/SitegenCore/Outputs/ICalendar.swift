@@ -4,23 +4,23 @@ import SitegenContent
 /// An iCalendar file (RFC 5545) of due dates: all-day events, or timed ones with the
 /// site's time zone described in a VTIMEZONE. Text is escaped, lines end in CRLF and are
 /// folded at 75 octets without splitting a character.
-struct ICalendar {
-    struct Event {
-        var uid: String
-        var stamp: Int
-        var due: DateTimeValue
-        var summary: String
-        var description: String
-        var url: String?
-        var categories: String?
+public struct ICalendar {
+    public struct Event {
+        public var uid: String
+        public var stamp: Int
+        public var due: DateTimeValue
+        public var summary: String
+        public var description: String
+        public var url: String?
+        public var categories: String?
     }
 
-    var name: String
-    var description: String
-    var timeZone: TimeZone
-    var events: [Event]
+    public var name: String
+    public var description: String
+    public var timeZone: TimeZone
+    public var events: [Event]
 
-    func render() -> [UInt8] {
+    public func render() -> [UInt8] {
         var lines = [
             "BEGIN:VCALENDAR",
             "VERSION:2.0",
@@ -68,7 +68,7 @@ struct ICalendar {
     }
 
     /// TEXT values escape backslash, semicolon, comma and newlines (RFC 5545, 3.3.11).
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var contiguous = text
         return contiguous.withUTF8 { bytes -> String in
             // Most titles and names need nothing: they are returned as they are.
@@ -95,7 +95,7 @@ struct ICalendar {
 
     /// A content line folded at 75 octets: CRLF and a space start each continuation, and
     /// no UTF-8 character is cut in two.
-    static func fold(_ line: String) -> [UInt8] {
+    public static func fold(_ line: String) -> [UInt8] {
         var output: [UInt8] = []
         fold(line, into: &output)
         return output
@@ -103,7 +103,7 @@ struct ICalendar {
 
     /// Appends `line` folded to `output`, without an array per line or per break (a
     /// grade's calendar has thousands of events of ten lines).
-    static func fold(_ line: String, into output: inout [UInt8]) {
+    public static func fold(_ line: String, into output: inout [UInt8]) {
         var line = line
         line.withUTF8 { bytes in
             var start = 0
@@ -124,15 +124,15 @@ struct ICalendar {
         }
     }
 
-    static func date(_ date: CalendarDate) -> String {
+    public static func date(_ date: CalendarDate) -> String {
         date.year.zeroPadded(4) + date.month.zeroPadded(2) + date.day.zeroPadded(2)
     }
 
-    static func local(_ date: CalendarDate, _ time: TimeOfDay) -> String {
+    public static func local(_ date: CalendarDate, _ time: TimeOfDay) -> String {
         self.date(date) + "T" + time.hour.zeroPadded(2) + time.minute.zeroPadded(2) + time.second.zeroPadded(2)
     }
 
-    static func utc(_ instant: Int) -> String {
+    public static func utc(_ instant: Int) -> String {
         let day = instant.floorDivided(by: 86_400)
         let second = instant - day * 86_400
         return local(CalendarDate(dayNumber: day), TimeOfDay(hour: second / 3600, minute: second % 3600 / 60, second: second % 60)) + "Z"
@@ -140,7 +140,7 @@ struct ICalendar {
 
     /// A VTIMEZONE with every offset change of the years used, so any calendar reads the
     /// times the same way as the site.
-    static func timeZoneComponent(_ zone: TimeZone, from firstYear: Int, through lastYear: Int) -> [String] {
+    public static func timeZoneComponent(_ zone: TimeZone, from firstYear: Int, through lastYear: Int) -> [String] {
         let start = Date(timeIntervalSince1970: TimeInterval(CalendarDate(year: firstYear, month: 1, day: 1).dayNumber * 86_400))
         let end = Date(timeIntervalSince1970: TimeInterval(CalendarDate(year: lastYear + 1, month: 1, day: 1).dayNumber * 86_400))
         var lines = ["BEGIN:VTIMEZONE", "TZID:" + zone.identifier]
@@ -169,7 +169,7 @@ struct ICalendar {
         return lines
     }
 
-    static func offset(_ seconds: Int) -> String {
+    public static func offset(_ seconds: Int) -> String {
         (seconds < 0 ? "-" : "+") + (abs(seconds) / 3600).zeroPadded(2) + (abs(seconds) % 3600 / 60).zeroPadded(2)
     }
 }

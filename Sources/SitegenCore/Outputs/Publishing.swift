@@ -4,11 +4,11 @@ import SitegenMustache
 
 /// What a published site needs besides its pages: the feed of articles, the sitemap and
 /// robots.txt.
-enum Publishing {
+public enum Publishing {
     /// Articles the site feed carries, newest first.
-    static let feedLength = 50
+    public static let feedLength = 50
 
-    static func feed(_ index: SiteIndex, context: ViewContext) -> AtomFeed {
+    public static func feed(_ index: SiteIndex, context: ViewContext) -> AtomFeed {
         let site = index.site
         let entries = index.articles.prefix(feedLength).map { article -> AtomFeed.Entry in
             let absolute = context.absoluteURL(article.pagePath)
@@ -40,7 +40,7 @@ enum Publishing {
     }
 
     /// The whole article as UTF-8: its cover, the story and every photo with its text.
-    static func content(of article: Article, context: ViewContext) -> [UInt8] {
+    public static func content(of article: Article, context: ViewContext) -> [UInt8] {
         var html: [UInt8] = []
         func image(_ image: ResolvedImage) {
             var tag = "<p><img src=\"\(HTMLEscaping.escape(context.url(of: image)))\" alt=\"\(HTMLEscaping.escape(image.alt))\""
@@ -59,7 +59,7 @@ enum Publishing {
     /// Root-relative URLs of UTF-8 `html` made absolute, so feed readers that ignore
     /// `xml:base` still find every link and image. The HTML is sitegen's own (cmark's and
     /// the lines above), whose attributes are always double-quoted.
-    static func absolutized(_ bytes: [UInt8], context: ViewContext) -> [UInt8] {
+    public static func absolutized(_ bytes: [UInt8], context: ViewContext) -> [UInt8] {
         guard let origin = context.site.origin else { return bytes }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 256)
@@ -89,7 +89,7 @@ enum Publishing {
         return output
     }
 
-    static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
+    public static func sitemap(_ index: SiteIndex, context: ViewContext) -> [UInt8] {
         // Every page a search engine may list (`SiteIndex.searchablePages`).
         // One buffer for thousands of pages, as for the feeds.
         var xml = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".utf8)
@@ -109,7 +109,7 @@ enum Publishing {
         return xml
     }
 
-    static func robots(context: ViewContext) -> [UInt8] {
+    public static func robots(context: ViewContext) -> [UInt8] {
         var text = "User-agent: *\nAllow: /\n"
         if let sitemap = context.absoluteURL("sitemap.xml") { text += "\nSitemap: \(sitemap)\n" }
         return Array(text.utf8)

@@ -9,23 +9,23 @@ import Synchronization
 ///
 /// A full build makes them ahead (`makeAhead`) while it builds the index, which leaves the
 /// other core mostly idle; the render stage then finds them made.
-final class ArticleViewMemo: Sendable {
-    let context: ViewContext
-    let reads = ArticleView.Reads()
+public final class ArticleViewMemo: Sendable {
+    public let context: ViewContext
+    public let reads = ArticleView.Reads()
     private let made = Mutex<[ObjectIdentifier: Made]>([:])
     private let stopped = Atomic<Bool>(false)
 
-    struct Made: Sendable {
-        let values: ArticleValues
-        let card: MustacheValue
+    public struct Made: Sendable {
+        public let values: ArticleValues
+        public let card: MustacheValue
     }
 
-    init(context: ViewContext) {
+    public init(context: ViewContext) {
         self.context = context
     }
 
     /// The cards of a list, the known ones looked up under one lock.
-    func cards(_ articles: [Article]) -> MustacheValue {
+    public func cards(_ articles: [Article]) -> MustacheValue {
         var cards = made.withLock { known in articles.map { known[$0.identity]?.card ?? .null } }
         for index in cards.indices {
             if case .null = cards[index] { cards[index] = self[articles[index]].card }
@@ -33,7 +33,7 @@ final class ArticleViewMemo: Sendable {
         return .array(cards)
     }
 
-    subscript(article: Article) -> Made {
+    public subscript(article: Article) -> Made {
         entry(for: article).made
     }
 
@@ -55,7 +55,7 @@ final class ArticleViewMemo: Sendable {
     /// what is left is made when the render stage first asks for it. Returns how many it
     /// made (articles already made are passed over).
     @discardableResult
-    func makeAhead(_ articles: [Article]) -> Int {
+    public func makeAhead(_ articles: [Article]) -> Int {
         var count = 0
         for article in articles {
             if stopped.load(ordering: .relaxed) { break }
@@ -65,7 +65,7 @@ final class ArticleViewMemo: Sendable {
     }
 
     /// Ends `makeAhead`: from the render stage on, the cores render.
-    func stop() {
+    public func stop() {
         stopped.store(true, ordering: .relaxed)
     }
 }

@@ -4,8 +4,8 @@ import SitegenSupport
 import Synchronization
 
 /// How dates and prices read on pages, in the site's language.
-final class Formats: Sendable {
-    let locale: Locale
+public final class Formats: Sendable {
+    public let locale: Locale
     /// ICU's styles, made when a text is first asked of ICU (a rebuild that knows the
     /// language's `FormatFacts` may ask none).
     private let styles = Once<Styles>()
@@ -21,9 +21,9 @@ final class Formats: Sendable {
     private let formatters = Mutex<[CurrencyCode: (whole: NumberFormatter, fractional: NumberFormatter)]>([:])
 
     private struct Styles {
-        let date: Date.FormatStyle
-        let weekday: Date.FormatStyle
-        let time: Date.FormatStyle
+        public let date: Date.FormatStyle
+        public let weekday: Date.FormatStyle
+        public let time: Date.FormatStyle
     }
 
     private enum CacheKey: Hashable {
@@ -33,32 +33,21 @@ final class Formats: Sendable {
         case price(Price)
     }
 
-    /// The formats of `language`, made once in a process: what ICU writes does not change
-    /// while it runs, and a rebuild after one edit would otherwise make the month patterns
-    /// and the currency formatters twice (for the edited article's card, then its page).
-    static func of(_ language: LanguageTag) -> Formats {
-        made.withLock { made in
-            if let known = made[language] { return known }
-            let formats = Formats(language: language)
-            made[language] = formats
-            return formats
-        }
-    }
-
-    private static let made = Mutex<[LanguageTag: Formats]>([:])
-
-    init(language: LanguageTag) {
+    /// The formats of `language`. One build's pages share one: ICU is asked once for each
+    /// text (the month patterns and currency formatters of an edited article's card, then
+    /// of its page), and a reuse hands the next build what it learned (`learn`).
+    public init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
         facts = Mutex(FormatFacts(language: language))
     }
 
-    /// What this process knows of the language from ICU, for the build cache.
-    var known: FormatFacts { facts.withLock { $0 } }
+    /// What this build knows of the language from ICU, for the next one.
+    public var known: FormatFacts { facts.withLock { $0 } }
 
     /// Takes what an earlier process learned of the language from ICU (the build cache
     /// keeps it: the same binary, the same ICU), so that a rebuild after an edit asks ICU
     /// nothing. Facts of another language are ignored.
-    func learn(_ earlier: FormatFacts) {
+    public func learn(_ earlier: FormatFacts) {
         facts.withLock { facts in
             guard earlier.language == facts.language else { return }
             if facts.months == nil { facts.months = earlier.months }
@@ -87,7 +76,7 @@ final class Formats: Sendable {
         Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86_400 + 43_200)).formatted(style)
     }
 
-    func date(_ date: CalendarDate) -> String {
+    public func date(_ date: CalendarDate) -> String {
         let patterns = facts.withLock { facts in
             if facts.months == nil { facts.months = .some(DatePattern.months { Formats.formatted($0, style: icuStyles.date) }) }
             return facts.months!
@@ -96,17 +85,17 @@ final class Formats: Sendable {
         return remembered(.date(date)) { Formats.formatted(date, style: icuStyles.date) }
     }
 
-    func weekdayDate(_ date: CalendarDate) -> String {
+    public func weekdayDate(_ date: CalendarDate) -> String {
         remembered(.weekday(date)) { Formats.formatted(date, style: icuStyles.weekday) }
     }
 
     /// "3:00 PM" in the site's language.
-    func time(_ time: TimeOfDay) -> String {
+    public func time(_ time: TimeOfDay) -> String {
         remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(icuStyles.time) }
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4".
-    func relativeDay(_ day: CalendarDate, from today: CalendarDate) -> String {
+    public func relativeDay(_ day: CalendarDate, from today: CalendarDate) -> String {
         switch day.dayNumber - today.dayNumber {
         case 0: "today"
         case 1: "tomorrow"
@@ -115,14 +104,14 @@ final class Formats: Sendable {
     }
 
     /// "tomorrow", "Friday, Dec 4, 8:15 AM".
-    func dueText(_ due: DateTimeValue, from today: CalendarDate) -> String {
+    public func dueText(_ due: DateTimeValue, from today: CalendarDate) -> String {
         let day = relativeDay(due.date, from: today)
         guard let time = due.time else { return day }
         return "\(day), \(self.time(time))"
     }
 
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.
-    func price(_ price: Price) -> String {
+    public func price(_ price: Price) -> String {
         remembered(.price(price)) {
             let currency = facts.withLock { facts in
                 if let known = facts.currencies[price.currency] { return known }
@@ -145,22 +134,22 @@ final class Formats: Sendable {
 
 /// What ICU says of a language's dates and currencies that the build cache keeps for the
 /// next process (`Formats.learn`).
-struct FormatFacts: Sendable, Equatable {
-    var language: LanguageTag
+public struct FormatFacts: Sendable, Equatable {
+    public var language: LanguageTag
     /// nil until asked; then the month patterns, or nil when the language does not write
     /// its dates that way.
-    var months: [DatePattern]??
-    var currencies: [CurrencyCode: CurrencyFacts] = [:]
+    public var months: [DatePattern]??
+    public var currencies: [CurrencyCode: CurrencyFacts] = [:]
 }
 
 /// A currency as a language writes its amounts: its symbol, the fraction digits the
 /// amounts have, and whether amounts below a thousand are plain digits (`PlainAmounts`).
-struct CurrencyFacts: Sendable, Equatable {
-    var symbol: String
-    var fractionDigits: ClosedRange<Int>
-    var plain: PlainAmounts?
+public struct CurrencyFacts: Sendable, Equatable {
+    public var symbol: String
+    public var fractionDigits: ClosedRange<Int>
+    public var plain: PlainAmounts?
 
-    init(symbol: String, fractionDigits: ClosedRange<Int>, plain: PlainAmounts?) {
+    public init(symbol: String, fractionDigits: ClosedRange<Int>, plain: PlainAmounts?) {
         self.symbol = symbol
         self.fractionDigits = fractionDigits
         self.plain = plain
@@ -168,7 +157,7 @@ struct CurrencyFacts: Sendable, Equatable {
 
     /// The currency's facts as ICU tells them, with the formatters that told them (kept for
     /// the amounts that are not plain digits: ICU builds its tables again for each one).
-    static func asked(_ currency: CurrencyCode, locale: Locale) -> (facts: CurrencyFacts, formatters: (whole: NumberFormatter, fractional: NumberFormatter)) {
+    public static func asked(_ currency: CurrencyCode, locale: Locale) -> (facts: CurrencyFacts, formatters: (whole: NumberFormatter, fractional: NumberFormatter)) {
         let formatter = NumberFormatter()
         formatter.locale = locale
         formatter.numberStyle = .currency
@@ -181,7 +170,7 @@ struct CurrencyFacts: Sendable, Equatable {
     }
 
     /// The language's formatters of whole amounts, and of amounts with `fractionDigits`.
-    static func formatters(fractionDigits: ClosedRange<Int>, locale: Locale) -> (whole: NumberFormatter, fractional: NumberFormatter) {
+    public static func formatters(fractionDigits: ClosedRange<Int>, locale: Locale) -> (whole: NumberFormatter, fractional: NumberFormatter) {
         let whole = NumberFormatter()
         whole.locale = locale
         whole.numberStyle = .decimal
@@ -198,16 +187,16 @@ struct CurrencyFacts: Sendable, Equatable {
 
 /// How a language writes the dates of one month: its text around the day and the year,
 /// which are written as their digits.
-struct DatePattern: Sendable, Equatable {
-    enum Piece: Sendable, Equatable {
+public struct DatePattern: Sendable, Equatable {
+    public enum Piece: Sendable, Equatable {
         case text(String)
         case day
         case year
     }
 
-    var pieces: [Piece]
+    public var pieces: [Piece]
 
-    init(pieces: [Piece]) {
+    public init(pieces: [Piece]) {
         self.pieces = pieces
     }
 
@@ -216,14 +205,14 @@ struct DatePattern: Sendable, Equatable {
 
     /// The years the patterns are for: ICU's Gregorian calendar counts the days before 1582
     /// as Julian ones.
-    static let years = 1600...9999
+    public static let years = 1600...9999
 
     /// The pattern of each month, made from the date ICU writes for the 22nd of 2033 and
     /// checked against the dates it writes for other days and years (one and two digits,
     /// the first and last of `years`); nil when any differs: digits of another script, a
     /// padded day, a weekday or anything else that is not the same text around the day
     /// and year.
-    static func months(_ formatted: (CalendarDate) -> String) -> [DatePattern]? {
+    public static func months(_ formatted: (CalendarDate) -> String) -> [DatePattern]? {
         var months: [DatePattern] = []
         for month in 1...12 {
             let written = formatted(CalendarDate(year: probe.year, month: month, day: probe.day))
@@ -237,14 +226,14 @@ struct DatePattern: Sendable, Equatable {
     }
 
     /// `date` as `months` write it; nil for a year outside `years`.
-    static func text(of date: CalendarDate, in months: [DatePattern]) -> String? {
+    public static func text(of date: CalendarDate, in months: [DatePattern]) -> String? {
         guard years.contains(date.year), (1...12).contains(date.month), months.count == 12 else { return nil }
         return months[date.month - 1].text(day: date.day, year: date.year)
     }
 
     /// The pieces of `written`, a probe's date: nil unless its year and its day each appear
     /// once.
-    init?(_ written: String) {
+    public init?(_ written: String) {
         let aroundYear = written.components(separatedBy: String(DatePattern.probe.year))
         guard aroundYear.count == 2 else { return nil }
         var pieces: [Piece] = []
@@ -261,7 +250,7 @@ struct DatePattern: Sendable, Equatable {
         self.pieces = pieces
     }
 
-    func text(day: Int, year: Int) -> String {
+    public func text(day: Int, year: Int) -> String {
         var text = ""
         text.reserveCapacity(24)
         for piece in pieces {
@@ -278,18 +267,18 @@ struct DatePattern: Sendable, Equatable {
 /// Amounts below a thousand as a language's number formatters write them, when that is
 /// their digits, the decimal separator and the fraction's digits (checked against the
 /// formatters on probes), without asking NumberFormatter of each amount.
-struct PlainAmounts: Sendable, Equatable {
-    var separator: String
-    var minimumFractionDigits: Int
-    var maximumFractionDigits: Int
+public struct PlainAmounts: Sendable, Equatable {
+    public var separator: String
+    public var minimumFractionDigits: Int
+    public var maximumFractionDigits: Int
 
-    init(separator: String, minimumFractionDigits: Int, maximumFractionDigits: Int) {
+    public init(separator: String, minimumFractionDigits: Int, maximumFractionDigits: Int) {
         self.separator = separator
         self.minimumFractionDigits = minimumFractionDigits
         self.maximumFractionDigits = maximumFractionDigits
     }
 
-    init?(whole: NumberFormatter, fractional: NumberFormatter) {
+    public init?(whole: NumberFormatter, fractional: NumberFormatter) {
         separator = fractional.decimalSeparator ?? "."
         minimumFractionDigits = fractional.minimumFractionDigits
         maximumFractionDigits = fractional.maximumFractionDigits
@@ -304,7 +293,7 @@ struct PlainAmounts: Sendable, Equatable {
     /// `amount` as the formatters write it; nil unless it is at least zero and below a
     /// thousand with no more fraction digits than they write. Read from its significand and
     /// exponent, not its description.
-    func text(of amount: Decimal) -> String? {
+    public func text(of amount: Decimal) -> String? {
         let exponent = amount.exponent
         guard !amount.isSignMinus, (-9...2).contains(exponent), amount < 1000 else { return nil }
         // Below a thousand with at most nine fraction digits: the significand is below 10^12.

@@ -4,15 +4,15 @@ import SitegenSupport
 
 /// Links to openstreetmap.org for a point: the official embed with a pin, a larger map,
 /// and directions to it.
-struct MapLinks: Sendable {
-    var latitude: Double
-    var longitude: Double
-    var zoom: Int
+public struct MapLinks: Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    public var zoom: Int
     /// The point as every link writes it, made once: an article's map has three links.
-    let latitudeText: String
-    let longitudeText: String
+    public let latitudeText: String
+    public let longitudeText: String
 
-    init(latitude: Double, longitude: Double, zoom: Int) {
+    public init(latitude: Double, longitude: Double, zoom: Int) {
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
@@ -21,17 +21,17 @@ struct MapLinks: Sendable {
     }
 
     /// The embed is about 640 × 320 CSS pixels; 256-pixel tiles cover 360° at zoom 0.
-    static let embedWidth = 640.0
-    static let embedHeight = 320.0
+    public static let embedWidth = 640.0
+    public static let embedHeight = 320.0
 
-    var boundingBox: (west: Double, south: Double, east: Double, north: Double) {
+    public var boundingBox: (west: Double, south: Double, east: Double, north: Double) {
         let degreesPerPixel = 360.0 / (256.0 * pow(2.0, Double(zoom)))
         let halfWidth = degreesPerPixel * MapLinks.embedWidth / 2
         let halfHeight = degreesPerPixel * MapLinks.embedHeight / 2 * cos(latitude * .pi / 180)
         return (max(longitude - halfWidth, -180), max(latitude - halfHeight, -90), min(longitude + halfWidth, 180), min(latitude + halfHeight, 90))
     }
 
-    var embedURL: String {
+    public var embedURL: String {
         let box = boundingBox
         // Into one buffer: every article with a map has one, and a String per corner and
         // per interpolation cost more than the corners' arithmetic.
@@ -49,11 +49,11 @@ struct MapLinks: Sendable {
         return String(decoding: url, as: UTF8.self)
     }
 
-    var largerMapURL: String {
+    public var largerMapURL: String {
         joined(["https://www.openstreetmap.org/?mlat=", latitudeText, "&mlon=", longitudeText, "#map=", String(zoom), "/", latitudeText, "/", longitudeText])
     }
 
-    var directionsURL: String {
+    public var directionsURL: String {
         joined(["https://www.openstreetmap.org/directions?route=%3B", latitudeText, "%2C", longitudeText])
     }
 
@@ -69,7 +69,7 @@ struct MapLinks: Sendable {
     /// Six decimals (about 10 cm), written the same on every machine: what "%.6f" prints
     /// (the exact binary value rounded half to even), without Foundation's formatter, which
     /// cost more than the rest of an article's map.
-    static func coordinate(_ value: Double) -> String {
+    public static func coordinate(_ value: Double) -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(20)
         appendCoordinate(value, to: &digits)
@@ -77,7 +77,7 @@ struct MapLinks: Sendable {
     }
 
     /// `coordinate(value)`, appended to `digits`.
-    static func appendCoordinate(_ value: Double, to digits: inout [UInt8]) {
+    public static func appendCoordinate(_ value: Double, to digits: inout [UInt8]) {
         guard value.isNormal, value.magnitude < 1e9 else {
             digits.append(contentsOf: (value == 0 ? (value.sign == .minus ? "-0.000000" : "0.000000") : String(format: "%.6f", value)).utf8)
             return

@@ -5,15 +5,15 @@ import SitegenSupport
 
 /// What search engines and link previews read of a page: its canonical URL, description,
 /// Open Graph and Twitter tags, and for an article schema.org JSON-LD.
-struct PageMeta: Sendable {
-    var index: SiteIndex
-    var context: ViewContext
-    var homework: HomeworkViews
+public struct PageMeta: Sendable {
+    public var index: SiteIndex
+    public var context: ViewContext
+    public var homework: HomeworkViews
 
-    var site: Site { index.site }
+    public var site: Site { index.site }
 
     /// The metadata of `planned`, published at `path` (its `path`, which the plan made once).
-    func make(for planned: PlannedPage, at path: String) -> MustacheValue {
+    public func make(for planned: PlannedPage, at path: String) -> MustacheValue {
         var title = site.title
         var description = site.description
         var type = "website"
@@ -131,7 +131,7 @@ extension PageMeta {
 
 extension JSONWriter {
     /// The members of a schema.org `Restaurant`: its type, name, address and coordinates.
-    mutating func restaurant(_ restaurant: Restaurant) {
+    public mutating func restaurant(_ restaurant: Restaurant) {
         member("@type", constant: "Restaurant")
         if let name = restaurant.name { member("name", string: name) }
         if let address = restaurant.address {
@@ -152,12 +152,12 @@ extension JSONWriter {
 
 /// A JSON object written member by member into one buffer, names and strings quoted by
 /// `JSONString`.
-struct JSONWriter {
+public struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     /// Whether the object being written has a member yet (a comma goes before the next).
     private var hasMember = false
 
-    init() {
+    public init() {
         // An article's JSON-LD is about a kilobyte, often more.
         bytes.reserveCapacity(2048)
     }
@@ -169,25 +169,25 @@ struct JSONWriter {
         hasMember = false
     }
 
-    mutating func close() {
+    public mutating func close() {
         bytes.append(UInt8(ascii: "}"))
         hasMember = true
     }
 
-    mutating func member(_ name: StaticString, string value: String) {
+    public mutating func member(_ name: StaticString, string value: String) {
         self.name(name)
         JSONString.append(value, to: &bytes)
         hasMember = true
     }
 
     /// A member whose value is written in the source, like its name, and needs no escape.
-    mutating func member(_ name: StaticString, constant value: StaticString) {
+    public mutating func member(_ name: StaticString, constant value: StaticString) {
         self.name(name)
         appendQuoted(value)
         hasMember = true
     }
 
-    mutating func member(_ name: StaticString, number value: Double) {
+    public mutating func member(_ name: StaticString, number value: Double) {
         self.name(name)
         MapLinks.appendCoordinate(value, to: &bytes)
         hasMember = true
@@ -210,17 +210,17 @@ struct JSONWriter {
 extension PlannedPage {
     /// The URL path of a page published at `path`, relative to the site: `articles/x/`
     /// for `articles/x/index.html`.
-    static func urlPath(of path: String) -> String {
+    public static func urlPath(of path: String) -> String {
         path.utf8.count >= 10 && path.utf8.suffix(10).elementsEqual("index.html".utf8) ? String(path.utf8.dropLast(10))! : path
     }
 
-    var isTeachers: Bool {
+    public var isTeachers: Bool {
         if case .teachers = self { true } else { false }
     }
 
     /// Whether search engines may list the page (it is in the sitemap, and has no
     /// `noindex`): not the 404 page, nor the page of a group of drafts only.
-    var isForSearchEngines: Bool {
+    public var isForSearchEngines: Bool {
         switch self {
         case .notFound: false
         case .group(let group, _): group.isPublished
@@ -231,11 +231,11 @@ extension PlannedPage {
 
 extension ViewContext {
     /// `https://example.org/food/articles/x/`, or nil when the site has no `base_url`.
-    func absoluteURL(_ path: String) -> String? {
+    public func absoluteURL(_ path: String) -> String? {
         site.origin.map { $0 + url(path) }
     }
 
-    func absoluteImageURL(_ image: ResolvedImage) -> String? {
+    public func absoluteImageURL(_ image: ResolvedImage) -> String? {
         switch image.location {
         case .remote(let url): url
         case .site(let path): absoluteURL(path)

@@ -5,20 +5,20 @@ import SitegenSupport
 import Synchronization
 
 /// What a page template sees of the site (`{{site.title}}`, `{{site.root}}`).
-struct SiteView: MustacheObject {
-    var site: Site
-    var pages: [MustacheValue]
+public struct SiteView: MustacheObject {
+    public var site: Site
+    public var pages: [MustacheValue]
     /// Fingerprinted asset URLs by extension and name: `{{site.assets.css.style}}`.
-    var assets: MustacheValue
+    public var assets: MustacheValue
 
     /// One site per render run: the header and footer, rendered over it, are made once for
     /// every page instead of tag by tag on each.
-    var mustacheIdentity: MustacheIdentity? { SiteView.identity }
+    public var mustacheIdentity: MustacheIdentity? { SiteView.identity }
     private static let identity = MustacheIdentity("site")
 
     /// Told apart by length first, as `ArticleView.member` is: every name a page looks up
     /// that no view above has comes down to the site, a dozen comparisons each.
-    func mustacheMember(_ key: String) -> MustacheValue? {
+    public func mustacheMember(_ key: String) -> MustacheValue? {
         switch key.utf8.count {
         case 4:
             switch key {
@@ -69,9 +69,9 @@ struct SiteView: MustacheObject {
 /// Everything a view of a model needs besides the model. A class: every view of every
 /// card and row holds it, and a copy of the site's settings was a retain for each of
 /// their strings.
-final class ViewContext: Sendable {
-    let site: Site
-    let formats: Formats
+public final class ViewContext: Sendable {
+    public let site: Site
+    public let formats: Formats
     /// The record of each meal and tag, by name (its slug comes from its name), made once:
     /// every article shows half a dozen, and a site has a few hundred.
     private let meals = TextMemo<MustacheValue>(limit: 10_000)
@@ -83,12 +83,12 @@ final class ViewContext: Sendable {
     /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
     /// numbers but not as text.
     private struct RestaurantKey: Hashable, Sendable {
-        var name: String?
-        var address: String?
-        var latitude: UInt64?
-        var longitude: UInt64?
+        public var name: String?
+        public var address: String?
+        public var latitude: UInt64?
+        public var longitude: UInt64?
 
-        init(_ restaurant: Restaurant) {
+        public init(_ restaurant: Restaurant) {
             name = restaurant.name
             address = restaurant.address
             latitude = restaurant.latitude?.bitPattern
@@ -96,25 +96,20 @@ final class ViewContext: Sendable {
         }
     }
 
-    init(site: Site, formats: Formats) {
+    public init(site: Site, formats: Formats) {
         self.site = site
         self.formats = formats
     }
 
-    /// With the language's one `Formats` of this process.
-    convenience init(site: Site) {
-        self.init(site: site, formats: Formats.of(site.language))
-    }
-
-    func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
+    public func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
 
     /// A restaurant's name, address and map links as templates read them.
-    func restaurant(_ restaurant: Restaurant) -> MustacheValue {
+    public func restaurant(_ restaurant: Restaurant) -> MustacheValue {
         restaurants.value(for: RestaurantKey(restaurant)) { _ in .fields(restaurantFields(restaurant)) }
     }
 
     /// `restaurant(_:)`'s fields, for a view that adds its own (a restaurant's page).
-    func restaurantFields(_ restaurant: Restaurant) -> MustacheFields {
+    public func restaurantFields(_ restaurant: Restaurant) -> MustacheFields {
         var fields = MustacheFields(reservingCapacity: 10)
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
@@ -136,20 +131,20 @@ final class ViewContext: Sendable {
     }
 
     /// Where an image is: its page in the site, or the remote address as written.
-    func url(of image: ResolvedImage) -> String {
+    public func url(of image: ResolvedImage) -> String {
         switch image.location {
         case .site(let path): url(path)
         case .remote(let remote): remote
         }
     }
 
-    func image(_ image: ResolvedImage) -> MustacheValue {
+    public func image(_ image: ResolvedImage) -> MustacheValue {
         self.image(image, url: url(of: image))
     }
 
     /// An image's URL, text and size as templates read them, with the URL given (a page's
     /// meta tags give it absolute).
-    func image(_ image: ResolvedImage, url: String) -> MustacheValue {
+    public func image(_ image: ResolvedImage, url: String) -> MustacheValue {
         var fields = MustacheFields(reservingCapacity: 4)
         fields["url"] = .string(url)
         fields["alt"] = .string(image.alt)
@@ -163,15 +158,15 @@ final class ViewContext: Sendable {
 ///
 /// Three words: a view wider than that was put in a box of its own on the heap by every
 /// `.object` and copied through its value witnesses.
-struct ArticleView: MustacheObject {
-    enum Variant: Sendable {
+public struct ArticleView: MustacheObject {
+    public enum Variant: Sendable {
         /// `article`, the article's page.
         case page
         /// `article.card`, in lists; `reads` notes the members templates ask for.
         case card(reads: Reads?)
 
         /// The view's name (`{{view}}`, and the partial `{{>*view}}` includes).
-        var name: String {
+        public var name: String {
             switch self {
             case .page: "article"
             case .card: "article.card"
@@ -179,12 +174,12 @@ struct ArticleView: MustacheObject {
         }
     }
 
-    var article: Article
-    var variant: Variant
+    public var article: Article
+    public var variant: Variant
     /// What its views show that takes work to make, made once for all of them.
-    var values: ArticleValues
+    public var values: ArticleValues
 
-    init(article: Article, variant: Variant, context: ViewContext, values: ArticleValues? = nil) {
+    public init(article: Article, variant: Variant, context: ViewContext, values: ArticleValues? = nil) {
         self.article = article
         self.variant = variant
         self.values = values ?? ArticleValues(article, context: context)
@@ -192,19 +187,19 @@ struct ArticleView: MustacheObject {
 
     /// Every member a template can ask an article for; a member's bit in `Reads` is its
     /// place here.
-    static let members = ["view", "title", "slug", "url", "datetime", "displayDate", "summary", "cover", "meal", "price", "author", "restaurant",
+    public static let members = ["view", "title", "slug", "url", "datetime", "displayDate", "summary", "cover", "meal", "price", "author", "restaurant",
                           "tags", "body", "subContents", "draft"]
 
     /// The members templates asked views for, as bits: what list pages can show of an
     /// article. A member missing from `members` sets the top bit, which no comparison
     /// passes: a member added to the view but not to the list cannot go unnoticed.
-    final class Reads: Sendable {
+    public final class Reads: Sendable {
         private let bits = Atomic<UInt64>(0)
-        static let unlisted = UInt64(1) << 63
+        public static let unlisted = UInt64(1) << 63
 
-        var value: UInt64 { bits.load(ordering: .relaxed) }
+        public var value: UInt64 { bits.load(ordering: .relaxed) }
 
-        func note(_ key: String) {
+        public func note(_ key: String) {
             let bit = ArticleView.members.firstIndex(of: key).map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
             if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
         }
@@ -212,13 +207,13 @@ struct ArticleView: MustacheObject {
 
     /// Whether the cards of `old` and `new` answer alike every member of `read`: a list
     /// showing the one comes out as it did with the other.
-    static func cardsAlike(_ old: Article, _ new: Article, context: ViewContext, read: UInt64) -> Bool {
+    public static func cardsAlike(_ old: Article, _ new: Article, context: ViewContext, read: UInt64) -> Bool {
         ArticleView(article: new, variant: .card(reads: nil), context: context)
             .answersAlike(ArticleView(article: old, variant: .card(reads: nil), context: context), for: read)
     }
 
     /// Whether `self` and `other` answer alike every member of `read` (bits of `Reads`).
-    func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
+    public func answersAlike(_ other: ArticleView, for read: UInt64) -> Bool {
         read & Reads.unlisted == 0 && ArticleView.members.indices.allSatisfy { place in
             read & (UInt64(1) << UInt64(place)) == 0 || MustacheValue.same(member(ArticleView.members[place]), other.member(ArticleView.members[place]))
         }
@@ -226,14 +221,14 @@ struct ArticleView: MustacheObject {
 
     /// Within one render run every view of an article answers alike (the site and its
     /// formats do not change during it); the source path names the article.
-    var mustacheIdentity: MustacheIdentity? {
+    public var mustacheIdentity: MustacheIdentity? {
         switch variant {
         case .page: values.pageIdentity
         case .card: values.cardIdentity
         }
     }
 
-    func mustacheMember(_ key: String) -> MustacheValue? {
+    public func mustacheMember(_ key: String) -> MustacheValue? {
         let value = member(key)
         // Names the view does not have are looked up further down the context stack.
         if value != nil, case .card(let reads?) = variant { reads.note(key) }
@@ -303,22 +298,22 @@ struct ArticleView: MustacheObject {
 /// The members of an article's views that take work to make (its URL, dates, price,
 /// labels, map links), made once per render run for its page, card and row, which ask for
 /// the same ones, some of them twice in a template.
-final class ArticleValues: Sendable {
-    let context: ViewContext
-    let url: String
-    let datetime: MustacheValue
-    let displayDate: MustacheValue
-    let cover: MustacheValue
-    let meal: MustacheValue
-    let price: MustacheValue
-    let author: MustacheValue
-    let restaurant: MustacheValue
-    let tags: MustacheValue
+public final class ArticleValues: Sendable {
+    public let context: ViewContext
+    public let url: String
+    public let datetime: MustacheValue
+    public let displayDate: MustacheValue
+    public let cover: MustacheValue
+    public let meal: MustacheValue
+    public let price: MustacheValue
+    public let author: MustacheValue
+    public let restaurant: MustacheValue
+    public let tags: MustacheValue
     /// The `mustacheIdentity` of the article's views, made once instead of at each partial.
-    let pageIdentity: MustacheIdentity
-    let cardIdentity: MustacheIdentity
+    public let pageIdentity: MustacheIdentity
+    public let cardIdentity: MustacheIdentity
 
-    init(_ article: Article, context: ViewContext) {
+    public init(_ article: Article, context: ViewContext) {
         self.context = context
         pageIdentity = MustacheIdentity(ArticleView.Variant.page.name + "\u{0}" + article.sourcePath)
         cardIdentity = MustacheIdentity(ArticleView.Variant.card(reads: nil).name + "\u{0}" + article.sourcePath)
@@ -334,7 +329,7 @@ final class ArticleValues: Sendable {
     }
 
     /// Made when asked for: only an article's own page shows them.
-    func subContents(of article: Article) -> MustacheValue {
+    public func subContents(of article: Article) -> MustacheValue {
         .array(article.subContents.map { .fields(["image": context.image($0.image), "html": $0.html.mustacheValue]) })
     }
 }
@@ -342,7 +337,7 @@ final class ArticleValues: Sendable {
 extension MustacheValue {
     /// Whether two values print alike through any template; an object is alike only to
     /// itself, which cannot be told, so never; records of fields are compared field by field.
-    static func same(_ a: MustacheValue?, _ b: MustacheValue?) -> Bool {
+    public static func same(_ a: MustacheValue?, _ b: MustacheValue?) -> Bool {
         switch (a, b) {
         case (nil, nil), (.null?, .null?): true
         case (.bool(let x)?, .bool(let y)?): x == y
@@ -361,7 +356,7 @@ extension MustacheValue {
 
 extension ViewContext {
     /// A meal or tag: its name and the URL of its page.
-    func label(_ label: Label, kind: ArticleGroup.Kind) -> MustacheValue {
+    public func label(_ label: Label, kind: ArticleGroup.Kind) -> MustacheValue {
         (kind == .meal ? meals : tags).value(for: label.name) { name in
             .fields(["name": .string(name), "url": .string(url("\(kind.rawValue)/\(label.slug.text)/"))])
         }
@@ -369,20 +364,20 @@ extension ViewContext {
 }
 
 /// An assignment as templates see it (`assignment.row`, `assignment.digest`).
-struct AssignmentView: MustacheObject {
-    var assignment: Assignment
-    var variant: String
-    var context: ViewContext
+public struct AssignmentView: MustacheObject {
+    public var assignment: Assignment
+    public var variant: String
+    public var context: ViewContext
     /// The build's day: due dates read "tomorrow" from it.
-    var today: CalendarDate
+    public var today: CalendarDate
     /// The archive page of the day it was given, for the grade the page is about.
-    var dayURL: String
+    public var dayURL: String
     /// What `teacher` shows, made once per teacher for all their assignments.
-    var teacher: MustacheValue
+    public var teacher: MustacheValue
     /// Made once for the view: a row asks for it twice (the row and its icon).
-    let mustacheIdentity: MustacheIdentity?
+    public let mustacheIdentity: MustacheIdentity?
 
-    init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue) {
+    public init(assignment: Assignment, variant: String, context: ViewContext, today: CalendarDate, dayURL: String, teacher: MustacheValue) {
         self.assignment = assignment
         self.variant = variant
         self.context = context
@@ -393,11 +388,11 @@ struct AssignmentView: MustacheObject {
         mustacheIdentity = MustacheIdentity(variant + "\u{0}" + dayURL + "\u{0}" + assignment.sourcePath)
     }
 
-    static func teacher(_ teacher: Teacher) -> MustacheValue {
+    public static func teacher(_ teacher: Teacher) -> MustacheValue {
         .fields(["name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null, "id": .string(teacher.id)])
     }
 
-    func mustacheMember(_ key: String) -> MustacheValue? {
+    public func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
         case "title": .string(assignment.title)
         case "subject": .string(assignment.subject)
@@ -422,7 +417,7 @@ struct AssignmentView: MustacheObject {
 
 extension AssignmentIcon {
     /// What the icon says to a screen reader.
-    var label: String {
+    public var label: String {
         switch self {
         case .reading: "Reading"
         case .writing: "Writing"
@@ -438,13 +433,13 @@ extension AssignmentIcon {
     }
 }
 
-struct PageView: MustacheObject {
-    var page: Page
-    var context: ViewContext
+public struct PageView: MustacheObject {
+    public var page: Page
+    public var context: ViewContext
 
-    var url: String { context.url("\(page.slug.text)/") }
+    public var url: String { context.url("\(page.slug.text)/") }
 
-    func mustacheMember(_ key: String) -> MustacheValue? {
+    public func mustacheMember(_ key: String) -> MustacheValue? {
         switch key {
         case "view": "page"
         case "title": .string(page.title)
@@ -456,15 +451,15 @@ struct PageView: MustacheObject {
     }
 }
 
-enum GradeNames {
+public enum GradeNames {
     /// "6th grade", "1st grade", "Kindergarten"; a grade that is not a number keeps its name.
-    static func name(of grade: GradeID) -> String {
+    public static func name(of grade: GradeID) -> String {
         if grade.text.uppercased() == "K" { return "Kindergarten" }
         guard let number = Int(grade.text) else { return "Grade \(grade.text)" }
         return "\(ordinal(number)) grade"
     }
 
-    static func ordinal(_ number: Int) -> String {
+    public static func ordinal(_ number: Int) -> String {
         let suffix: String
         switch (number % 100, number % 10) {
         case (11...13, _): suffix = "th"

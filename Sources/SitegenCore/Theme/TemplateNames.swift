@@ -8,19 +8,19 @@ import SitegenSupport
 /// a time, wherever they are used — a name any view has is never reported, though it may
 /// be missing on a page (an article without a cover): only a name no page can ever have
 /// is a mistake for sure.
-enum TemplateNames {
+public enum TemplateNames {
     /// Every name a view answers: the vocabulary's.
-    static var known: Set<String> { TemplateVocabulary.allNames }
+    public static var known: Set<String> { TemplateVocabulary.allNames }
 
-    static let customStylesheet = "custom"
+    public static let customStylesheet = "custom"
 
     /// What every list answers besides its items' names (`MustacheValue.member`).
-    static let listMembers: Set<String> = ["count", "first", "last"]
+    public static let listMembers: Set<String> = ["count", "first", "last"]
 
     /// A warning for each name of the site's own templates that no view answers, at its tag.
     /// `assetNames`: the extensions and names of the theme's fingerprinted assets, which
     /// `site.assets` answers (`{{site.assets.css.style}}`).
-    static func check(_ template: MustacheTemplate, assetNames: Set<String>) -> [Diagnostic] {
+    public static func check(_ template: MustacheTemplate, assetNames: Set<String>) -> [Diagnostic] {
         template.names.compactMap { name in
             guard let unknown = name.components.first(where: { !isKnown($0, assetNames: assetNames) }) else { return nil }
             let dotted = name.components.joined(separator: ".")
@@ -39,7 +39,7 @@ enum TemplateNames {
     /// The names `site.assets` answers for these theme files: `css` and `style` for
     /// `assets/style.css`; and `custom`, the stylesheet a site may add to any theme
     /// (`assets/custom.css`), which the default layout links when it is there.
-    static func assetNames(_ paths: some Sequence<String>) -> Set<String> {
+    public static func assetNames(_ paths: some Sequence<String>) -> Set<String> {
         var names: Set<String> = ["css", customStylesheet]
         for path in paths {
             guard let (stem, ext) = PublishedAssets.fingerprintedParts(of: path) else { continue }

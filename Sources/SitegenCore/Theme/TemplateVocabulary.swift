@@ -4,8 +4,8 @@ import SitegenSupport
 /// A name a template can use, and what it holds. docs/themes.md's tables are made from these,
 /// the theme check knows these names and no others (`TemplateNames`), and a test walks the
 /// context of every page of the sample site against them.
-struct TemplateName: Sendable {
-    enum Holds: Sendable, Equatable {
+public struct TemplateName: Sendable {
+    public enum Holds: Sendable, Equatable {
         /// Text, a number, true or false, or HTML.
         case value
         /// A record of `TemplateVocabulary.records`, by its name.
@@ -14,40 +14,40 @@ struct TemplateName: Sendable {
         case list(String)
     }
 
-    var name: String
-    var meaning: String
-    var holds: Holds
+    public var name: String
+    public var meaning: String
+    public var holds: Holds
 
-    init(_ name: String, _ meaning: String, _ holds: Holds = .value) {
+    public init(_ name: String, _ meaning: String, _ holds: Holds = .value) {
         self.name = name
         self.meaning = meaning
         self.holds = holds
     }
 }
 
-enum TemplateVocabulary {
-    struct Record: Sendable {
-        var name: String
+public enum TemplateVocabulary {
+    public struct Record: Sendable {
+        public var name: String
         /// Where the record is found, for the docs' heading.
-        var title: String
-        var names: [TemplateName]
+        public var title: String
+        public var names: [TemplateName]
     }
 
-    struct Template: Sendable {
-        var name: String
+    public struct Template: Sendable {
+        public var name: String
         /// The pages it renders.
-        var pages: String
+        public var pages: String
         /// Its context's own names; every page has `everyPage` too.
-        var names: [TemplateName]
+        public var names: [TemplateName]
     }
 
-    static let everyPage: [TemplateName] = [
+    public static let everyPage: [TemplateName] = [
         TemplateName("site", "the site", .record("site")),
         TemplateName("meta", "what the layout's `<head>` needs", .record("meta")),
         TemplateName("today", "the build's day, `2026-11-25`"),
     ]
 
-    static let templates: [Template] = [
+    public static let templates: [Template] = [
         Template(name: "home", pages: "`/` and `/page/2/` on", names: [
             TemplateName("articles", "the page's articles, newest first, each an `article.card` view", .list("article")),
             TemplateName("pagination", "the page's place among the pages", .record("pagination")),
@@ -115,7 +115,7 @@ enum TemplateVocabulary {
         Template(name: "404", pages: "`/404.html`", names: []),
     ]
 
-    static let records: [Record] = [
+    public static let records: [Record] = [
         Record(name: "site", title: "`site`", names: [
             TemplateName("title", "the site's title"),
             TemplateName("description", "its description"),
@@ -333,12 +333,12 @@ enum TemplateVocabulary {
         ]),
     ]
 
-    static func record(_ name: String) -> Record? {
+    public static func record(_ name: String) -> Record? {
         records.first { $0.name == name }
     }
 
     /// Every name any page gives templates.
-    static let allNames: Set<String> = {
+    public static let allNames: Set<String> = {
         var names = Set(everyPage.map(\.name))
         for template in templates { names.formUnion(template.names.map(\.name)) }
         for record in records { names.formUnion(record.names.map(\.name)) }

@@ -1,34 +1,35 @@
 import Foundation
 import SitegenContent
+import SitegenFiles
 import SitegenMustache
 import SitegenSupport
 import SitegenYAML
 
 /// The theme sitegen carries in its binary, so that a site without Themes/ builds.
-enum DefaultTheme {
-    static func file(_ path: String) -> [UInt8]? {
+public enum DefaultTheme {
+    public static func file(_ path: String) -> [UInt8]? {
         if let text = textFiles[path] { return Array(text.utf8) }
         if let encoded = binaryFiles[path], let data = Data(base64Encoded: encoded) { return Array(data) }
         return nil
     }
 
-    static var paths: [String] { Array(textFiles.keys) + Array(binaryFiles.keys) }
+    public static var paths: [String] { Array(textFiles.keys) + Array(binaryFiles.keys) }
 }
 
 /// The templates and assets pages are made with: the site's own theme folder, with any
 /// file it does not have taken from the default theme.
-struct Theme: Sendable {
-    var library: MustacheLibrary
+public struct Theme: Sendable {
+    public var library: MustacheLibrary
     /// Files copied to the output as they are, by path inside the theme (`assets/style.css`).
-    var assets: [String: [UInt8]]
+    public var assets: [String: [UInt8]]
     /// A hash of each template's source, so a rebuild re-renders the pages made with an
     /// edited template and no others.
-    var templateHashes: [String: UInt64] = [:]
+    public var templateHashes: [String: UInt64] = [:]
 
     /// The templates every site needs.
-    static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
+    public static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
 
-    static func load(from files: [String: [UInt8]], name: String, log: DiagnosticLog) -> Theme? {
+    public static func load(from files: [String: [UInt8]], name: String, log: DiagnosticLog) -> Theme? {
         var merged: [String: (bytes: [UInt8], path: String)] = [:]
         for path in DefaultTheme.paths {
             merged[path] = (DefaultTheme.file(path)!, "Themes/default/\(path)")
@@ -76,7 +77,7 @@ struct Theme: Sendable {
 
 extension MustacheError {
     /// The template name an unknown-partial or unknown-parent error is about.
-    var unresolvedName: String? {
+    public var unresolvedName: String? {
         switch kind {
         case .unknownPartial(let name), .unknownParent(let name): name
         default: nil
@@ -85,7 +86,27 @@ extension MustacheError {
 }
 
 extension Diagnostic {
-    init(_ error: MustacheError) {
+    public init(_ error: MustacheError) {
         self = .error(at: SourceLocation(path: error.path, line: error.position.line, column: error.position.column), error.message)
+    }
+}
+
+extension Theme {
+    /// The site's theme, and the files it and Leaflet publish under `assets/`.
+    public static func forSite(tree: SourceTree, settings: BuildSettings, log: DiagnosticLog) -> (Theme?, PublishedAssets) {
+        let (site, leaflet) = (settings.site, settings.leaflet?.files)
+        let themeLog = DiagnosticLog()
+        let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
+        // A name that is no folder's name was reported when site.yaml was read.
+        if site.theme != "default", tree.themes[site.theme] == nil, Site.isFolderName(site.theme) {
+            log.error(at: site.themeLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
+        }
+        themeLog.entries.forEach(log.add)
+        if leaflet == nil, site.leafletFolder != nil {
+            log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
+        }
+        var themeAssets = theme?.assets ?? [:]
+        for (path, bytes) in leaflet ?? [:] { themeAssets[LeafletFiles.outputFolder + path] = bytes }
+        return (theme, PublishedAssets(theme: themeAssets, minify: true))
     }
 }

@@ -4,7 +4,8 @@ import SitegenFiles
 import SitegenSupport
 
 /// A rebuild by a command after articles were edited in place, from the cache on disk:
-/// the writer's loop of `sitegen serve`, for `sitegen build`. When nothing but a few
+/// the writer's loop of `sitegen serve`, for `sitegen build`, as the scope of the build
+/// (`BuildReuse.scope`). When nothing but a few
 /// articles changed, each keeping its place in the list of every article
 /// (`SiteIndex.keepsOrder`), only their models are read from the store and only the
 /// pages that show the edits rendered, from an index of just the articles those pages
@@ -15,14 +16,25 @@ import SitegenSupport
 /// a title, the restaurants and the map for a restaurant, and every page of the groups
 /// an article left or joined. Any other change, or a problem, leaves it to the full
 /// build, which would make the same files.
-struct EditedArticles {
+final class EditScope {
     private let previous: BuildCache
     private let tree: SourceTree
-    private let site: Site
-    private let teachers: [Teacher]
     private let cacheFile: String
-    private let edited: [SourceTree.MarkdownFile]
+    /// The edited files.
+    let files: [SourceTree.MarkdownFile]
     private let pageFiles: [SourceTree.MarkdownFile]
+
+    /// What the scope made, for the pages' fingerprints and the cache once the files are
+    /// written: the hash of each model read (by path relative to the site), the lists, the
+    /// pages' texts, the edits.
+    private(set) var hashes: [String: UInt64] = [:]
+    private(set) var lists: SiteLists?
+    private var pageTexts: PageTexts?
+    var edits = Edits()
+    /// The lists written again for an article moved in them, while the files are put in place.
+    private(set) var writingLists: Concurrently<UInt64?>?
+    private var listsChange = false
+    private var settledBefore = Int64.max
 
     /// More edited files than this are rebuilt in full: their pages are most of the work.
     static let limit = 16
@@ -41,7 +53,7 @@ struct EditedArticles {
 
     /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
     /// are a few articles, edited in place.
-    init?(_ previous: BuildCache, changed: [String], tree: SourceTree, site: Site, teachers: [Teacher], cacheFile: String) {
+    init?(_ previous: BuildCache, changed: [String], tree: SourceTree, cacheFile: String) {
         guard !changed.isEmpty else { return nil }
         var edited: [SourceTree.MarkdownFile] = []
         for path in changed {
@@ -50,22 +62,20 @@ struct EditedArticles {
         }
         self.previous = previous
         self.tree = tree
-        self.site = site
-        self.teachers = teachers
         self.cacheFile = cacheFile
-        self.edited = edited
+        files = edited
         pageFiles = tree.markdown.filter { $0.kind == .page }
     }
 
-    /// The build, with only the files that may have changed; nil when the edits need a
-    /// full build, or the output is not as the last build left it (the full build puts it
-    /// right).
-    func rebuild(moment: BuildMoment, options: BuildOptions, leaflet: [String: [UInt8]]?, outputURL: URL, outputIsAsLeft: () -> Bool) -> SiteBuilder.Prepared? {
+    /// The index of what the edits show, and the pages that show them; nil when the edits
+    /// need the whole build.
+    func scope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions, outputURL: URL) -> ScopedBuild? {
+        let (site, teachers, moment) = (build.settings.site, build.settings.teachers, build.settings.moment)
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
-        let modelContext = Validate.context(site: site, teachers: teachers, tree: tree)
-        let entries = Validate.models(edited, tree: tree, context: modelContext)
-        let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: modelContext)
-        let viewContext = ViewContext(site: site)
+        let entries = edited.map(\.model)
+        let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: build.context)
+        self.pageTexts = pageTexts
+        let viewContext = ViewContext(site: site, formats: build.formats)
         var articles: [Article] = []
         var removedDiagnostics: [Diagnostic] = []
         var addedDiagnostics: [Diagnostic] = []
@@ -76,10 +86,11 @@ struct EditedArticles {
         // with their old models.
         var regrouped: [(old: Article, new: Article)] = []
         var rehoused: [(old: Article, new: Article)] = []
-        for (file, entry) in zip(edited, entries) {
+        for (file, entry) in zip(files, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
-            guard case (.article(let new), let problems)? = entry.decoded(),
+            let problems = entry.diagnostics
+            guard case .article(let new) = entry.model,
                   !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
                   SiteIndex.keepsOrder(new, of: old)
@@ -180,16 +191,13 @@ struct EditedArticles {
         for file in pageFiles {
             switch previous.model(file.contentPath, from: models, pages: pageTexts)?.0 {
             case .page(let page)?: pages.append(page)
-            case BuildCache.Model.none?: continue
+            case SourceModel.Model.none?: continue
             default: return nil
             }
         }
 
-        // The pages are made while the output is still being checked on both cores, and
-        // used only if it is as the last build left it: made after the check, they were
-        // the work of one core while the other had nothing to do.
         let log = DiagnosticLog()
-        let (theme, assets) = SiteBuilder.loadTheme(tree: tree, site: site, leaflet: leaflet, log: log)
+        let (theme, assets) = Theme.forSite(tree: tree, settings: build.settings, log: log)
         let content = SiteContent(teachers: teachers, articles: Array(bySource.values), assignments: [], pages: pages)
         var index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
@@ -224,39 +232,38 @@ struct EditedArticles {
             shown.append(page)
             paths.append(page.path)
         }
-        let fingerprints = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths,
-                                            homeworkSummaryPrint: lists?.homeworkSummaryPrint)
-        let rendered: Render.Output
-        do {
-            rendered = try Render.run(index, theme: theme, leaflet: leaflet, assets: assets.paths,
-                                      reuse: Render.Reuse(previous: previous, fingerprints: fingerprints.of(shown, paths: paths), outputRoot: outputURL.path, staging: nil),
-                                      pages: (shown, paths), homeworkSummary: lists?.homeworkSummary)
-        } catch {
-            return nil
+        // Left to the process's exit, as a whole build leaves its own: freed one by one, the
+        // lists and the models would hold the edit up on one core after its work was done.
+        options.keptUntilExit?.keep((lists, bySource, models))
+        self.hashes = hashes
+        self.lists = lists
+        listsChange = !regrouped.isEmpty || !rehoused.isEmpty
+        settledBefore = tree.settledBefore
+        for (file, entry) in zip(files, entries) {
+            edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)
         }
-        guard pageTexts.changedSources.all.isEmpty, outputIsAsLeft() else { return nil }
-        // Left to the process's exit, as a full build leaves its own: freed one by one, the
-        // lists, the models, the index and the render's views would hold the edit up on
-        // one core after its work was done.
-        if options.leavesMemoryToExit { ProcessLifetime.keep((rendered.workings, lists, index, bySource, models)) }
-        var report = BuildReport()
         var diagnostics = previous.diagnostics
         for problem in removedDiagnostics {
             if let place = diagnostics.firstIndex(of: problem) { diagnostics.remove(at: place) }
         }
-        report.diagnostics = (diagnostics + addedDiagnostics).sorted()
-        report.pageCount = previous.pageCount
-        report.fileCount = previous.fileCount
-        report.renderedCount = rendered.renderedCount
-        report.parsedCount = edited.count
-        var edits = Edits(pages: rendered.pages, formatFacts: viewContext.formats.known, settledBefore: tree.settledBefore, cardReads: rendered.cardReads)
+        return ScopedBuild(index: index, theme: theme, assets: assets, pages: shown, paths: paths, homeworkSummary: lists?.homeworkSummary,
+                           diagnostics: diagnostics + addedDiagnostics, pageCount: previous.pageCount, fileCount: previous.fileCount)
+    }
+
+    /// Whether the rendered pages stand: the pages are made while the output is still being
+    /// checked on both cores, and used only if it is as the last build left it (made after
+    /// the check, they were the work of one core while the other had nothing to do), and
+    /// if the articles' HTML read from the pages was as the cache says.
+    func holds(_ render: Render.Output, fingerprints: [UInt64], paths: [String], outputIsAsLeft: () -> Bool) -> Bool {
+        guard pageTexts?.changedSources.all.isEmpty != false, outputIsAsLeft() else { return false }
+        for (position, page) in render.pages.prefix(paths.count).enumerated() {
+            edits.pages[paths[position]] = BuildCache.PageEntry(fingerprint: fingerprints[position], page: page)
+        }
+        edits.settledBefore = settledBefore
+        edits.cardReads = render.cardReads
         // The lists are written again for an article moved in them (a title is not in
         // them): on another core, while the files are put in place.
-        let writingLists = regrouped.isEmpty && rehoused.isEmpty ? nil : lists.map { lists in Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
-        for (file, entry) in zip(edited, entries) {
-            edits.content[file.contentPath] = entry
-        }
-        return SiteBuilder.Prepared(report: report, outputURL: outputURL, files: rendered.files, cache: previous, previousOutputs: previous.outputs,
-                                    previousFolders: previous.folders, writingLists: writingLists, edits: edits)
+        if listsChange, let lists { writingLists = Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
+        return true
     }
 }
