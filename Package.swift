@@ -34,14 +34,20 @@ let package = Package(
         .target(name: "SitegenContent", dependencies: ["SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
         // The files of a build: the source walker and readers, staging, atomic writes.
         .target(name: "SitegenFiles", dependencies: ["SitegenPlatform", "SitegenSupport"]),
+        // The build: its stages (load, parse, validate, index, render, write), the site's
+        // index, views, outputs, the theme, homework and the check. It asks what it may reuse
+        // through one protocol (BuildReuse), and builds whole without an answer.
         .target(
-            name: "SitegenCore",
+            name: "SitegenPipeline",
             dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
+        // What a build reuses of the last: the build cache and its model store, page
+        // fingerprints, and the server's warm rebuilds, answering the pipeline's BuildReuse.
+        .target(name: "SitegenIncremental", dependencies: ["SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenPlatform", "SitegenSupport"]),
         // `sitegen init` and `sitegen new`: the starter site and new content files.
         .target(name: "SitegenScaffold", dependencies: ["SitegenContent", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
-        .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenCore", "SitegenMustache", "SitegenScaffold", "SitegenSupport", "SitegenServer"]),
+        .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenPipeline", "SitegenIncremental", "SitegenMustache", "SitegenScaffold", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
             name: "sitegen-bench",
@@ -50,13 +56,17 @@ let package = Package(
         ),
         // What the test targets share: a seeded random number generator.
         .target(name: "SitegenTestSupport", path: "Tests/Support"),
+        // A small site's articles and index, for the tests of the pipeline and of reuse.
+        .target(name: "SitegenSiteFixtures", dependencies: ["SitegenContent", "SitegenPipeline", "SitegenYAML"], path: "Tests/SiteFixtures"),
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
-        .testTarget(name: "SitegenCoreTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenContentTests", dependencies: ["SitegenContent", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenPipelineTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenSiteFixtures", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenFilesTests", dependencies: ["SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
     ]
 )
 
@@ -68,7 +78,7 @@ let package = Package(
 // docs/internals/performance-log.md): the targets a build runs through, but those of the
 // SitegenMustache library, since a package that depends on a library cannot build targets
 // with unsafe flags.
-let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenFiles", "SitegenCore", "SitegenCLI", "sitegen"]
+let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenCLI", "sitegen"]
 for target in package.targets where buildPathTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

@@ -13,7 +13,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EMBEDS = [
     # folder, Swift file, type the extension belongs to, whether hidden files count
-    ("Themes/default", "Sources/SitegenCore/Theme/DefaultTheme+Files.swift", "DefaultTheme", False),
+    ("Themes/default", "Sources/SitegenPipeline/Theme/DefaultTheme+Files.swift", "DefaultTheme", False),
     ("Starter", "Sources/SitegenScaffold/StarterSite+Files.swift", "StarterSite", True),
 ]
 

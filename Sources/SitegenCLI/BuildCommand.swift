@@ -1,6 +1,7 @@
 import Foundation
 import SitegenContent
-import SitegenCore
+import SitegenIncremental
+import SitegenPipeline
 import SitegenPlatform
 import SitegenSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import SitegenBuildInfo
 import SitegenContent
-import SitegenCore
+import SitegenPipeline
 import SitegenScaffold
 import SitegenSupport
 

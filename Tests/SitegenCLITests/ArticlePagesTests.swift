@@ -1,6 +1,6 @@
 import Foundation
 import SitegenContent
-import SitegenCore
+import SitegenPipeline
 import SitegenTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SitegenContent
-@testable import SitegenCore
+@testable import SitegenIncremental
+@testable import SitegenPipeline
 import SitegenTestSupport
 import Testing
 

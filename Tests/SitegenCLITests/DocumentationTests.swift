@@ -1,7 +1,7 @@
 import Foundation
 @testable import SitegenCLI
 import SitegenContent
-@testable import SitegenCore
+@testable import SitegenPipeline
 @testable import SitegenScaffold
 import SitegenTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SitegenContent
-import SitegenCore
+@testable import SitegenIncremental
+import SitegenPipeline
 import SitegenTestSupport
 import Synchronization
 import Testing

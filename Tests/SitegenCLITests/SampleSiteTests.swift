@@ -1,7 +1,8 @@
 import Foundation
 import SitegenCLI
 import SitegenContent
-@testable import SitegenCore
+@testable import SitegenIncremental
+@testable import SitegenPipeline
 @testable import SitegenFiles
 import SitegenTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 @testable import SitegenCLI
 import SitegenContent
-@testable import SitegenCore
+@testable import SitegenPipeline
 import SitegenPlatform
 import SitegenServer
 import SitegenTestSupport

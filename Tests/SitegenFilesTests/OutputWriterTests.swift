@@ -66,3 +66,15 @@ struct OutputWriterTests {
         #expect(updated["a"] == 2)
     }
 }
+
+@Suite("Output paths")
+struct OutputPathTests {
+    @Test func keepsOutputPathsInsideTheOutputFolder() {
+        for good in ["articles/x/index.html", "tags/點心/index.html", "a/.../b", "a/.b/..c", "x.sitegen-y"] {
+            #expect(OutputWriter.safeRelativePath(good) == good, "\(good)")
+        }
+        for bad in ["../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a\\b", "", "x\0y", "a/", ".", "..", "a/..", ".sitegen-1-x", "a/.sitegen-tmp/b"] {
+            #expect(OutputWriter.safeRelativePath(bad) == nil, "\(bad)")
+        }
+    }
+}

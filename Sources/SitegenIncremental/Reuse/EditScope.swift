@@ -1,0 +1,270 @@
+import Foundation
+import SitegenContent
+import SitegenFiles
+import SitegenPipeline
+import SitegenSupport
+
+/// A rebuild by a command after articles were edited in place, from the cache on disk:
+/// the writer's loop of `sitegen serve`, for `sitegen build`, as the scope of the build
+/// (`BuildReuse.scope`). When nothing but a few
+/// articles changed, each keeping its place in the list of every article
+/// (`SiteIndex.keepsOrder`), only their models are read from the store and only the
+/// pages that show the edits rendered, from an index of just the articles those pages
+/// show and the site's pages; everything else is the last build's. An edit no list shows
+/// (nothing the list pages ever asked an article for, `BuildCache.cardReads`) changes
+/// the article's page and the feed; one they show, the list pages that hold the article,
+/// made from the lists the last build kept (`SiteLists`), with the restaurant's page for
+/// a title, the restaurants and the map for a restaurant, and every page of the groups
+/// an article left or joined. Any other change, or a problem, leaves it to the full
+/// build, which would make the same files.
+final class EditScope {
+    private let previous: BuildCache
+    private let tree: SourceTree
+    private let cacheFile: String
+    /// The edited files.
+    let files: [SourceTree.MarkdownFile]
+    private let pageFiles: [SourceTree.MarkdownFile]
+
+    /// What the scope made, for the pages' fingerprints and the cache once the files are
+    /// written: the hash of each model read (by path relative to the site), the lists, the
+    /// pages' texts, the edits.
+    private(set) var hashes: [String: UInt64] = [:]
+    private(set) var lists: SiteLists?
+    private var pageTexts: PageTexts?
+    var edits = Edits()
+    /// The lists written again for an article moved in them, while the files are put in place.
+    private(set) var writingLists: Concurrently<UInt64?>?
+    private var listsChange = false
+    private var settledBefore = Int64.max
+
+    /// More edited files than this are rebuilt in full: their pages are most of the work.
+    static let limit = 16
+
+    /// What the rebuild changed in the cache, applied to it once the files are written
+    /// (where nothing else holds the cache, so that its tables are changed in place).
+    struct Edits: Sendable {
+        var content: [String: BuildCache.ContentEntry] = [:]
+        var pages: [String: BuildCache.PageEntry] = [:]
+        var formatFacts: FormatFacts?
+        /// The walk's `SourceTree.settledBefore`: edited files stamped since are racy.
+        var settledBefore = Int64.max
+        /// What the list pages rendered asked of articles (`ArticleView.Reads`).
+        var cardReads: UInt64 = 0
+    }
+
+    /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
+    /// are a few articles, edited in place.
+    init?(_ previous: BuildCache, changed: [String], tree: SourceTree, cacheFile: String) {
+        guard !changed.isEmpty else { return nil }
+        var edited: [SourceTree.MarkdownFile] = []
+        for path in changed {
+            guard let file = tree.markdownFile(at: path), file.kind == .article, previous.content[file.contentPath] != nil else { return nil }
+            edited.append(file)
+        }
+        self.previous = previous
+        self.tree = tree
+        self.cacheFile = cacheFile
+        files = edited
+        pageFiles = tree.markdown.filter { $0.kind == .page }
+    }
+
+    /// The index of what the edits show, and the pages that show them; nil when the edits
+    /// need the whole build.
+    func scope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions, outputURL: URL) -> ScopedBuild? {
+        let (site, teachers, moment) = (build.settings.site, build.settings.teachers, build.settings.moment)
+        guard let models = previous.openModels(besides: cacheFile) else { return nil }
+        let entries = edited.map(\.model)
+        let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: build.context)
+        self.pageTexts = pageTexts
+        let viewContext = ViewContext(site: site, formats: build.formats)
+        var articles: [Article] = []
+        var removedDiagnostics: [Diagnostic] = []
+        var addedDiagnostics: [Diagnostic] = []
+        // Edited articles whose cards show the edit, and those whose titles changed.
+        var listed: [Article] = []
+        var retitled: [Article] = []
+        // Edited articles in other meals or tags than before, and at another restaurant,
+        // with their old models.
+        var regrouped: [(old: Article, new: Article)] = []
+        var rehoused: [(old: Article, new: Article)] = []
+        for (file, entry) in zip(files, entries) {
+            // A problem that would fail the build, or whose message the index might add
+            // to, is the full build's to report.
+            let problems = entry.diagnostics
+            guard case .article(let new) = entry.model,
+                  !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
+                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
+                  SiteIndex.keepsOrder(new, of: old)
+            else { return nil }
+            if new.title != old.title { retitled.append(new) }
+            if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
+            if new.restaurant != old.restaurant { rehoused.append((old, new)) }
+            if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
+                || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
+                listed.append(new)
+            }
+            articles.append(new)
+            removedDiagnostics += oldProblems
+            addedDiagnostics += problems
+        }
+
+        let editedSources = Set(articles.map(\.sourcePath))
+        var hashes: [String: UInt64] = [:]
+        for (article, entry) in zip(articles, entries) { hashes[article.sourcePath] = entry.hash }
+        var bySource: [String: Article] = Dictionary(uniqueKeysWithValues: articles.map { ($0.sourcePath, $0) })
+        /// The last build's model of the article at `source`, kept with its hash.
+        func model(_ source: String) -> Article? {
+            if let known = bySource[source] { return known }
+            let contentPath = String(source.dropFirst("Content/".count))
+            guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
+                  let hash = previous.content[contentPath]?.hash else { return nil }
+            bySource[source] = article
+            hashes[source] = hash
+            return article
+        }
+
+        // An edit the lists show renders the list pages of the article from the last
+        // build's lists and the models of the articles on them, and, for a title, its
+        // restaurant's page. An article in other meals or tags is moved in the lists, and
+        // every page of the groups it left or joined is rendered, with the pages of meals
+        // and tags; one at another restaurant is moved among the restaurants, whose index,
+        // map and two pages are rendered.
+        var lists: SiteLists?
+        // The restaurants whose pages show an edit, and whether the index of restaurants
+        // and the map do (an article moved between restaurants).
+        var restaurantPages: Set<String> = []
+        var restaurantsChange = false
+        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
+        var regroupedKinds: Set<ArticleGroup.Kind> = []
+        if !listed.isEmpty {
+            guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
+                  read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
+            restaurantPages = read.restaurantSlugs(holding: retitled.map(\.sourcePath))
+            restaurantsChange = !rehoused.isEmpty
+            for (old, new) in rehoused {
+                guard let changed = read.rehouse(new, from: old, model: model) else { return nil }
+                restaurantPages.formUnion(changed)
+            }
+            var wholeGroups: Set<SiteLists.GroupKey> = []
+            var newestIn: Set<SiteLists.GroupKey> = []
+            for (old, new) in regrouped {
+                guard let (moved, newest) = read.regroup(new.sourcePath, from: old, to: new, perPage: site.articlesPerPage) else { return nil }
+                wholeGroups.formUnion(moved)
+                newestIn.formUnion(newest)
+            }
+            // A group is named as its newest article writes its label.
+            for key in wholeGroups.union(newestIn) {
+                guard let source = read.newest(in: key), let newest = model(source) else { return nil }
+                if read.rename(key, after: newest) { wholeGroups.insert(key) }
+            }
+            regroupedKinds = Set(wholeGroups.map(\.kind))
+            var seen: Set<SiteLists.ListedPage> = []
+            for key in wholeGroups {
+                for found in read.pages(of: key, perPage: site.articlesPerPage) where seen.insert(found.page).inserted { listPages.append(found) }
+            }
+            for article in listed {
+                for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
+                    listPages.append(found)
+                }
+            }
+            lists = read
+        }
+        var shownLists: [PlannedPage] = []
+        for (page, members) in listPages {
+            var shown: [Article] = []
+            for source in members {
+                guard let article = model(source) else { return nil }
+                shown.append(article)
+            }
+            shownLists.append(page.planned(shown))
+        }
+
+        // The feed shows its articles whole: with an edited one, it is made again from
+        // all of them.
+        let feedChanges = site.baseURL != nil && previous.feedSources.contains { editedSources.contains($0) }
+        if feedChanges {
+            for source in previous.feedSources where !editedSources.contains(source) {
+                guard model(source) != nil else { return nil }
+            }
+        }
+        // Every page is in every page's menu.
+        var pages: [Page] = []
+        for file in pageFiles {
+            switch previous.model(file.contentPath, from: models, pages: pageTexts)?.0 {
+            case .page(let page)?: pages.append(page)
+            case SourceModel.Model.none?: continue
+            default: return nil
+            }
+        }
+
+        let log = DiagnosticLog()
+        let (theme, assets) = Theme.forSite(tree: tree, settings: build.settings, log: log)
+        let content = SiteContent(teachers: teachers, articles: Array(bySource.values), assignments: [], pages: pages)
+        var index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
+                              themeAssets: Array(assets.files.keys), log: log)
+        guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
+        // What the list pages show of the articles not read: as the last build had it.
+        if let lists {
+            index.draftCount = lists.draftCount
+            index.restaurants = lists.restaurants.map(\.entry)
+        }
+        var shown: [PlannedPage] = []
+        var paths: [String] = []
+        for (planned, path) in zip(index.plan, index.planPaths) {
+            switch planned {
+            case .article(let article) where editedSources.contains(article.sourcePath): break
+            case .siteFeed where feedChanges: break
+            case .restaurants where restaurantsChange, .map where restaurantsChange: break
+            default: continue
+            }
+            shown.append(planned)
+            paths.append(path)
+        }
+        // `/meals/` and `/tags/` with the lists' headings, for the kinds of groups moved in.
+        let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(regroupedKinds.contains).map { PlannedPage.groupIndex($0, lists?.headings($0) ?? []) }
+        // A restaurant's page is made from the lists and its articles' models: the index
+        // knows only the restaurants of the articles it was made from.
+        var restaurants: [RestaurantPage] = []
+        if let lists {
+            guard let pages = lists.restaurantPages(restaurantPages, model: model) else { return nil }
+            restaurants = pages
+        }
+        for page in shownLists + groupIndexes + restaurants.map(PlannedPage.restaurant) {
+            shown.append(page)
+            paths.append(page.path)
+        }
+        // Left to the process's exit, as a whole build leaves its own: freed one by one, the
+        // lists and the models would hold the edit up on one core after its work was done.
+        options.keptUntilExit?.keep((lists, bySource, models))
+        self.hashes = hashes
+        self.lists = lists
+        listsChange = !regrouped.isEmpty || !rehoused.isEmpty
+        settledBefore = tree.settledBefore
+        for (file, entry) in zip(files, entries) {
+            edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)
+        }
+        var diagnostics = previous.diagnostics
+        for problem in removedDiagnostics {
+            if let place = diagnostics.firstIndex(of: problem) { diagnostics.remove(at: place) }
+        }
+        return ScopedBuild(index: index, theme: theme, assets: assets, pages: shown, paths: paths, homeworkSummary: lists?.homeworkSummary,
+                           diagnostics: diagnostics + addedDiagnostics, pageCount: previous.pageCount, fileCount: previous.fileCount)
+    }
+
+    /// Whether the rendered pages stand: the pages are made while the output is still being
+    /// checked on both cores, and used only if it is as the last build left it (made after
+    /// the check, they were the work of one core while the other had nothing to do), and
+    /// if the articles' HTML read from the pages was as the cache says.
+    func holds(_ render: Render.Output, fingerprints: [UInt64], paths: [String], outputIsAsLeft: () -> Bool) -> Bool {
+        guard pageTexts?.changedSources.all.isEmpty != false, outputIsAsLeft() else { return false }
+        for (position, page) in render.pages.prefix(paths.count).enumerated() {
+            edits.pages[paths[position]] = BuildCache.PageEntry(fingerprint: fingerprints[position], page: page)
+        }
+        edits.settledBefore = settledBefore
+        edits.cardReads = render.cardReads
+        // The lists are written again for an article moved in them (a title is not in
+        // them): on another core, while the files are put in place.
+        if listsChange, let lists { writingLists = Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
+        return true
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SitegenContent
+import SitegenFiles
+import SitegenPipeline
+import SitegenSupport
+import Synchronization
+
+/// What a server keeps of its last good build, so that the next build can start from it
+/// instead of from the folders: a writer's edit of an article or page in place, each
+/// keeping its place in every list, validates only the edited files, puts their models
+/// into this index and renders only the pages that show them. Anything else (a new,
+/// deleted or renamed file, an assignment, a setting, a template, a moved article) is
+/// left to a whole build.
+struct WarmBuild: Sendable {
+    var tree: SourceTree
+    /// Where each Markdown file is in `tree.markdown`, by path relative to Content/.
+    var positions: [String: Int]
+    var theme: Theme
+    var assets: PublishedAssets
+    var index: SiteIndex
+    /// The hash of each content file's bytes, by path relative to the site: what the page
+    /// fingerprints look up, kept rather than made again from `cache.content`.
+    var hashes: [String: UInt64]
+    var contextHash: UInt64
+    var report: BuildReport
+    /// The cache as it stands after this build, output manifest included.
+    var cache: BuildCache
+
+    /// The tree with the new stamps of the files at `changed` (absolute paths); nil when a
+    /// change is anything but an article or page edited in place.
+    func tree(updatedBy changed: [String]) -> SourceTree? {
+        let contentRoot = tree.root + "/Content/"
+        var updated = tree
+        for path in changed {
+            guard path.hasPrefix(contentRoot) else { return nil }
+            let relative = String(path.dropFirst(contentRoot.count))
+            let stamp = FileStamp.of(path)
+            guard let position = positions[relative] else {
+                // An editor's scratch file, gone again, leaves the site as it was; a new file
+                // or a removed folder does not.
+                let sitePath = "Content/" + relative
+                guard stamp == nil, tree.stamps[sitePath] == nil, !tree.stamps.keys.contains(where: { $0.hasPrefix(sitePath + "/") }),
+                      !positions.keys.contains(where: { $0.hasPrefix(relative + "/") }) else { return nil }
+                continue
+            }
+            guard tree.markdown[position].kind != .assignment, let stamp else { return nil }
+            updated.markdown[position].stamp = stamp
+        }
+        return updated
+    }
+
+    /// The Markdown files whose stamps in `tree` are not this build's.
+    func edited(in tree: SourceTree) -> [SourceTree.MarkdownFile]? {
+        guard tree.markdown.count == self.tree.markdown.count else { return nil }
+        return zip(tree.markdown, self.tree.markdown).compactMap { new, old in new.stamp == old.stamp ? nil : new }
+    }
+}
+
+extension CachedBuild {
+    /// The edited files' models put into the last good build's index, and the pages that
+    /// show them. An edited file with errors fails the build at once, with nothing
+    /// written, and the last good build stays what the next one starts from.
+    func warmScope(_ edited: [EditedSource], in build: ScopeRequest) -> ScopedBuild? {
+        guard var warm else { return nil }
+        let editedPaths = Set(edited.map { "Content/" + $0.file.contentPath })
+        let problems = edited.flatMap(\.model.diagnostics)
+        let diagnostics = warm.report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems
+        if SiteBuilder.finish(problems, strict: request.options.strict).contains(where: { $0.severity == .error }) {
+            return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: [], paths: [], homeworkSummary: nil,
+                               diagnostics: diagnostics, pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
+        }
+        var articles: [Article] = []
+        var pages: [Page] = []
+        var retitled = false
+        // Edited articles whose cards show the edit: the lists holding the others come out
+        // as they were (a story edit rendered five list pages for nothing).
+        var onCards: [String] = []
+        let viewContext = ViewContext(site: warm.index.site, formats: build.formats)
+        for source in edited {
+            guard let (old, _) = warm.cache.content[source.file.contentPath]?.decoded() else {
+                dropWarm()
+                return nil
+            }
+            switch (source.model.model, old) {
+            case (.article(let new), .article(let old)) where SiteIndex.keepsPlace(new, of: old):
+                articles.append(new)
+                retitled = retitled || new.title != old.title
+                if new.title != old.title || !ArticleView.cardsAlike(old, new, context: viewContext, read: warm.cache.cardReads) {
+                    onCards.append(new.sourcePath)
+                }
+            case (.page(let new), .page(let old)) where SiteIndex.keepsPlace(new, of: old):
+                pages.append(new)
+            default:
+                dropWarm()
+                return nil
+            }
+        }
+        self.warm = nil
+        warm.index.replace(articles: articles, pages: pages)
+        for source in edited {
+            warm.hashes["Content/" + source.file.contentPath] = source.model.hash
+            warm.tree.markdown[warm.positions[source.file.contentPath]!].stamp = source.file.stamp
+            warm.cache.content[source.file.contentPath] = BuildCache.ContentEntry(stamp: source.file.stamp, hash: source.model.hash, model: source.model.model,
+                                                                                  diagnostics: source.model.diagnostics)
+        }
+        let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), onCards: onCards, retitled: retitled)
+        self.warm = warm
+        previous = warm.cache
+        return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: shown, paths: shown.map(\.path), homeworkSummary: nil,
+                           diagnostics: diagnostics.sorted(), pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
+    }
+}
+
+/// The build cache kept in memory between the builds of one process (`sitegen serve`):
+/// models stay decoded, so a rebuild after an edit only redoes the edited file's work.
+public final class BuildMemory: Sendable {
+    private let stored = Mutex<(cache: BuildCache?, builds: Int, warm: WarmBuild?)>((nil, 0, nil))
+
+    public init() {}
+
+    var cache: BuildCache? { stored.withLock { $0.warm?.cache ?? $0.cache } }
+
+    /// Takes the last good build out, when the last build was good: the caller changes
+    /// it in place, or gives it back.
+    func takeWarm() -> WarmBuild? {
+        stored.withLock { state in
+            let warm = state.warm
+            state.warm = nil
+            return warm
+        }
+    }
+
+    func keep(cacheOnly cache: BuildCache) {
+        stored.withLock { $0.cache = cache }
+    }
+
+    /// Keeps `warm` as the last good build, its cache as the cache.
+    func keep(_ warm: WarmBuild) {
+        stored.withLock { state in
+            state.warm = warm
+            state.cache = nil
+        }
+    }
+
+    /// Keeps `cache`; true the first time.
+    func keep(_ cache: BuildCache) -> Bool {
+        stored.withLock { state in
+            state.cache = cache
+            state.builds += 1
+            return state.builds == 1
+        }
+    }
+}

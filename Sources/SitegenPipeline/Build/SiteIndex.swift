@@ -1,0 +1,298 @@
+import SitegenContent
+import SitegenSupport
+
+/// The **index** stage: what is published, in which order, under which path. Every
+/// output path is claimed once; a second claim is an error at the file that makes it.
+public struct SiteIndex: Sendable {
+    public var site: Site
+    public var moment: BuildMoment
+    /// Published articles, newest first.
+    public var articles: [Article]
+    /// How many articles there are with drafts: an empty home page says why it is empty.
+    public var draftCount: Int
+    public var meals: [ArticleGroup]
+    public var tags: [ArticleGroup]
+    public var restaurants: [RestaurantEntry]
+    public var pages: [Page]
+    public var teachers: [Teacher]
+    public var homework: HomeworkSchedule
+    /// Feeds and calendars need absolute URLs: they are written when `base_url` is known.
+    public var hasFeeds: Bool
+    /// Every page to render, in a fixed order.
+    public var plan: [PlannedPage] = []
+    /// The output path of each page of `plan`, made once: every stage asks for them.
+    public var planPaths: [String] = []
+
+    /// Top-level folders and files sitegen itself writes: a page may not take them.
+    public static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
+                                             "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
+
+    public init(content: SiteContent, site: Site, moment: BuildMoment, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
+        self.site = site
+        self.moment = moment
+        teachers = content.teachers
+        // The homework schedule needs nothing of the articles: it is made on another core.
+        let scheduling = Concurrently {
+            HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
+        }
+
+        var claims: [String: String] = [:]
+        func claim(_ path: String, by source: String, at location: SourceLocation) -> Bool {
+            if let owner = claims[path] {
+                log.error(at: location, "the output path '\(path)' is already written by \(owner)")
+                return false
+            }
+            claims[path] = source
+            return true
+        }
+
+        // Articles and pages claim their paths first, so that two of them with the same
+        // slug are reported at the second file.
+        var articles: [Article] = []
+        var allArticles: [Article] = []
+        for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
+            let path = PlannedPage.article(article).path
+            guard claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
+            allArticles.append(article)
+            if includeDrafts || !article.draft { articles.append(article) }
+        }
+        let newestFirst = { (a: Article, b: Article) in (a.instant, b.slug) > (b.instant, a.slug) }
+        self.articles = articles.sorted(by: newestFirst)
+        draftCount = allArticles.count - articles.count
+
+        var pages: [Page] = []
+        for page in content.pages.sorted(by: { $0.sourcePath < $1.sourcePath }) {
+            if SiteIndex.reservedSlugs.contains(page.slug.text) {
+                log.error(at: page.slugLocation, "the slug '\(page.slug.text)' is taken by sitegen's own pages; give the page another 'slug'")
+                continue
+            }
+            guard claim(PlannedPage.page(page).path, by: page.sourcePath, at: page.slugLocation) else { continue }
+            if includeDrafts || !page.draft { pages.append(page) }
+        }
+        self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
+
+        // Tags, the most groups, are gathered on the other core.
+        let published = self.articles
+        let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
+        meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
+        let restaurantPages = SiteIndex.restaurants(of: published)
+        restaurants = restaurantPages.map(\.entry)
+        tags = tagging.wait()
+
+        homework = scheduling.wait()
+        hasFeeds = site.baseURL != nil
+        if site.lacksBaseURL {
+            log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),
+                        "'base_url' is not set: the feeds, calendars, sitemap and canonical links need absolute URLs and are left out; set it or pass --base-url")
+        }
+
+        var plan: [PlannedPage] = ListPage.split(self.articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
+        plan += self.articles.map(PlannedPage.article)
+        plan += self.pages.map(PlannedPage.page)
+        for group in meals + tags {
+            plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
+        }
+        plan += [.groupIndex(.meal, meals.map(\.heading)), .groupIndex(.tag, tags.map(\.heading)), .restaurants]
+        plan += restaurantPages.map(PlannedPage.restaurant)
+        plan.append(.map)
+        if !site.homework.grades.isEmpty {
+            plan += [.homework, .teachers]
+            for grade in site.homework.grades {
+                plan.append(.grade(grade))
+                plan += homework.schoolDays.map { PlannedPage.day(grade, $0) }
+                if hasFeeds { plan += [.gradeFeed(grade), .gradeCalendar(grade)] }
+            }
+        }
+        plan.append(.notFound)
+        // An author's own Content/robots.txt (a staging site's `Disallow: /`) is published
+        // in place of the one made here.
+        if !staticFiles.contains("robots.txt") { plan.append(.robots) }
+        if hasFeeds { plan += [.siteFeed, .sitemap] }
+        let planPaths = parallelMap(plan) { $0.path }
+        for (page, path) in zip(plan, planPaths) {
+            switch page {
+            case .article, .page: continue
+            default: _ = claim(path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
+            }
+        }
+        self.plan = plan
+        self.planPaths = planPaths
+
+        // Files copied as they are come last: a collision is reported at the file.
+        for path in themeAssets.sorted() {
+            _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1))
+        }
+        for path in staticFiles {
+            _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
+        }
+    }
+
+    /// Where a group goes among those of its kind: by name, whatever its case, then slug.
+    public static func orderKey(of label: Label) -> (String, String) {
+        (label.name.lowercasedBytewise, label.slug.text)
+    }
+
+    /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
+    /// newest article writes it.
+    private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> [ArticleGroup] {
+        // Each slug is hashed once per article, for its group's place; a label an article
+        // repeats is told by the article last added to the group, by its position. Looked up
+        // as values in a dictionary, each group and its last article were copied (retained)
+        // for every label of every article, on both cores at once while the index was made.
+        var places: [Slug: Int] = [:]
+        var groups: [ArticleGroup] = []
+        var lastAdded: [Int] = []
+        for position in published.indices {
+            for label in labels(published[position]) {
+                let place: Int
+                if let known = places[label.slug] {
+                    guard lastAdded[known] != position else { continue }
+                    place = known
+                } else {
+                    place = groups.count
+                    places[label.slug] = place
+                    groups.append(ArticleGroup(kind: kind, label: label, articles: [], draftCount: 0))
+                    lastAdded.append(-1)
+                }
+                groups[place].articles.append(published[position])
+                lastAdded[place] = position
+            }
+        }
+        if all.count > published.count {
+            let publishedSlugs = Set(published.map { $0.slug })
+            for article in all where !publishedSlugs.contains(article.slug) {
+                for label in Set(labels(article).map(\.slug)) {
+                    if let place = places[label] {
+                        groups[place].draftCount += 1
+                    } else {
+                        places[label] = groups.count
+                        groups.append(ArticleGroup(kind: kind, label: labels(article).first { $0.slug == label }!, articles: [], draftCount: 1))
+                    }
+                }
+            }
+        }
+        return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
+    }
+
+    /// Restaurants by slug of their names, with their articles; the newest article's name,
+    /// address and coordinates win.
+    private static func restaurants(of articles: [Article]) -> [RestaurantPage] {
+        // Each slug is hashed once, for its place among the pages, which are kept in the
+        // order they were met, rather than entries kept in a dictionary, looked up two or
+        // three times an article and copied out at the end.
+        var places: [String: Int] = [:]
+        var pages: [RestaurantPage] = []
+        for article in articles {
+            guard let restaurant = article.restaurant, let name = RestaurantEntry.name(of: restaurant), let slug = restaurant.slug else { continue }
+            let place = places[slug] ?? {
+                pages.append(RestaurantPage(entry: RestaurantEntry(name: name, slug: slug, address: restaurant.address, latitude: restaurant.latitude,
+                                                                   longitude: restaurant.longitude, count: 0), articles: []))
+                places[slug] = pages.count - 1
+                return pages.count - 1
+            }()
+            pages[place].articles.append(ArticleLink(article))
+            pages[place].entry.count += 1
+        }
+        return pages.sorted(byKey: \.entry.orderKey, by: <)
+    }
+}
+
+// An edit that leaves every article and page where it was (same slug, order, groups,
+// restaurant, draft state) needs no new index: the edited models take the old ones'
+// places, and only the pages that show them are made again.
+extension SiteIndex {
+    /// Whether `new` sits in every list exactly where `old` did (the order follows the
+    /// date, which the instant is made from).
+    public static func keepsPlace(_ new: Article, of old: Article) -> Bool {
+        keepsOrder(new, of: old) && new.meal == old.meal && new.tags == old.tags && new.restaurant == old.restaurant
+    }
+
+    /// Whether `new` sits where `old` did in the list of every article (its place and
+    /// state), whatever its meal, tags and restaurant.
+    public static func keepsOrder(_ new: Article, of old: Article) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.date == old.date && new.draft == old.draft
+    }
+
+    /// Whether `new` sits where `old` did; a page's title also names it in every page's menu.
+    public static func keepsPlace(_ new: Page, of old: Page) -> Bool {
+        new.sourcePath == old.sourcePath && new.slug == old.slug && new.title == old.title && new.draft == old.draft
+    }
+
+    /// Puts `articles` and `pages` in the places of the ones with their source paths;
+    /// each must keep its place. Lists are changed in place, so a list that does not show
+    /// them stays shared with the index it was copied from.
+    public mutating func replace(articles replacements: [Article], pages pageReplacements: [Page]) {
+        func swap(_ list: inout [Article]) -> Bool {
+            var swappedAny = false
+            for position in list.indices {
+                let path = list[position].sourcePath
+                if let replacement = replacements.first(where: { $0.sourcePath == path }) {
+                    list[position] = replacement
+                    swappedAny = true
+                }
+            }
+            return swappedAny
+        }
+        guard !replacements.isEmpty || !pageReplacements.isEmpty else { return }
+        _ = swap(&articles)
+        for position in meals.indices { _ = swap(&meals[position].articles) }
+        for position in tags.indices { _ = swap(&tags[position].articles) }
+        for position in pages.indices {
+            let path = pages[position].sourcePath
+            if let replacement = pageReplacements.first(where: { $0.sourcePath == path }) { pages[position] = replacement }
+        }
+        for position in plan.indices {
+            switch plan[position] {
+            case .home(var list):
+                if swap(&list.articles) { plan[position] = .home(list) }
+            case .article(let article):
+                if let replacement = replacements.first(where: { $0.sourcePath == article.sourcePath }) { plan[position] = .article(replacement) }
+            case .page(let page):
+                if let replacement = pageReplacements.first(where: { $0.sourcePath == page.sourcePath }) { plan[position] = .page(replacement) }
+            case .group(let heading, var list):
+                if swap(&list.articles) { plan[position] = .group(heading, list) }
+            case .restaurant(var page):
+                var relinked = false
+                for place in page.articles.indices {
+                    let path = page.articles[place].sourcePath
+                    if let replacement = replacements.first(where: { $0.sourcePath == path }) {
+                        page.articles[place] = ArticleLink(replacement)
+                        relinked = true
+                    }
+                }
+                if relinked { plan[position] = .restaurant(page) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The pages a search engine may list (`PlannedPage.isForSearchEngines`), with their
+    /// output paths, in the plan's order: what the sitemap lists, and so what its
+    /// fingerprint holds.
+    public var searchablePages: LazyFilterSequence<Zip2Sequence<[PlannedPage], [String]>> {
+        zip(plan, planPaths).lazy.filter { $0.1.hasSuffix(".html") && $0.0.isForSearchEngines }
+    }
+
+    /// The pages that show anything of the articles and pages at `sourcePaths`, which
+    /// kept their places; `onCards`: those of the articles whose cards changed, which the
+    /// home and group pages show; `retitled`: whether an article's title changed, which its
+    /// restaurant's page shows. The sitemap shows only places and dates: it stays as it is.
+    public func pages(showing sourcePaths: [String], onCards: [String], retitled: Bool) -> [PlannedPage] {
+        func shows(_ list: ArraySlice<Article>, of sourcePaths: [String]) -> Bool {
+            list.contains { sourcePaths.contains($0.sourcePath) }
+        }
+        let inFeed = shows(articles.prefix(Publishing.feedLength), of: sourcePaths)
+        return plan.filter { planned in
+            switch planned {
+            case .home(let list): shows(list.articles[...], of: onCards)
+            case .article(let article): sourcePaths.contains(article.sourcePath)
+            case .page(let page): sourcePaths.contains(page.sourcePath)
+            case .group(_, let list): shows(list.articles[...], of: onCards)
+            case .restaurant(let page): retitled && page.articles.contains { sourcePaths.contains($0.sourcePath) }
+            case .siteFeed: inFeed
+            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
+            }
+        }
+    }
+}
