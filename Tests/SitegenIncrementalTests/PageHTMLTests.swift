@@ -3,6 +3,7 @@ import SitegenContent
 @testable import SitegenIncremental
 @testable import SitegenPipeline
 import Synchronization
+import SitegenSupport
 import Testing
 
 @Suite("An article's HTML in its page")

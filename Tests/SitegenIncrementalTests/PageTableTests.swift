@@ -2,6 +2,7 @@ import Foundation
 import SitegenContent
 @testable import SitegenIncremental
 import SitegenPipeline
+import SitegenSupport
 import Testing
 
 @Suite("Page tables")

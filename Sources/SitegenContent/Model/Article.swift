@@ -88,6 +88,39 @@ public struct SlugPlace: Sendable {
     }
 }
 
+/// The keys of an article's front matter, beside the reader that reads them.
+extension ContentKeys {
+    public static let article = KeyTable([
+        ContentKey("title", "text", default: "required", "The article's title.", example: "title: Lovely Breakfast"),
+        ContentKey("date", "a date (`2026-12-01`), or a date and time (`2026-12-01T08:00`, with an offset or in the site's time zone)", default: "required", "When it was published: articles are listed newest first.", example: "date: 2016-05-20"),
+        ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What cards, feeds, search engines and link previews show.", example: "summary: Kaya toast and soft eggs in Jordan."),
+        ContentKey("slug", "lowercase letters, digits and hyphens", default: "the file's name without `.md` and a leading date (`2016-05-20-`), or the folder's name for an `index.md`", "The article's address: `/articles/<slug>/`.", example: "slug: lovely-breakfast"),
+        ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out of the site unless the build is given `--drafts`.", example: "draft: true"),
+        ContentKey("meal", "text", default: "none", "The meal, such as Breakfast: articles are gathered by meal at `/meals/<meal>/`.", example: "meal: Breakfast"),
+        ContentKey("tags", "a list of text, or one text", default: "none", "Articles are gathered by tag at `/tags/<tag>/`. A tag listed twice is shown once, with a warning.", example: "tags: [toast, milk tea]"),
+        ContentKey("cover", "a mapping", default: "none", "The cover photo, on the article's page and card.", example: "cover: {src: toast.jpg, alt: Kaya toast with butter}", keys: KeyTable([
+            ContentKey("src", "a path of the site, or an http or https URL", default: "required", "The photo. A path is looked up beside the article, then from `Content/`.", example: "src: toast.jpg"),
+            ContentKey("alt", "text", default: "required", "What the photo shows, for screen readers; a blank one is a warning.", example: "alt: Kaya toast with butter"),
+            ContentKey("width", "a whole number above 0", default: "read from a local file", "The photo's width in pixels, so the page keeps its place before it loads.", example: "width: 1080"),
+            ContentKey("height", "a whole number above 0", default: "read from a local file", "The photo's height in pixels.", example: "height: 810"),
+        ])),
+        ContentKey("price", "a number of 0 or more, or a mapping", default: "none", "What the meal cost, shown with its currency (`HK$ 34`).", example: "price: 34", keys: KeyTable([
+            ContentKey("amount", "a number of 0 or more", default: "required", "The price.", example: "amount: 34"),
+            ContentKey("currency", "an ISO 4217 currency code", default: "the site's `currency`", "Its currency.", example: "currency: HKD"),
+        ])),
+        ContentKey("author", "a mapping", default: "the site's `author`", "Who wrote it (\"by The Dreamer @dreamer\"); given a username alone, the name is the username.", example: "author: {name: The Dreamer, username: dreamer}", keys: KeyTable([
+            ContentKey("name", "text", default: "the username", "The author's name.", example: "name: The Dreamer"),
+            ContentKey("username", "one word, with or without its `@`", default: "none", "A handle shown after the name.", example: "username: dreamer"),
+        ])),
+        ContentKey("restaurant", "a mapping", default: "none", "Where the meal was: its page at `/restaurants/<slug>/`, and a pin on maps when it has coordinates.", example: "restaurant: {name: Toast Box, address: \"G/F, 233 Nathan Rd\"}", keys: KeyTable([
+            ContentKey("name", "text", default: "none", "The restaurant's name; articles whose names make the same slug are about one restaurant.", example: "name: Toast Box"),
+            ContentKey("address", "text", default: "none", "Its address.", example: "address: G/F, JD Mall, 233-239 Nathan Rd, Jordan"),
+            ContentKey("lat", "a number from -90 to 90", default: "none", "Its latitude; give `lat` and `lon` together or not at all.", example: "lat: 22.304865"),
+            ContentKey("lon", "a number from -180 to 180", default: "none", "Its longitude.", example: "lon: 114.171386"),
+        ])),
+    ])
+}
+
 /// What an article is made of, checked when its file is read.
 public struct ArticleFields: Sendable {
     public var sourcePath: String
@@ -288,5 +321,107 @@ public struct ArticleFields: Sendable {
         self.subContents = subContents
         self.links = links
         pagePath = ArticleFields.pagePath(of: slug)
+    }
+}
+
+/// An article in bytes: its fields in the order they are declared, each read back in the
+/// same order by `ArticleFields(from:html:)`.
+extension BinaryWriter {
+    /// `htmlElsewhere`: leaves out the HTML, for a reader that finds it somewhere else (the
+    /// build cache, in the article's page).
+    public mutating func article(_ value: Article, htmlElsewhere: Bool = false) {
+        string(value.sourcePath)
+        string(value.slug.text)
+        place(value.slugPlace)
+        string(value.title)
+        dateTime(value.date)
+        integer(value.instant)
+        string(value.summary)
+        optional(value.cover) { $0.image($1) }
+        optional(value.meal) { $0.label($1) }
+        optional(value.price) { writer, price in
+            writer.decimal(price.amount)
+            writer.string(price.currency.code)
+        }
+        optional(value.author) { writer, author in
+            writer.string(author.name)
+            writer.optional(author.username) { $0.string($1) }
+        }
+        optional(value.restaurant) { writer, restaurant in
+            writer.optional(restaurant.name) { $0.string($1) }
+            writer.optional(restaurant.address) { $0.string($1) }
+            writer.optional(restaurant.latitude) { $0.unsigned($1.bitPattern) }
+            writer.optional(restaurant.longitude) { $0.unsigned($1.bitPattern) }
+            writer.optional(restaurant.slug) { $0.string($1) }
+        }
+        optional(value.restaurantLocation) { $0.location($1) }
+        array(value.tags) { $0.label($1) }
+        bool(value.draft)
+        bool(htmlElsewhere)
+        if htmlElsewhere {
+            // Each image read where the array holds it: a sub section copied retained its
+            // HTML too, which is not written here.
+            let subContents = value.subContents
+            unsigned(UInt64(subContents.count))
+            subContents.withUnsafeBufferPointer { subContents in
+                for index in subContents.indices { image(subContents[index].image) }
+            }
+        } else {
+            text(value.mainHTML)
+            array(value.subContents) { writer, sub in
+                writer.image(sub.image)
+                writer.text(sub.html)
+            }
+        }
+        array(value.links) { $0.link($1) }
+    }
+
+}
+
+extension ArticleFields {
+    /// `html`: the HTML of the article's page (a path), in pieces (a count), for an article
+    /// written with its HTML elsewhere; nil when it is not to be had.
+    public init(from reader: inout BinaryReader, html: (_ page: String, _ count: Int, _ source: String) -> LazyText?) throws(BinaryReader.Corrupt) {
+        let sourcePath = try reader.string()
+        let slug = try reader.slug()
+        let slugPlace = try reader.place()
+        let title = try reader.string()
+        let date = try reader.dateTime()
+        let instant = try reader.integer()
+        let summary = try reader.string()
+        let cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
+        let meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        let price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
+            Price(amount: try reader.decimal(), currency: CurrencyCode(try reader.string()))
+        }
+        let author = try reader.optional { reader throws(BinaryReader.Corrupt) in
+            Site.Author(name: try reader.string(), username: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
+        }
+        let restaurant = try reader.optional { reader throws(BinaryReader.Corrupt) in
+            Restaurant(name: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                       address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                       latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
+                       longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
+                       slug: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
+        }
+        let restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
+        let tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        let draft = try reader.bool()
+        let mainHTML: StoredText
+        let subContents: [SubContent]
+        if try reader.bool() {
+            let images = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
+            let pagePath = ArticleFields.pagePath(of: slug)
+            guard let html = html(pagePath + "index.html", images.count + 1, sourcePath) else {
+                throw BinaryReader.Corrupt()
+            }
+            mainHTML = StoredText(html, piece: 0)
+            subContents = images.enumerated().map { SubContent(image: $1, html: StoredText(html, piece: $0 + 1)) }
+        } else {
+            mainHTML = StoredText(utf8: try reader.slice())
+            subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
+        }
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links)
     }
 }

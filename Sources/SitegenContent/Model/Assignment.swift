@@ -119,3 +119,43 @@ public struct AssignmentFields: Sendable {
         self.links = links
     }
 }
+
+extension BinaryWriter {
+    public mutating func assignment(_ value: Assignment) {
+        string(value.sourcePath)
+        string(value.id)
+        string(value.title)
+        optional(value.teacher) { $0.teacher($1) }
+        string(value.subject)
+        array(value.grades) { $0.string($1.text) }
+        string(value.icon.rawValue)
+        date(value.assigned)
+        optional(value.due) { $0.dateTime($1) }
+        optional(value.link) { $0.string($1.text) }
+        bool(value.draft)
+        text(value.detailsHTML)
+        text(value.detailsText)
+        array(value.links) { $0.link($1) }
+    }
+
+}
+
+extension AssignmentFields {
+    public init(from reader: inout BinaryReader, teachers: KnownTeachers?) throws(BinaryReader.Corrupt) {
+        let sourcePath = try reader.string()
+        let id = try reader.string()
+        let title = try reader.string()
+        let teacher = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.teacher(known: teachers) }
+        let subject = try reader.string()
+        let grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
+        guard let icon = AssignmentIcon(rawValue: try reader.string()) else { throw BinaryReader.Corrupt() }
+        let assigned = try reader.date()
+        let due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
+        let link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
+        let draft = try reader.bool()
+        let detailsHTML = StoredText(utf8: try reader.slice())
+        let detailsText = StoredText(utf8: try reader.slice())
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links)
+    }
+}

@@ -41,36 +41,6 @@ public enum ContentKeys {
         ContentKey("email", "an email address", default: "none", "Shown on `/homework/teachers/`.", example: "email: lee@school.example.org"),
     ])
 
-    public static let article = KeyTable([
-        ContentKey("title", "text", default: "required", "The article's title.", example: "title: Lovely Breakfast"),
-        ContentKey("date", "a date (`2026-12-01`), or a date and time (`2026-12-01T08:00`, with an offset or in the site's time zone)", default: "required", "When it was published: articles are listed newest first.", example: "date: 2016-05-20"),
-        ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What cards, feeds, search engines and link previews show.", example: "summary: Kaya toast and soft eggs in Jordan."),
-        ContentKey("slug", "lowercase letters, digits and hyphens", default: "the file's name without `.md` and a leading date (`2016-05-20-`), or the folder's name for an `index.md`", "The article's address: `/articles/<slug>/`.", example: "slug: lovely-breakfast"),
-        ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out of the site unless the build is given `--drafts`.", example: "draft: true"),
-        ContentKey("meal", "text", default: "none", "The meal, such as Breakfast: articles are gathered by meal at `/meals/<meal>/`.", example: "meal: Breakfast"),
-        ContentKey("tags", "a list of text, or one text", default: "none", "Articles are gathered by tag at `/tags/<tag>/`. A tag listed twice is shown once, with a warning.", example: "tags: [toast, milk tea]"),
-        ContentKey("cover", "a mapping", default: "none", "The cover photo, on the article's page and card.", example: "cover: {src: toast.jpg, alt: Kaya toast with butter}", keys: KeyTable([
-            ContentKey("src", "a path of the site, or an http or https URL", default: "required", "The photo. A path is looked up beside the article, then from `Content/`.", example: "src: toast.jpg"),
-            ContentKey("alt", "text", default: "required", "What the photo shows, for screen readers; a blank one is a warning.", example: "alt: Kaya toast with butter"),
-            ContentKey("width", "a whole number above 0", default: "read from a local file", "The photo's width in pixels, so the page keeps its place before it loads.", example: "width: 1080"),
-            ContentKey("height", "a whole number above 0", default: "read from a local file", "The photo's height in pixels.", example: "height: 810"),
-        ])),
-        ContentKey("price", "a number of 0 or more, or a mapping", default: "none", "What the meal cost, shown with its currency (`HK$ 34`).", example: "price: 34", keys: KeyTable([
-            ContentKey("amount", "a number of 0 or more", default: "required", "The price.", example: "amount: 34"),
-            ContentKey("currency", "an ISO 4217 currency code", default: "the site's `currency`", "Its currency.", example: "currency: HKD"),
-        ])),
-        ContentKey("author", "a mapping", default: "the site's `author`", "Who wrote it (\"by The Dreamer @dreamer\"); given a username alone, the name is the username.", example: "author: {name: The Dreamer, username: dreamer}", keys: KeyTable([
-            ContentKey("name", "text", default: "the username", "The author's name.", example: "name: The Dreamer"),
-            ContentKey("username", "one word, with or without its `@`", default: "none", "A handle shown after the name.", example: "username: dreamer"),
-        ])),
-        ContentKey("restaurant", "a mapping", default: "none", "Where the meal was: its page at `/restaurants/<slug>/`, and a pin on maps when it has coordinates.", example: "restaurant: {name: Toast Box, address: \"G/F, 233 Nathan Rd\"}", keys: KeyTable([
-            ContentKey("name", "text", default: "none", "The restaurant's name; articles whose names make the same slug are about one restaurant.", example: "name: Toast Box"),
-            ContentKey("address", "text", default: "none", "Its address.", example: "address: G/F, JD Mall, 233-239 Nathan Rd, Jordan"),
-            ContentKey("lat", "a number from -90 to 90", default: "none", "Its latitude; give `lat` and `lon` together or not at all.", example: "lat: 22.304865"),
-            ContentKey("lon", "a number from -180 to 180", default: "none", "Its longitude.", example: "lon: 114.171386"),
-        ])),
-    ])
-
     public static let assignment = KeyTable([
         ContentKey("title", "text", default: "required", "What to do, in a few words.", example: "title: Fractions worksheet"),
         ContentKey("assigned", "a date", default: "required", "The day it is given: from the release time that day, it is that night's homework.", example: "assigned: 2026-12-01"),

@@ -49,3 +49,30 @@ public struct Page: Sendable {
         self.links = links
     }
 }
+
+extension BinaryWriter {
+    public mutating func page(_ value: Page) {
+        string(value.sourcePath)
+        string(value.slug.text)
+        place(value.slugPlace)
+        string(value.title)
+        string(value.summary)
+        bool(value.draft)
+        string(value.html)
+        array(value.links) { $0.link($1) }
+    }
+}
+
+extension Page {
+    public init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        let sourcePath = try reader.string()
+        let slug = try reader.slug()
+        let slugPlace = try reader.place()
+        let title = try reader.string()
+        let summary = try reader.string()
+        let draft = try reader.bool()
+        let html = try reader.string()
+        let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links)
+    }
+}

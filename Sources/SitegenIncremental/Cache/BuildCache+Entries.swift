@@ -70,9 +70,10 @@ extension BuildCache {
                 let model: SourceModel.Model
                 switch try reader.integer() {
                 case 0: model = .none
-                case 1: model = .article(try reader.article(pages: pages))
-                case 2: model = .assignment(try reader.assignment(teachers: teachers))
-                case 3: model = .page(try reader.page())
+                // The HTML of an article the cache leaves in its page is read from there.
+                case 1: model = .article(Article(try ArticleFields(from: &reader) { pages?.deferred(ofPage: $0, count: $1, source: $2) }))
+                case 2: model = .assignment(Assignment(try AssignmentFields(from: &reader, teachers: teachers)))
+                case 3: model = .page(try Page(from: &reader))
                 default: throw BinaryReader.Corrupt()
                 }
                 let diagnostics = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.diagnostic() }
@@ -134,7 +135,7 @@ extension BuildCache {
                 case .none: writer.integer(0)
                 case .article(let article):
                     writer.integer(1)
-                    writer.article(article, htmlInPage: leavingOutHTML)
+                    writer.article(article, htmlElsewhere: leavingOutHTML)
                 case .assignment(let assignment): writer.integer(2); writer.assignment(assignment)
                 case .page(let page): writer.integer(3); writer.page(page)
                 }

@@ -2,6 +2,7 @@ import Foundation
 import SitegenContent
 import SitegenFiles
 import SitegenPipeline
+import SitegenSupport
 
 /// What the last build's lists were made of, kept beside the cache so that a rebuild
 /// after an edit the lists show (an article's title, price, cover, meal, tags or
