@@ -77,10 +77,10 @@ struct ArticleViewReadsTests {
     @Test func everyListedMemberIsAnsweredAndNoted() throws {
         let reads = ArticleView.Reads()
         let toast = view(try article(body: "Crisp.\n"), reads: reads)
-        for name in ArticleView.members {
+        for name in ArticleView.table.names.map(\.name) {
             #expect(toast.mustacheMember(name) != nil, "\(name)")
         }
-        #expect(reads.value == (UInt64(1) << UInt64(ArticleView.members.count)) - 1)
+        #expect(reads.value == (UInt64(1) << UInt64(ArticleView.table.names.map(\.name).count)) - 1)
         // A name the view does not have is looked up elsewhere: it is not noted. One of each
         // length its members have, and a member's name in other letters.
         for name in ["map", "site", "group", "groups", "hasMany", "articles", "pagination", "restaurants", "Title", "subcontents"] {
@@ -91,7 +91,7 @@ struct ArticleViewReadsTests {
 
     @Test func notesEachMemberAtItsOwnPlace() throws {
         let toast = try article(body: "Crisp.\n")
-        for (place, name) in ArticleView.members.enumerated() {
+        for (place, name) in ArticleView.table.names.map(\.name).enumerated() {
             let reads = ArticleView.Reads()
             _ = view(toast, reads: reads).mustacheMember(name)
             #expect(reads.value == UInt64(1) << UInt64(place), "\(name)")

@@ -46,7 +46,7 @@ struct TemplateVocabularyTests {
                 present = fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             case .boxed:
                 // An object tells no list of its members: asked for every name there is.
-                let probes = TemplateVocabulary.allNames.union(ArticleView.members).sorted()
+                let probes = TemplateVocabulary.allNames.union(ArticleView.table.names.map(\.name)).sorted()
                 present = probes.compactMap { name in value.member(name).map { (name, $0) } }
             default:
                 problems.append("\(path) is \(value), where the vocabulary has a record '\(key)'")
