@@ -7,10 +7,11 @@ import SitegenTestSupport
 import Testing
 
 /// The reference parts of the docs are made from the program's own tables: the keys each
-/// content reader accepts (docs/content.md), the names each template sees (docs/themes.md)
-/// and the commands and options (docs/cli.md). Each such part sits between
-/// `<!-- generated: NAME -->` and `<!-- end generated -->`; the test fails when one differs
-/// from what the tables make, and `SITEGEN_UPDATE_DOCS=1` writes them again.
+/// content reader accepts (docs/reference/content-keys.md) and the names each template sees
+/// (docs/reference/template-names.md), whole pages, and the commands and options, the part
+/// of docs/cli.md between `<!-- generated: NAME -->` and `<!-- end generated -->`. The test
+/// fails when one differs from what the tables make; `SITEGEN_UPDATE_DOCS=1` writes them
+/// again.
 @Suite("Docs that cannot rot")
 struct DocumentationTests {
     static let updates = ProcessInfo.processInfo.environment["SITEGEN_UPDATE_DOCS"] == "1"
@@ -29,18 +30,23 @@ struct DocumentationTests {
         }
     }
 
-    @Test func contentDocsListEveryKeyTheReadersAccept() throws {
-        try check("docs/content.md", [
-            "keys site.yaml": DocsMarkdown.keyTable(ContentKeys.site),
-            "keys teachers.yaml": DocsMarkdown.keyTable(ContentKeys.teacher),
-            "keys article": DocsMarkdown.keyTable(ContentKeys.article),
-            "keys assignment": DocsMarkdown.keyTable(ContentKeys.assignment),
-            "keys page": DocsMarkdown.keyTable(ContentKeys.page),
-        ])
+    /// Checks (or rewrites) a docs page made whole from the tables.
+    private func checkWhole(_ page: String, _ text: String) throws {
+        let url = Repository.root.appendingPathComponent(page)
+        if Self.updates {
+            try Data(text.utf8).write(to: url)
+        } else {
+            let found = try String(contentsOf: url, encoding: .utf8)
+            #expect(found == text, "\(page) differs from what the program's tables make: run SITEGEN_UPDATE_DOCS=1 swift test --filter DocumentationTests and review the diff")
+        }
     }
 
-    @Test func themeDocsListEveryNameTemplatesSee() throws {
-        try check("docs/themes.md", ["template names": DocsMarkdown.templateNames()])
+    @Test func referenceListsEveryKeyTheReadersAccept() throws {
+        try checkWhole("docs/reference/content-keys.md", DocsMarkdown.contentKeysPage())
+    }
+
+    @Test func referenceListsEveryNameTemplatesSee() throws {
+        try checkWhole("docs/reference/template-names.md", DocsMarkdown.templateNamesPage())
     }
 
     @Test func cliDocsListEveryCommandAndOption() throws {
@@ -163,11 +169,36 @@ enum DocsMarkdown {
         ["| name | what it is |", "|---|---|"] + names.map { "| `\($0.name)` | \(holds($0)) |" }
     }
 
+    /// The notice at the top of a page made whole from the tables.
+    private static let madeNotice = "<!-- Made from sitegen's own tables by its tests: do not edit. `SITEGEN_UPDATE_DOCS=1 swift test --filter DocumentationTests` writes it again. -->"
+
+    static func contentKeysPage() -> String {
+        let sections: [(String, String, KeyTable)] = [
+            ("site.yaml", "`Content/site.yaml`, the site's settings.", ContentKeys.site),
+            ("teachers.yaml", "Each entry of `Content/teachers.yaml`.", ContentKeys.teacher),
+            ("Articles", "The front matter of an article, `Content/articles/**/*.md`.", ContentKeys.article),
+            ("Assignments", "The front matter of an assignment, `Content/homework/**/*.md`.", ContentKeys.assignment),
+            ("Pages", "The front matter of a page, `Content/pages/**/*.md`.", ContentKeys.page),
+        ]
+        var lines = [madeNotice, "", "# Every key of a content file", "",
+                     "What each kind of file accepts, as sitegen reads it: any other key is a warning naming the closest one. [Writing content](../content.md) says how the files fit together."]
+        for (title, what, table) in sections {
+            lines += ["", "## \(title)", "", what, "", keyTable(table)]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func templateNamesPage() -> String {
+        [madeNotice, "", "# Every name a template sees", "",
+         "Each page template sees its own names and those of every page; a name that holds a record is described after the templates. [Themes](../themes.md) says how templates fit together.",
+         "", templateNames()].joined(separator: "\n") + "\n"
+    }
+
     static func templateNames() -> String {
-        var lines = ["### Every page", "", "Every page's template sees these names, besides its own:", ""]
+        var lines = ["## Every page", "", "Every page's template sees these names, besides its own:", ""]
         lines += nameTable(TemplateVocabulary.everyPage)
         for template in TemplateVocabulary.templates {
-            lines += ["", "### `\(template.name)`", "", "Renders \(template.pages)."]
+            lines += ["", "## `\(template.name)`", "", "Renders \(template.pages)."]
             if template.names.isEmpty {
                 lines += ["", "It sees the names of every page alone."]
             } else {
@@ -175,7 +206,7 @@ enum DocsMarkdown {
             }
         }
         for record in TemplateVocabulary.records {
-            lines += ["", "### \(record.title)", ""] + nameTable(record.names)
+            lines += ["", "## \(record.title)", ""] + nameTable(record.names)
         }
         return lines.joined(separator: "\n")
     }
