@@ -12,10 +12,13 @@ import Testing
 struct TemplateVocabularyTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every page of the sample site built at the moment of its golden files: its template
-    /// and its context.
-    static let pages: [(template: String, context: MustacheValue)] = {
-        var options = BuildOptions(source: root.path, output: "/nonexistent/out", today: "2026-11-25T15:00")
+    /// Every page of the sample site built at the moment of its golden files, and of a
+    /// site that shows what the sample site does not (Tests/Fixtures/every-name): its
+    /// template and its context.
+    static let pages: [(template: String, context: MustacheValue)] = [root.path, root.appendingPathComponent("Tests/Fixtures/every-name").path].flatMap(pages(of:))
+
+    private static func pages(of site: String) -> [(template: String, context: MustacheValue)] {
+        var options = BuildOptions(source: site, output: "/nonexistent/out", today: "2026-11-25T15:00")
         options.drafts = true
         let made = SiteBuilder.make(options, reuse: nil, progress: { _ in })
         guard let index = made.index else { return [] }
@@ -26,7 +29,7 @@ struct TemplateVocabularyTests {
             guard case .template(let name, let context) = job.kind else { return nil }
             return (name, context())
         }
-    }()
+    }
 
     /// What a walk over the contexts found.
     struct Walk {
