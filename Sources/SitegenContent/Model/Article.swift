@@ -13,6 +13,33 @@ public struct Price: Sendable, Hashable {
     }
 }
 
+/// How the author rated the meal: 0 to 5 stars, in halves (`rating: 4.5`).
+public struct Rating: FrontMatterValue, Sendable, Hashable {
+    /// Half stars, from 0 to 10.
+    public let halves: Int
+
+    public static var expectation: String { "a number from 0 to 5 in halves, like 4.5" }
+
+    public init?(halves: Int) {
+        guard (0...10).contains(halves) else { return nil }
+        self.halves = halves
+    }
+
+    public init(node: YAMLNode) throws(ValueProblem) {
+        let number = try Number(node: node)
+        var doubled = number.value * 2
+        var whole = Decimal()
+        NSDecimalRound(&whole, &doubled, 0, .plain)
+        guard whole == doubled, let halves = Rating(halves: NSDecimalNumber(decimal: whole).intValue), number.value >= 0, number.value <= 5 else {
+            throw .invalid("must be a number from 0 to 5 in halves, like 4.5, found '\(number.text)'")
+        }
+        self = halves
+    }
+
+    /// `4.5`, `4`, `0`: the number as written, without a needless `.0`.
+    public var text: String { halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5" }
+}
+
 public struct Restaurant: Sendable, Hashable {
     public let name: String?
     public let address: String?
@@ -112,6 +139,7 @@ extension ContentKeys {
             ContentKey("name", "text", default: "the username", "The author's name.", example: "name: The Dreamer"),
             ContentKey("username", "one word, with or without its `@`", default: "none", "A handle shown after the name.", example: "username: dreamer"),
         ])),
+        ContentKey("rating", "a number from 0 to 5 in halves", default: "none", "How good it was: stars on the article and its card, read aloud as \"4.5 out of 5\". With a `restaurant`, search engines see the article as a review of it.", example: "rating: 4.5"),
         ContentKey("restaurant", "a mapping", default: "none", "Where the meal was: its page at `/restaurants/<slug>/`, and a pin on maps when it has coordinates.", example: "restaurant: {name: Toast Box, address: \"G/F, 233 Nathan Rd\"}", keys: KeyTable([
             ContentKey("name", "text", default: "none", "The restaurant's name; articles whose names make the same slug are about one restaurant.", example: "name: Toast Box"),
             ContentKey("address", "text", default: "none", "Its address.", example: "address: G/F, JD Mall, 233-239 Nathan Rd, Jordan"),
@@ -147,6 +175,7 @@ public struct ArticleFields: Sendable {
     public var cover: ResolvedImage?
     public var meal: Label?
     public var price: Price?
+    public var rating: Rating?
     public var author: Site.Author?
     public var restaurant: Restaurant?
     /// Where `restaurant:` is written, for `sitegen check`'s advice.
@@ -176,6 +205,7 @@ public struct ArticleFields: Sendable {
         }
 
         price = ArticleFields.readPrice(fields, site: context.site)
+        rating = fields.optional("rating", Rating.self)
 
         if let authorFields = fields.mapping("author", expectation: "a mapping like {name: The Dreamer, username: dreamer}") {
             let name = authorFields.optionalText("name")
@@ -301,7 +331,7 @@ public struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink]) {
+    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -312,6 +342,7 @@ public struct ArticleFields: Sendable {
         self.cover = cover
         self.meal = meal
         self.price = price
+        self.rating = rating
         self.author = author
         self.restaurant = restaurant
         self.restaurantLocation = restaurantLocation
@@ -343,6 +374,7 @@ extension BinaryWriter {
             writer.decimal(price.amount)
             writer.string(price.currency.code)
         }
+        optional(value.rating) { $0.integer($1.halves) }
         optional(value.author) { writer, author in
             writer.string(author.name)
             writer.optional(author.username) { $0.string($1) }
@@ -394,6 +426,10 @@ extension ArticleFields {
         let price = try reader.optional { reader throws(BinaryReader.Corrupt) -> Price in
             Price(amount: try reader.decimal(), currency: CurrencyCode(try reader.string()))
         }
+        let rating = try reader.optional { reader throws(BinaryReader.Corrupt) -> Rating in
+            guard let rating = Rating(halves: try reader.integer()) else { throw BinaryReader.Corrupt() }
+            return rating
+        }
         let author = try reader.optional { reader throws(BinaryReader.Corrupt) in
             Site.Author(name: try reader.string(), username: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
         }
@@ -422,6 +458,6 @@ extension ArticleFields {
             subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
         }
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
-        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links)
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating)
     }
 }

@@ -53,6 +53,14 @@ public struct ArticleView: MustacheObject {
         .init("body", "the main content, as HTML: `{{{body}}}`") { $0.article.mainHTML.mustacheValue },
         .init("subContents", "the photo sections after it", .list("subContent")) { $0.values.subContents(of: $0.article) },
         .init("draft", "true for a draft (built with `--drafts`)") { .bool($0.article.draft) },
+        .init("rating", "how good it was, from 0 to 5 in halves: `4.5`") { $0.article.rating.map { .string($0.text) } ?? .null },
+        .init("ratingStars", "the rating as five stars, \"★★★★½\": give it `ratingText` to be read aloud") { view in
+            view.article.rating.map { rating in
+                let full = rating.halves / 2, half = rating.halves % 2
+                return .string(String(repeating: "★", count: full) + (half == 1 ? "½" : "") + String(repeating: "☆", count: 5 - full - half))
+            } ?? .null
+        },
+        .init("ratingText", "the rating in words, \"4.5 out of 5\"") { $0.article.rating.map { .string("\($0.text) out of 5") } ?? .null },
     ])
 
     /// The members templates asked views for, as bits: what list pages can show of an

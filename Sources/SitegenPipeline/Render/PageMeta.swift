@@ -77,15 +77,17 @@ public struct PageMeta: Sendable {
         return .fields(fields)
     }
 
-    /// An `Article` about a `Restaurant` with its address and coordinates, written into one
-    /// buffer (a String per value and per object cost more than the article's Markdown
+    /// An `Article` about a `Restaurant` with its address and coordinates (a `Review` of it,
+    /// with its `Rating`, when the article rates it), written into one buffer (a String per value and per object cost more than the article's Markdown
     /// headings). Every string goes through `JSONString`, so no value can close the
     /// `<script>` around it.
     private func articleJSONLD(_ article: Article, url: String?) -> MustacheValue {
         var json = JSONWriter()
         json.open()
         json.member("@context", constant: "https://schema.org")
-        json.member("@type", constant: "Article")
+        // A rating is of the restaurant: without one, nothing is reviewed.
+        let rating = article.restaurant == nil ? nil : article.rating
+        json.member("@type", constant: rating == nil ? "Article" : "Review")
         json.member("headline", string: article.title)
         json.member("datePublished", string: RFC3339.format(article.instant, in: site.timeZone))
         json.member("description", string: article.summary)
@@ -104,11 +106,19 @@ public struct PageMeta: Sendable {
             json.member("keywords", string: article.tags.map { $0.name }.joined(separator: ", "))
         }
         if let restaurant = article.restaurant {
-            json.open("about")
+            json.open(rating == nil ? "about" : "itemReviewed")
             json.restaurant(restaurant)
             if let price = article.price {
                 json.member("priceRange", string: context.formats.price(price))
             }
+            json.close()
+        }
+        if let rating {
+            json.open("reviewRating")
+            json.member("@type", constant: "Rating")
+            json.member("ratingValue", digits: rating.text)
+            json.member("bestRating", digits: "5")
+            json.member("worstRating", digits: "0")
             json.close()
         }
         json.close()
@@ -190,6 +200,13 @@ public struct JSONWriter {
     public mutating func member(_ name: StaticString, number value: Double) {
         self.name(name)
         MapLinks.appendCoordinate(value, to: &bytes)
+        hasMember = true
+    }
+
+    /// A number already written as JSON writes one: digits, with a point between them.
+    mutating func member(_ name: StaticString, digits: String) {
+        self.name(name)
+        bytes.append(contentsOf: digits.utf8)
         hasMember = true
     }
 

@@ -46,7 +46,7 @@ extension DefaultTheme {
     <span class="card-body">
       <span class="card-title">{{title}}</span>
       <span class="card-meta">{{#meal}}{{meal.name}}{{/meal}}{{#meal}}{{#price}} · {{/price}}{{/meal}}{{#price}}{{price}}{{/price}}</span>
-      <span class="card-meta"><time datetime="{{datetime}}">{{displayDate}}</time></span>
+      <span class="card-meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</span>
     </span>
   </a>
 </article>
@@ -63,7 +63,7 @@ extension DefaultTheme {
   {{/cover}}
   <div class="group article-main">
     <h1 id="article-title" class="article-title">{{title}}</h1>
-    <p class="meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#author}} · by {{name}}{{/author}}</p>
+    <p class="meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#author}} · by {{name}}{{/author}}{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</p>
     <div class="prose">
       {{{body}}}
     </div>
