@@ -97,7 +97,7 @@ extension Boxed where Fields == ArticleFields {
 
 /// A line and column of a model's own source file, whose path the model has: kept without
 /// a second copy of the path, which made every copy of the model retain one more string.
-public struct SlugPlace: Sendable {
+public struct LineAndColumn: Sendable {
     public var line: Int32
     public var column: Int32
 
@@ -155,7 +155,7 @@ public struct ArticleFields: Sendable {
     public let slug: Slug
     /// Where the slug is written (the file's start when its name makes it): two articles
     /// of one slug are reported there.
-    public var slugPlace: SlugPlace
+    public var slugPlace: LineAndColumn
     public var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     /// Where the article's page is, relative to the site: `articles/<slug>/`. Kept, not
     /// made when asked: the index, the restaurants page, the map, the sitemap and the
@@ -244,7 +244,7 @@ public struct ArticleFields: Sendable {
         self.date = date
         self.instant = date.instant(in: context.site.timeZone)
         self.slug = slug.slug
-        slugPlace = SlugPlace(slug.location)
+        slugPlace = LineAndColumn(slug.location)
         pagePath = ArticleFields.pagePath(of: slug.slug)
     }
 
@@ -331,7 +331,7 @@ public struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace

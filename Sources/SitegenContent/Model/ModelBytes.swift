@@ -23,7 +23,7 @@ extension BinaryWriter {
         optional(value.offsetSeconds) { $0.integer($1) }
     }
 
-    public mutating func place(_ value: SlugPlace) {
+    public mutating func place(_ value: LineAndColumn) {
         integer(Int(value.line))
         integer(Int(value.column))
     }
@@ -96,8 +96,8 @@ extension BinaryReader {
                       offsetSeconds: try optional { reader throws(Corrupt) in try reader.integer() })
     }
 
-    public mutating func place() throws(Corrupt) -> SlugPlace {
-        SlugPlace(line: Int32(clamping: try integer()), column: Int32(clamping: try integer()))
+    public mutating func place() throws(Corrupt) -> LineAndColumn {
+        LineAndColumn(line: Int32(clamping: try integer()), column: Int32(clamping: try integer()))
     }
 
     public mutating func location() throws(Corrupt) -> SourceLocation {

@@ -8,7 +8,7 @@ public struct Page: Sendable {
     public var sourcePath: String
     public var slug: Slug
     /// Where the slug is written (the file's start when its name makes it).
-    public var slugPlace: SlugPlace
+    public var slugPlace: LineAndColumn
     public var slugLocation: SourceLocation { slugPlace.location(in: sourcePath) }
     public var title: String
     public var summary: String
@@ -34,11 +34,11 @@ public struct Page: Sendable {
         self.sourcePath = file.path
         self.title = title
         self.slug = slug.slug
-        slugPlace = SlugPlace(slug.location)
+        slugPlace = LineAndColumn(slug.location)
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: SlugPlace, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace

@@ -86,7 +86,7 @@ final class EditScope {
         // Edited articles in other meals or tags than before, and at another restaurant,
         // with their old models.
         var regrouped: [(old: Article, new: Article)] = []
-        var rehoused: [(old: Article, new: Article)] = []
+        var atAnotherRestaurant: [(old: Article, new: Article)] = []
         for (file, entry) in zip(files, entries) {
             // A problem that would fail the build, or whose message the index might add
             // to, is the full build's to report.
@@ -98,7 +98,7 @@ final class EditScope {
             else { return nil }
             if new.title != old.title { retitled.append(new) }
             if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
-            if new.restaurant != old.restaurant { rehoused.append((old, new)) }
+            if new.restaurant != old.restaurant { atAnotherRestaurant.append((old, new)) }
             if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
                 || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
                 listed.append(new)
@@ -140,9 +140,9 @@ final class EditScope {
             guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
                   read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
             restaurantPages = read.restaurantSlugs(holding: retitled.map(\.sourcePath))
-            restaurantsChange = !rehoused.isEmpty
-            for (old, new) in rehoused {
-                guard let changed = read.rehouse(new, from: old, model: model) else { return nil }
+            restaurantsChange = !atAnotherRestaurant.isEmpty
+            for (old, new) in atAnotherRestaurant {
+                guard let changed = read.moveToRestaurant(new, from: old, model: model) else { return nil }
                 restaurantPages.formUnion(changed)
             }
             var wholeGroups: Set<SiteLists.GroupKey> = []
@@ -238,7 +238,7 @@ final class EditScope {
         options.keptUntilExit?.keep((lists, bySource, models))
         self.hashes = hashes
         self.lists = lists
-        listsChange = !regrouped.isEmpty || !rehoused.isEmpty
+        listsChange = !regrouped.isEmpty || !atAnotherRestaurant.isEmpty
         settledBefore = tree.settledBefore
         for (file, entry) in zip(files, entries) {
             edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)

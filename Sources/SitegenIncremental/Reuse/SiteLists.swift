@@ -284,7 +284,7 @@ struct SiteLists: Sendable, Equatable {
     /// restaurants whose pages change; nil when the move needs the full index: a
     /// restaurant that comes or goes (its page, and the sitemap's line for it), or a site
     /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
-    mutating func rehouse(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
+    mutating func moveToRestaurant(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
         guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
         func slug(_ restaurant: SitegenContent.Restaurant?) -> String? { restaurant?.slug }
         func position(_ slug: String) -> Int? { restaurants.firstIndex { $0.entry.slug == slug } }
