@@ -71,120 +71,30 @@ final class EditScope {
     /// The index of what the edits show, and the pages that show them; nil when the edits
     /// need the whole build.
     func scope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions, outputURL: URL) -> ScopedBuild? {
-        let (site, teachers, moment) = (build.settings.site, build.settings.teachers, build.settings.moment)
+        let (site, moment) = (build.settings.site, build.settings.moment)
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
         let entries = edited.map(\.model)
         let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: build.context)
         self.pageTexts = pageTexts
         let viewContext = ViewContext(site: site, formats: build.formats)
-        var articles: [Article] = []
-        var removedDiagnostics: [Diagnostic] = []
-        var addedDiagnostics: [Diagnostic] = []
-        // Edited articles whose cards show the edit, and those whose titles changed.
-        var listed: [Article] = []
-        var retitled: [Article] = []
-        // Edited articles in other meals or tags than before, and at another restaurant,
-        // with their old models.
-        var regrouped: [(old: Article, new: Article)] = []
-        var atAnotherRestaurant: [(old: Article, new: Article)] = []
-        for (file, entry) in zip(files, entries) {
-            // A problem that would fail the build, or whose message the index might add
-            // to, is the full build's to report.
-            let problems = entry.diagnostics
-            guard case .article(let new) = entry.model,
-                  !problems.contains(where: { $0.severity == .error }), !options.strict || problems.isEmpty,
-                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
-                  SiteIndex.keepsOrder(new, of: old)
+        guard let changes = ArticleChanges(files: files, entries: entries, previous: previous, models: models, pageTexts: pageTexts,
+                                           strict: options.strict, viewContext: viewContext) else { return nil }
+        let known = KnownArticles(previous: previous, models: models, pageTexts: pageTexts)
+        for (article, entry) in zip(changes.articles, entries) { known.add(article, hash: entry.hash) }
+        let editedSources = Set(changes.articles.map(\.sourcePath))
+
+        var listed = ListedChanges()
+        if !changes.listed.isEmpty {
+            guard let found = ListedChanges(changes, previous: previous, cacheFile: cacheFile, moment: moment, perPage: site.articlesPerPage, known: known)
             else { return nil }
-            if new.title != old.title { retitled.append(new) }
-            if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
-            if new.restaurant != old.restaurant { atAnotherRestaurant.append((old, new)) }
-            if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
-                || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
-                listed.append(new)
-            }
-            articles.append(new)
-            removedDiagnostics += oldProblems
-            addedDiagnostics += problems
+            listed = found
         }
-
-        let editedSources = Set(articles.map(\.sourcePath))
-        var hashes: [String: UInt64] = [:]
-        for (article, entry) in zip(articles, entries) { hashes[article.sourcePath] = entry.hash }
-        var bySource: [String: Article] = Dictionary(uniqueKeysWithValues: articles.map { ($0.sourcePath, $0) })
-        /// The last build's model of the article at `source`, kept with its hash.
-        func model(_ source: String) -> Article? {
-            if let known = bySource[source] { return known }
-            let contentPath = String(source.dropFirst("Content/".count))
-            guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
-                  let hash = previous.content[contentPath]?.hash else { return nil }
-            bySource[source] = article
-            hashes[source] = hash
-            return article
-        }
-
-        // An edit the lists show renders the list pages of the article from the last
-        // build's lists and the models of the articles on them, and, for a title, its
-        // restaurant's page. An article in other meals or tags is moved in the lists, and
-        // every page of the groups it left or joined is rendered, with the pages of meals
-        // and tags; one at another restaurant is moved among the restaurants, whose index,
-        // map and two pages are rendered.
-        var lists: SiteLists?
-        // The restaurants whose pages show an edit, and whether the index of restaurants
-        // and the map do (an article moved between restaurants).
-        var restaurantPages: Set<String> = []
-        var restaurantsChange = false
-        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
-        var regroupedKinds: Set<ArticleGroup.Kind> = []
-        if !listed.isEmpty {
-            guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
-                  read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
-            restaurantPages = read.restaurantSlugs(holding: retitled.map(\.sourcePath))
-            restaurantsChange = !atAnotherRestaurant.isEmpty
-            for (old, new) in atAnotherRestaurant {
-                guard let changed = read.moveToRestaurant(new, from: old, model: model) else { return nil }
-                restaurantPages.formUnion(changed)
-            }
-            var wholeGroups: Set<SiteLists.GroupKey> = []
-            var newestIn: Set<SiteLists.GroupKey> = []
-            for (old, new) in regrouped {
-                guard let (moved, newest) = read.regroup(new.sourcePath, from: old, to: new, perPage: site.articlesPerPage) else { return nil }
-                wholeGroups.formUnion(moved)
-                newestIn.formUnion(newest)
-            }
-            // A group is named as its newest article writes its label.
-            for key in wholeGroups.union(newestIn) {
-                guard let source = read.newest(in: key), let newest = model(source) else { return nil }
-                if read.rename(key, after: newest) { wholeGroups.insert(key) }
-            }
-            regroupedKinds = Set(wholeGroups.map(\.kind))
-            var seen: Set<SiteLists.ListedPage> = []
-            for key in wholeGroups {
-                for found in read.pages(of: key, perPage: site.articlesPerPage) where seen.insert(found.page).inserted { listPages.append(found) }
-            }
-            for article in listed {
-                for found in read.listPages(showing: article.sourcePath, perPage: site.articlesPerPage) ?? [] where seen.insert(found.page).inserted {
-                    listPages.append(found)
-                }
-            }
-            lists = read
-        }
-        var shownLists: [PlannedPage] = []
-        for (page, members) in listPages {
-            var shown: [Article] = []
-            for source in members {
-                guard let article = model(source) else { return nil }
-                shown.append(article)
-            }
-            shownLists.append(page.planned(shown))
-        }
-
         // The feed shows its articles whole: with an edited one, it is made again from
         // all of them.
         let feedChanges = site.baseURL != nil && previous.feedSources.contains { editedSources.contains($0) }
         if feedChanges {
             for source in previous.feedSources where !editedSources.contains(source) {
-                guard model(source) != nil else { return nil }
+                guard known.model(source) != nil else { return nil }
             }
         }
         // Every page is in every page's menu.
@@ -199,15 +109,41 @@ final class EditScope {
 
         let log = DiagnosticLog()
         let (theme, assets) = Theme.forSite(tree: tree, settings: build.settings, log: log)
-        let content = SiteContent(teachers: teachers, articles: Array(bySource.values), assignments: [], pages: pages)
+        let content = SiteContent(teachers: build.settings.teachers, articles: Array(known.bySource.values), assignments: [], pages: pages)
         var index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
         // What the list pages show of the articles not read: as the last build had it.
-        if let lists {
+        if let lists = listed.lists {
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants.map(\.entry)
         }
+        guard let (shown, paths) = pagesShowing(changes, in: index, feedChanges: feedChanges, listed: listed, known: known) else { return nil }
+        // Left to the process's exit, as a whole build leaves its own: freed one by one, the
+        // lists and the models would hold the edit up on one core after its work was done.
+        options.keptUntilExit?.keep((listed.lists, known.bySource, models))
+        self.hashes = known.hashes
+        self.lists = listed.lists
+        listsChange = !changes.regrouped.isEmpty || !changes.atAnotherRestaurant.isEmpty
+        settledBefore = tree.settledBefore
+        for (file, entry) in zip(files, entries) {
+            edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)
+        }
+        var diagnostics = previous.diagnostics
+        for problem in changes.removedDiagnostics {
+            if let place = diagnostics.firstIndex(of: problem) { diagnostics.remove(at: place) }
+        }
+        return ScopedBuild(index: index, theme: theme, assets: assets, pages: shown, paths: paths, homeworkSummary: listed.lists?.homeworkSummary,
+                           diagnostics: diagnostics + changes.addedDiagnostics, pageCount: previous.pageCount, fileCount: previous.fileCount)
+    }
+
+    /// The pages to render: those of `index` that show the edits (the edited articles'
+    /// pages, the feed, the restaurants and the map), then the list pages, the pages of
+    /// meals and tags, and the restaurants' pages the lists say show them.
+    private func pagesShowing(_ changes: ArticleChanges, in index: SiteIndex, feedChanges: Bool, listed: ListedChanges,
+                              known: KnownArticles) -> (pages: [PlannedPage], paths: [String])? {
+        let editedSources = Set(changes.articles.map(\.sourcePath))
+        let restaurantsChange = listed.lists != nil && !changes.atAnotherRestaurant.isEmpty
         var shown: [PlannedPage] = []
         var paths: [String] = []
         for (planned, path) in zip(index.plan, index.planPaths) {
@@ -221,34 +157,19 @@ final class EditScope {
             paths.append(path)
         }
         // `/meals/` and `/tags/` with the lists' headings, for the kinds of groups moved in.
-        let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(regroupedKinds.contains).map { PlannedPage.groupIndex($0, lists?.headings($0) ?? []) }
+        let groupIndexes = [ArticleGroup.Kind.meal, .tag].filter(listed.regroupedKinds.contains).map { PlannedPage.groupIndex($0, listed.lists?.headings($0) ?? []) }
         // A restaurant's page is made from the lists and its articles' models: the index
         // knows only the restaurants of the articles it was made from.
         var restaurants: [RestaurantPage] = []
-        if let lists {
-            guard let pages = lists.restaurantPages(restaurantPages, model: model) else { return nil }
+        if let lists = listed.lists {
+            guard let pages = lists.restaurantPages(listed.restaurantPages, model: known.model) else { return nil }
             restaurants = pages
         }
-        for page in shownLists + groupIndexes + restaurants.map(PlannedPage.restaurant) {
+        for page in listed.pages + groupIndexes + restaurants.map(PlannedPage.restaurant) {
             shown.append(page)
             paths.append(page.path)
         }
-        // Left to the process's exit, as a whole build leaves its own: freed one by one, the
-        // lists and the models would hold the edit up on one core after its work was done.
-        options.keptUntilExit?.keep((lists, bySource, models))
-        self.hashes = hashes
-        self.lists = lists
-        listsChange = !regrouped.isEmpty || !atAnotherRestaurant.isEmpty
-        settledBefore = tree.settledBefore
-        for (file, entry) in zip(files, entries) {
-            edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)
-        }
-        var diagnostics = previous.diagnostics
-        for problem in removedDiagnostics {
-            if let place = diagnostics.firstIndex(of: problem) { diagnostics.remove(at: place) }
-        }
-        return ScopedBuild(index: index, theme: theme, assets: assets, pages: shown, paths: paths, homeworkSummary: lists?.homeworkSummary,
-                           diagnostics: diagnostics + addedDiagnostics, pageCount: previous.pageCount, fileCount: previous.fileCount)
+        return (shown, paths)
     }
 
     /// Whether the rendered pages stand: the pages are made while the output is still being
@@ -266,5 +187,134 @@ final class EditScope {
         // them): on another core, while the files are put in place.
         if listsChange, let lists { writingLists = Concurrently { [cacheFile] in lists.write(besides: cacheFile) } }
         return true
+    }
+}
+
+/// The edited articles beside the last build's models of them: what each edit changes of
+/// the lists. Nil when one needs the whole build.
+private struct ArticleChanges {
+    var articles: [Article] = []
+    var removedDiagnostics: [Diagnostic] = []
+    var addedDiagnostics: [Diagnostic] = []
+    /// Edited articles whose cards show the edit, and those whose titles changed.
+    var listed: [Article] = []
+    var retitled: [Article] = []
+    /// Edited articles in other meals or tags than before, and at another restaurant,
+    /// with their old models.
+    var regrouped: [(old: Article, new: Article)] = []
+    var atAnotherRestaurant: [(old: Article, new: Article)] = []
+
+    init?(files: [SourceTree.MarkdownFile], entries: [SourceModel], previous: BuildCache, models: ModelStore.Models, pageTexts: PageTexts,
+          strict: Bool, viewContext: ViewContext) {
+        for (file, entry) in zip(files, entries) {
+            // A problem that would fail the build, or whose message the index might add
+            // to, is the full build's to report.
+            let problems = entry.diagnostics
+            guard case .article(let new) = entry.model,
+                  !problems.contains(where: { $0.severity == .error }), !strict || problems.isEmpty,
+                  case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
+                  SiteIndex.keepsOrder(new, of: old)
+            else { return nil }
+            if new.title != old.title { retitled.append(new) }
+            if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
+            if new.restaurant != old.restaurant { atAnotherRestaurant.append((old, new)) }
+            if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
+                || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
+                listed.append(new)
+            }
+            articles.append(new)
+            removedDiagnostics += oldProblems
+            addedDiagnostics += problems
+        }
+    }
+}
+
+/// The articles the pages of an edit show: the edited ones, and the last build's models of
+/// the others, read when first asked for; each with its hash, for the pages' fingerprints.
+private final class KnownArticles {
+    private let previous: BuildCache
+    private let models: ModelStore.Models
+    private let pageTexts: PageTexts
+    private(set) var bySource: [String: Article] = [:]
+    private(set) var hashes: [String: UInt64] = [:]
+
+    init(previous: BuildCache, models: ModelStore.Models, pageTexts: PageTexts) {
+        self.previous = previous
+        self.models = models
+        self.pageTexts = pageTexts
+    }
+
+    func add(_ article: Article, hash: UInt64) {
+        bySource[article.sourcePath] = article
+        hashes[article.sourcePath] = hash
+    }
+
+    /// The article at `source`: the edited one, or the last build's.
+    func model(_ source: String) -> Article? {
+        if let known = bySource[source] { return known }
+        let contentPath = String(source.dropFirst("Content/".count))
+        guard case (.article(let article), _)? = previous.model(contentPath, from: models, pages: pageTexts),
+              let hash = previous.content[contentPath]?.hash else { return nil }
+        add(article, hash: hash)
+        return article
+    }
+}
+
+/// What an edit the lists show changes of them. It renders the list pages of the article
+/// from the last build's lists and the models of the articles on them, and, for a title,
+/// its restaurant's page. An article in other meals or tags is moved in the lists, and
+/// every page of the groups it left or joined is rendered, with the pages of meals and
+/// tags; one at another restaurant is moved among the restaurants, whose index, map and
+/// two pages are rendered.
+private struct ListedChanges {
+    var lists: SiteLists?
+    /// The restaurants whose pages show an edit.
+    var restaurantPages: Set<String> = []
+    /// The list pages that show an edit, with the articles on them.
+    var pages: [PlannedPage] = []
+    var regroupedKinds: Set<ArticleGroup.Kind> = []
+
+    init() {}
+
+    init?(_ changes: ArticleChanges, previous: BuildCache, cacheFile: String, moment: BuildMoment, perPage: Int, known: KnownArticles) {
+        guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
+              read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
+        restaurantPages = read.restaurantSlugs(holding: changes.retitled.map(\.sourcePath))
+        for (old, new) in changes.atAnotherRestaurant {
+            guard let changed = read.moveToRestaurant(new, from: old, model: known.model) else { return nil }
+            restaurantPages.formUnion(changed)
+        }
+        var wholeGroups: Set<SiteLists.GroupKey> = []
+        var newestIn: Set<SiteLists.GroupKey> = []
+        for (old, new) in changes.regrouped {
+            guard let (moved, newest) = read.regroup(new.sourcePath, from: old, to: new, perPage: perPage) else { return nil }
+            wholeGroups.formUnion(moved)
+            newestIn.formUnion(newest)
+        }
+        // A group is named as its newest article writes its label.
+        for key in wholeGroups.union(newestIn) {
+            guard let source = read.newest(in: key), let newest = known.model(source) else { return nil }
+            if read.rename(key, after: newest) { wholeGroups.insert(key) }
+        }
+        regroupedKinds = Set(wholeGroups.map(\.kind))
+        var listPages: [(page: SiteLists.ListedPage, members: [String])] = []
+        var seen: Set<SiteLists.ListedPage> = []
+        for key in wholeGroups {
+            for found in read.pages(of: key, perPage: perPage) where seen.insert(found.page).inserted { listPages.append(found) }
+        }
+        for article in changes.listed {
+            for found in read.listPages(showing: article.sourcePath, perPage: perPage) ?? [] where seen.insert(found.page).inserted {
+                listPages.append(found)
+            }
+        }
+        lists = read
+        for (page, members) in listPages {
+            var shown: [Article] = []
+            for source in members {
+                guard let article = known.model(source) else { return nil }
+                shown.append(article)
+            }
+            pages.append(page.planned(shown))
+        }
     }
 }
