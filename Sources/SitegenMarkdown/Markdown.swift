@@ -66,79 +66,160 @@ public enum Markdown {
         let freesNodes = memory == cmark_get_default_mem_allocator()
         defer { if freesNodes { cmark_node_free(document) } }
 
+        let walked = Walk(document, options: options, resolveLink: resolveLink, resolveImage: resolveImage)
+        if walked.images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText, memory: memory) {
+            var whole = rendered
+            whole.links = walked.links
+            whole.rawHTML = walked.rawHTML
+            return whole
+        }
+        var sections = SectionWriter(capacity: source.count + source.count / 4, options: options, memory: memory, freesNodes: freesNodes)
+        sections.write(document, walked)
+        var rendered = RenderedMarkdown(sections: sections.sections, images: walked.images, firstParagraph: sections.firstParagraph,
+                                        plainText: includePlainText ? readableText(of: document) : nil)
+        rendered.links = walked.links
+        rendered.rawHTML = walked.rawHTML
+        return rendered
+    }
+
+    /// What one walk over a document's nodes finds: its images and links (each given its
+    /// resolved address in place), its first raw HTML, and the images of each top-level
+    /// block, counted here rather than in a walk of their own per block.
+    private struct Walk {
         var images: [MarkdownImage] = []
         var sizes: [(url: String, width: Int, height: Int)?] = []
         var links: [MarkdownLink] = []
-        // The images of each top-level block, counted in this one walk, not in a walk of
-        // its own per block.
         var imagesByBlock: [(block: OpaquePointer, count: Int)] = []
         var rawHTML: MarkdownRawHTML?
-        forEachNode(under: document) { node in
-            let type = cmark_node_get_type(node)
-            if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE {
-                guard !options.allowsRawHTML, let literal = cmark_node_get_literal(node).map({ String(cString: $0) }),
-                      !literal.hasPrefix("<!--") else { return }
-                if rawHTML == nil {
-                    let (line, column) = position(of: node)
-                    let firstLine = literal.prefix { $0 != "\n" && $0 != "\r" }
-                    rawHTML = MarkdownRawHTML(text: firstLine.count > 60 ? firstLine.prefix(57) + "..." : String(firstLine), line: line, column: column, count: 0)
+
+        init(_ document: OpaquePointer, options: Options, resolveLink: (MarkdownLink) -> String, resolveImage: (MarkdownImage) -> ResolvedMarkdownImage) {
+            forEachNode(under: document) { node in
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE {
+                    guard !options.allowsRawHTML, let literal = cmark_node_get_literal(node).map({ String(cString: $0) }),
+                          !literal.hasPrefix("<!--") else { return }
+                    if rawHTML == nil {
+                        let (line, column) = position(of: node)
+                        let firstLine = literal.prefix { $0 != "\n" && $0 != "\r" }
+                        rawHTML = MarkdownRawHTML(text: firstLine.count > 60 ? firstLine.prefix(57) + "..." : String(firstLine), line: line, column: column, count: 0)
+                    }
+                    rawHTML?.count += 1
+                    return
                 }
-                rawHTML?.count += 1
-                return
-            }
-            if type == CMARK_NODE_LINK {
-                let (line, column) = position(of: node)
-                let link = MarkdownLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "", line: line, column: column)
-                links.append(link)
-                let resolved = resolveLink(link)
-                if resolved != link.destination { _ = resolved.withCString { cmark_node_set_url(node, $0) } }
-                return
-            }
-            guard type == CMARK_NODE_IMAGE else { return }
-            var block = node
-            while let parent = cmark_node_parent(block), parent != document { block = parent }
-            if let last = imagesByBlock.indices.last, imagesByBlock[last].block == block {
-                imagesByBlock[last].count += 1
-            } else {
-                imagesByBlock.append((block, 1))
-            }
-            let image = describeImage(node)
-            images.append(image)
-            let resolved = resolveImage(image)
-            if resolved.url != image.source {
-                _ = resolved.url.withCString { cmark_node_set_url(node, $0) }
-            }
-            if let width = resolved.width, let height = resolved.height {
-                sizes.append((resolved.url, width, height))
-            } else {
-                sizes.append(nil)
+                if type == CMARK_NODE_LINK {
+                    let (line, column) = position(of: node)
+                    let link = MarkdownLink(destination: cmark_node_get_url(node).map { String(cString: $0) } ?? "", line: line, column: column)
+                    links.append(link)
+                    let resolved = resolveLink(link)
+                    if resolved != link.destination { _ = resolved.withCString { cmark_node_set_url(node, $0) } }
+                    return
+                }
+                guard type == CMARK_NODE_IMAGE else { return }
+                var block = node
+                while let parent = cmark_node_parent(block), parent != document { block = parent }
+                if let last = imagesByBlock.indices.last, imagesByBlock[last].block == block {
+                    imagesByBlock[last].count += 1
+                } else {
+                    imagesByBlock.append((block, 1))
+                }
+                let image = describeImage(node)
+                images.append(image)
+                let resolved = resolveImage(image)
+                if resolved.url != image.source {
+                    _ = resolved.url.withCString { cmark_node_set_url(node, $0) }
+                }
+                if let width = resolved.width, let height = resolved.height {
+                    sizes.append((resolved.url, width, height))
+                } else {
+                    sizes.append(nil)
+                }
             }
         }
+    }
 
-        if images.isEmpty, let rendered = renderWhole(document, options: options, includePlainText: includePlainText, memory: memory) {
-            var whole = rendered
-            whole.links = links
-            whole.rawHTML = rawHTML
-            return whole
-        }
-
+    /// A document's top-level blocks written as sections, a new one at each standalone
+    /// image. A section's HTML is gathered as bytes, and runs of blocks with no image and
+    /// no heading are rendered with one call, not a render and a String per block. Its
+    /// room is the text's size and a quarter, which the HTML of a whole article seldom
+    /// passes: grown from nothing, it would be copied again at every doubling.
+    private struct SectionWriter {
+        let options: Options
+        let memory: UnsafeMutablePointer<cmark_mem>
+        let freesNodes: Bool
         var sections = [MarkdownSection(image: nil, imageIndex: nil, utf8: [])]
         var firstParagraph: String?
-        var imageIndex = 0
-        var headingIDs = HeadingIDs()
-        // A section's HTML is gathered as bytes, and runs of blocks with no image and no
-        // heading are rendered with one call, not a render and a String per block. Its room
-        // is the text's size and a quarter, which the HTML of a whole article seldom
-        // passes: grown from nothing, it would be copied again at every doubling.
-        var html: [UInt8] = []
-        html.reserveCapacity(source.count + source.count / 4)
-        var run: [OpaquePointer] = []
-        func finishSection() {
+        private var html: [UInt8] = []
+        private var run: [OpaquePointer] = []
+        private var headingIDs = HeadingIDs()
+
+        init(capacity: Int, options: Options, memory: UnsafeMutablePointer<cmark_mem>, freesNodes: Bool) {
+            self.options = options
+            self.memory = memory
+            self.freesNodes = freesNodes
+            html.reserveCapacity(capacity)
+        }
+
+        mutating func write(_ document: OpaquePointer, _ walked: Walk) {
+            var imageIndex = 0
+            var block = cmark_node_first_child(document)
+            // The blocks with images, met in the order they were counted.
+            var nextWithImages = 0
+            while let current = block {
+                block = cmark_node_next(current)
+                var imagesInBlock = 0
+                if nextWithImages < walked.imagesByBlock.count, walked.imagesByBlock[nextWithImages].block == current {
+                    imagesInBlock = walked.imagesByBlock[nextWithImages].count
+                    nextWithImages += 1
+                }
+                defer { imageIndex += imagesInBlock }
+                if isStandaloneImage(current) {
+                    finishSection()
+                    sections.append(MarkdownSection(image: walked.images[imageIndex], imageIndex: imageIndex, utf8: []))
+                    continue
+                }
+                let type = cmark_node_get_type(current)
+                if firstParagraph == nil, type == CMARK_NODE_PARAGRAPH {
+                    firstParagraph = plainText(of: current)
+                }
+                if imagesInBlock == 0, type != CMARK_NODE_HEADING {
+                    run.append(current)
+                    continue
+                }
+                renderRun()
+                writeAlone(current, type: type, sizes: walked.sizes[imageIndex..<(imageIndex + imagesInBlock)])
+            }
+            finishSection()
+        }
+
+        /// A block with images or a heading, rendered on its own: its inline images get the
+        /// size the file has, so the page does not jump while they load, and a heading its id.
+        private mutating func writeAlone(_ block: OpaquePointer, type: cmark_node_type, sizes: ArraySlice<(url: String, width: Int, height: Int)?>) {
+            guard let rendered = cmark_render_html(block, options.cmarkValue) else { return }
+            var text = String(cString: rendered)
+            memory.pointee.free(rendered)
+            for case let size? in sizes {
+                let source = "<img src=\"\(size.url)\""
+                if let range = text.range(of: source) {
+                    text.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
+                }
+            }
+            if type == CMARK_NODE_HEADING {
+                let level = cmark_node_get_heading_level(block)
+                let opening = "<h\(level)>"
+                if text.hasPrefix(opening) {
+                    text = "<h\(level) id=\"\(headingIDs.next(for: plainText(of: block)))\">" + text.dropFirst(opening.count)
+                }
+            }
+            html.append(contentsOf: text.utf8)
+        }
+
+        private mutating func finishSection() {
             renderRun()
             sections[sections.count - 1].utf8 = exactCopy(of: html)
             html.removeAll(keepingCapacity: true)
         }
-        func renderRun() {
+
+        private mutating func renderRun() {
             guard !run.isEmpty else { return }
             if run.count == 1 {
                 appendRendered(run[0], to: &html, options: options, memory: memory)
@@ -150,61 +231,6 @@ public enum Markdown {
             }
             run.removeAll(keepingCapacity: true)
         }
-        var block = cmark_node_first_child(document)
-        // The blocks with images, met in the order they were counted.
-        var nextWithImages = 0
-        while let current = block {
-            block = cmark_node_next(current)
-            var imagesInBlock = 0
-            if nextWithImages < imagesByBlock.count, imagesByBlock[nextWithImages].block == current {
-                imagesInBlock = imagesByBlock[nextWithImages].count
-                nextWithImages += 1
-            }
-            defer { imageIndex += imagesInBlock }
-            if isStandaloneImage(current) {
-                finishSection()
-                sections.append(MarkdownSection(image: images[imageIndex], imageIndex: imageIndex, utf8: []))
-                continue
-            }
-            let type = cmark_node_get_type(current)
-            if firstParagraph == nil, type == CMARK_NODE_PARAGRAPH {
-                firstParagraph = plainText(of: current)
-            }
-            if imagesInBlock == 0, type != CMARK_NODE_HEADING {
-                run.append(current)
-                continue
-            }
-            renderRun()
-            guard let rendered = cmark_render_html(current, options.cmarkValue) else { continue }
-            var text = String(cString: rendered)
-            memory.pointee.free(rendered)
-            // Inline images get the size the file has, so the page does not jump while
-            // they load.
-            for index in imageIndex..<(imageIndex + imagesInBlock) {
-                guard let size = sizes[index] else { continue }
-                let source = "<img src=\"\(size.url)\""
-                if let range = text.range(of: source) {
-                    text.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
-                }
-            }
-            if type == CMARK_NODE_HEADING {
-                let level = cmark_node_get_heading_level(current)
-                let opening = "<h\(level)>"
-                if text.hasPrefix(opening) {
-                    text = "<h\(level) id=\"\(headingIDs.next(for: plainText(of: current)))\">" + text.dropFirst(opening.count)
-                }
-            }
-            html.append(contentsOf: text.utf8)
-        }
-        finishSection()
-        var plainText: String?
-        if includePlainText {
-            plainText = readableText(of: document)
-        }
-        var rendered = RenderedMarkdown(sections: sections, images: images, firstParagraph: firstParagraph, plainText: plainText)
-        rendered.links = links
-        rendered.rawHTML = rawHTML
-        return rendered
     }
 
     /// The bytes in a buffer of their size: sections live as long as their article's model,

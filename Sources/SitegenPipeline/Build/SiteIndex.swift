@@ -36,15 +36,7 @@ public struct SiteIndex: Sendable {
             HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
         }
 
-        var claims: [String: String] = [:]
-        func claim(_ path: String, by source: String, at location: SourceLocation) -> Bool {
-            if let owner = claims[path] {
-                log.error(at: location, "the output path '\(path)' is already written by \(owner)")
-                return false
-            }
-            claims[path] = source
-            return true
-        }
+        var claims = PathClaims(log: log)
 
         // Articles and pages claim their paths first, so that two of them with the same
         // slug are reported at the second file.
@@ -52,7 +44,7 @@ public struct SiteIndex: Sendable {
         var allArticles: [Article] = []
         for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             let path = PlannedPage.article(article).path
-            guard claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
+            guard claims.claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
             allArticles.append(article)
             if includeDrafts || !article.draft { articles.append(article) }
         }
@@ -66,7 +58,7 @@ public struct SiteIndex: Sendable {
                 log.error(at: page.slugLocation, "the slug '\(page.slug.text)' is taken by sitegen's own pages; give the page another 'slug'")
                 continue
             }
-            guard claim(PlannedPage.page(page).path, by: page.sourcePath, at: page.slugLocation) else { continue }
+            guard claims.claim(PlannedPage.page(page).path, by: page.sourcePath, at: page.slugLocation) else { continue }
             if includeDrafts || !page.draft { pages.append(page) }
         }
         self.pages = pages.sorted { ($0.title, $0.slug) < ($1.title, $1.slug) }
@@ -86,9 +78,33 @@ public struct SiteIndex: Sendable {
                         "'base_url' is not set: the feeds, calendars, sitemap and canonical links need absolute URLs and are left out; set it or pass --base-url")
         }
 
-        var plan: [PlannedPage] = ListPage.split(self.articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
-        plan += self.articles.map(PlannedPage.article)
-        plan += self.pages.map(PlannedPage.page)
+        let plan = planned(restaurantPages: restaurantPages, publishesRobots: !staticFiles.contains("robots.txt"))
+        let planPaths = parallelMap(plan) { $0.path }
+        for (page, path) in zip(plan, planPaths) {
+            switch page {
+            case .article, .page: continue
+            default: _ = claims.claim(path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
+            }
+        }
+        self.plan = plan
+        self.planPaths = planPaths
+
+        // Files copied as they are come last: a collision is reported at the file.
+        for path in themeAssets.sorted() {
+            _ = claims.claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1))
+        }
+        for path in staticFiles {
+            _ = claims.claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
+        }
+    }
+
+    /// Every page to make, in the order they are rendered: the lists and articles first.
+    /// `publishesRobots`: false when the author has a Content/robots.txt (a staging site's
+    /// `Disallow: /`), published in place of the one made here.
+    private func planned(restaurantPages: [RestaurantPage], publishesRobots: Bool) -> [PlannedPage] {
+        var plan: [PlannedPage] = ListPage.split(articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
+        plan += articles.map(PlannedPage.article)
+        plan += pages.map(PlannedPage.page)
         for group in meals + tags {
             plan += ListPage.split(group.articles, base: group.path, size: site.articlesPerPage).map { PlannedPage.group(group.heading, $0) }
         }
@@ -104,27 +120,9 @@ public struct SiteIndex: Sendable {
             }
         }
         plan.append(.notFound)
-        // An author's own Content/robots.txt (a staging site's `Disallow: /`) is published
-        // in place of the one made here.
-        if !staticFiles.contains("robots.txt") { plan.append(.robots) }
+        if publishesRobots { plan.append(.robots) }
         if hasFeeds { plan += [.siteFeed, .sitemap] }
-        let planPaths = parallelMap(plan) { $0.path }
-        for (page, path) in zip(plan, planPaths) {
-            switch page {
-            case .article, .page: continue
-            default: _ = claim(path, by: "sitegen's own pages", at: SourceLocation(path: Site.path, line: 1, column: 1))
-            }
-        }
-        self.plan = plan
-        self.planPaths = planPaths
-
-        // Files copied as they are come last: a collision is reported at the file.
-        for path in themeAssets.sorted() {
-            _ = claim(path, by: "the theme's \(path)", at: SourceLocation(path: "Themes/\(site.theme)/\(path)", line: 1, column: 1))
-        }
-        for path in staticFiles {
-            _ = claim(path, by: "Content/\(path)", at: SourceLocation(path: "Content/\(path)", line: 1, column: 1))
-        }
+        return plan
     }
 
     /// Where a group goes among those of its kind: by name, whatever its case, then slug.
@@ -294,5 +292,24 @@ extension SiteIndex {
             case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
             }
         }
+    }
+}
+
+/// Which file writes each output path, so that a second one is an error at its source.
+private struct PathClaims {
+    let log: DiagnosticLog
+    private var owners: [String: String] = [:]
+
+    init(log: DiagnosticLog) {
+        self.log = log
+    }
+
+    mutating func claim(_ path: String, by source: String, at location: SourceLocation) -> Bool {
+        if let owner = owners[path] {
+            log.error(at: location, "the output path '\(path)' is already written by \(owner)")
+            return false
+        }
+        owners[path] = source
+        return true
     }
 }
