@@ -174,74 +174,97 @@ enum ModelStore {
         let live = kept.reduce(0) { $0 + ($1?.count ?? 0) }
         let added = zip(kept, fresh).reduce(0) { $0 + ($1.0 == nil ? padded($1.1.bytes.count) : 0) }
         // A new store's are taken as each model is written.
-        var checksums = anew ? [UInt64](repeating: 0, count: entries.count) : fresh.map(\.checksum)
-
+        let checksums = anew ? [UInt64](repeating: 0, count: entries.count) : fresh.map(\.checksum)
+        let saving = Saving(paths: paths, entries: entries, pages: pages, kept: kept, fresh: fresh, checksums: checksums, stamps: stamps, hashes: hashes)
         // Mostly dead models, or none kept: a new store with only the live ones, written as
         // it is assembled, a megabyte at a time.
         if anew || (mark.length - headerLength - live) * 2 > mark.length + added {
-            let identity = UInt64.random(in: 1...UInt64.max)
-            let temporary = path + ".\(getpid()).tmp"
-            let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard output >= 0 else { return nil }
-            func abandon() -> Saved? {
-                close(output)
-                unlink(temporary)
-                return nil
-            }
-            var writer = ChunkWriter(descriptor: output)
-            writer.append(magic[...])
-            withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
-            var locations: [Range<Int>] = []
-            locations.reserveCapacity(paths.count)
-            if anew {
-                // Every model of a new store is new: encoded on both cores, a batch at a time
-                // (each core's half into a buffer of its own, copied into the chunk once),
-                // and written as the batches come, rather than one after the other as the
-                // last work of a first build, on one core.
-                for batch in stride(from: 0, to: entries.count, by: newStoreBatch).map({ $0..<min($0 + newStoreBatch, entries.count) }) {
-                    let middle = batch.lowerBound + batch.count / 2
-                    let halves = [batch.lowerBound..<middle, middle..<batch.upperBound]
-                    for (indices, half) in zip(halves, parallelMap(halves, { encodedPadded(entries[$0], htmlIn: pages) })) {
-                        guard let half else { return abandon() }
-                        let start = writer.length
-                        writer.append(half.bytes[...])
-                        for (index, model) in zip(indices, half.models) {
-                            locations.append((start + model.start)..<(start + model.start + model.count))
-                            checksums[index] = model.checksum
-                        }
-                    }
-                }
-            } else {
-                for index in entries.indices {
-                    if kept[index] == nil, !fresh.isEmpty {
-                        locations.append(writer.appendPadded(fresh[index].bytes))
-                    } else if let (location, checksum) = writer.appendPadded(entries[index], htmlIn: pages) {
-                        locations.append(location)
-                        checksums[index] = checksum
-                    } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: checksums[index]) {
-                        locations.append(writer.appendPadded(bytes[...]))
-                    } else {
-                        return abandon()
-                    }
-                }
-            }
-            let written = writer.finish()
-            close(output)
-            guard written else {
-                unlink(temporary)
-                return nil
-            }
-            return Saved(mark: Mark(identity: identity, length: writer.length), paths: paths, locations: locations, checksums: checksums,
-                         stamps: stamps, hashes: hashes, replacement: (temporary, path))
+            return rewrite(saving, at: path, anew: anew, reading: descriptor)
         }
+        return append(saving, to: descriptor, after: mark, adding: added)
+    }
 
-        // Otherwise the new models go after the ones the cache uses; whatever another
-        // build left after those is not part of this cache.
+    /// What `save` writes: the table's models, those kept where the store has them, and
+    /// those encoded afresh (none, for a new store, whose models are encoded as written).
+    private struct Saving {
+        let paths: PackedPaths
+        let entries: [BuildCache.ContentEntry]
+        let pages: PageTable?
+        let kept: [Range<Int>?]
+        let fresh: [(bytes: ArraySlice<UInt8>, checksum: UInt64)]
+        var checksums: [UInt64]
+        let stamps: [FileStamp]
+        let hashes: [UInt64]
+    }
+
+    /// A new store at `path` (written beside it, to replace it), with the live models only.
+    private static func rewrite(_ saving: Saving, at path: String, anew: Bool, reading descriptor: Int32) -> Saved? {
+        var saving = saving
+        let (paths, entries, pages, kept, fresh) = (saving.paths, saving.entries, saving.pages, saving.kept, saving.fresh)
+        let identity = UInt64.random(in: 1...UInt64.max)
+        let temporary = path + ".\(getpid()).tmp"
+        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { return nil }
+        func abandon() -> Saved? {
+            close(output)
+            unlink(temporary)
+            return nil
+        }
+        var writer = ChunkWriter(descriptor: output)
+        writer.append(magic[...])
+        withUnsafeBytes(of: identity.littleEndian) { writer.append(ArraySlice($0)) }
+        var locations: [Range<Int>] = []
+        locations.reserveCapacity(paths.count)
+        if anew {
+            // Every model of a new store is new: encoded on both cores, a batch at a time
+            // (each core's half into a buffer of its own, copied into the chunk once),
+            // and written as the batches come, rather than one after the other as the
+            // last work of a first build, on one core.
+            for batch in stride(from: 0, to: entries.count, by: newStoreBatch).map({ $0..<min($0 + newStoreBatch, entries.count) }) {
+                let middle = batch.lowerBound + batch.count / 2
+                let halves = [batch.lowerBound..<middle, middle..<batch.upperBound]
+                for (indices, half) in zip(halves, parallelMap(halves, { encodedPadded(entries[$0], htmlIn: pages) })) {
+                    guard let half else { return abandon() }
+                    let start = writer.length
+                    writer.append(half.bytes[...])
+                    for (index, model) in zip(indices, half.models) {
+                        locations.append((start + model.start)..<(start + model.start + model.count))
+                        saving.checksums[index] = model.checksum
+                    }
+                }
+            }
+        } else {
+            for index in entries.indices {
+                if kept[index] == nil, !fresh.isEmpty {
+                    locations.append(writer.appendPadded(fresh[index].bytes))
+                } else if let (location, checksum) = writer.appendPadded(entries[index], htmlIn: pages) {
+                    locations.append(location)
+                    saving.checksums[index] = checksum
+                } else if let range = kept[index], let bytes = model(from: descriptor, at: range, checksum: saving.checksums[index]) {
+                    locations.append(writer.appendPadded(bytes[...]))
+                } else {
+                    return abandon()
+                }
+            }
+        }
+        let written = writer.finish()
+        close(output)
+        guard written else {
+            unlink(temporary)
+            return nil
+        }
+        return Saved(mark: Mark(identity: identity, length: writer.length), paths: paths, locations: locations, checksums: saving.checksums,
+                     stamps: saving.stamps, hashes: saving.hashes, replacement: (temporary, path))
+    }
+
+    /// The new models after the ones the cache uses; whatever another build left after
+    /// those is not part of this cache.
+    private static func append(_ saving: Saving, to descriptor: Int32, after mark: Mark, adding added: Int) -> Saved? {
         var tail: [UInt8] = []
         tail.reserveCapacity(added)
         var locations: [Range<Int>] = []
-        locations.reserveCapacity(paths.count)
-        for (kept, model) in zip(kept, fresh) {
+        locations.reserveCapacity(saving.paths.count)
+        for (kept, model) in zip(saving.kept, saving.fresh) {
             if let kept {
                 locations.append(kept)
             } else {
@@ -253,7 +276,7 @@ enum ModelStore {
         }
         guard ftruncate(descriptor, off_t(mark.length)) == 0, writeAll(tail[...], to: descriptor, at: mark.length) else { return nil }
         return Saved(mark: Mark(identity: mark.identity, length: mark.length + tail.count),
-                     paths: paths, locations: locations, checksums: checksums, stamps: stamps, hashes: hashes)
+                     paths: saving.paths, locations: locations, checksums: saving.checksums, stamps: saving.stamps, hashes: saving.hashes)
     }
 
     /// How many models of a new store are encoded before they are written.
