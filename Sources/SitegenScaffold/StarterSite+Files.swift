@@ -114,6 +114,7 @@ date: {{today}}
 cover: {src: toast.jpg, alt: Two slices of kaya toast with butter on a plate}
 meal: Breakfast
 price: 34
+rating: 4.5
 restaurant:
   name: Toast Box
   address: G/F, JD Mall, 233-239 Nathan Rd, Jordan, Hong Kong
