@@ -26,7 +26,7 @@ public struct Label: FrontMatterValue, Hashable, Sendable {
             return
         }
         guard !Summary.isBlank(scalar.text) else { throw .mismatch }
-        throw .invalid("must have a letter or digit to make a page address from, found '\(scalar.text)'")
+        throw .invalid("must have a letter, digit or emoji to make a page address from, found '\(scalar.text)'")
     }
 
     /// The label of `text`; nil when it has no name or no slug.

@@ -22,7 +22,8 @@ public struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStri
     }
 
     /// A slug made from any text: letters and digits of every script kept in lowercase,
-    /// accents dropped from Latin letters (`Crème` → `creme`), anything else a hyphen.
+    /// accents dropped from Latin letters (`Crème` → `creme`), emoji kept as they are
+    /// (`🥚`), anything else a hyphen.
     public init?(making text: String, memo: ReadingMemo? = nil) {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             guard let made = Slug.textMade(fromASCII: text) else { return nil }
@@ -44,6 +45,8 @@ public struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStri
             let piece: String
             if character.isASCII {
                 piece = character.isLetter || character.isNumber ? String(character).lowercased() : ""
+            } else if Slug.isEmoji(character) {
+                piece = String(character)
             } else if character.isLetter || character.isNumber {
                 let folded = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Slug.posix)
                 piece = folded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? folded.lowercased() : String(character).lowercased()
@@ -86,8 +89,20 @@ public struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStri
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// Lowercase letters of any script, digits and single hyphens between them: nothing
-    /// that could make a path leave its folder.
+    /// An emoji, with its modifiers, joiners and selectors (`👩‍🍳`, `🇭🇰`, `🥚`): kept in a
+    /// slug as a letter of another script is, as Hugo keeps it. None of its scalars is a
+    /// separator or a dot of a path.
+    public static func isEmoji(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, !first.isASCII,
+              scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) else { return false }
+        return scalars.allSatisfy { scalar in
+            scalar.properties.isEmoji || scalar.value == 0x200D || scalar.value == 0xFE0F || scalar.value == 0x20E3 || (0xE0020...0xE007F).contains(scalar.value)
+        }
+    }
+
+    /// Lowercase letters of any script, digits, emoji and single hyphens between them:
+    /// nothing that could make a path leave its folder.
     public static func isValid(_ text: String) -> Bool {
         // ASCII, over the bytes in place: every cached article, tag and meal checks its
         // slug again on a rebuild, and neither a string per character nor the UTF-8 view
@@ -100,7 +115,7 @@ public struct Slug: FrontMatterValue, Hashable, Comparable, Sendable, CustomStri
         }
         if let ascii { return ascii }
         return !text.isEmpty && text.count <= 200 && !text.hasPrefix("-") && !text.hasSuffix("-")
-            && text.allSatisfy { $0 == "-" || (($0.isLetter || $0.isNumber) && String($0).lowercased() == String($0) && !$0.isWhitespace) }
+            && text.allSatisfy { $0 == "-" || (($0.isLetter || $0.isNumber) && String($0).lowercased() == String($0) && !$0.isWhitespace) || isEmoji($0) }
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.text < rhs.text }
