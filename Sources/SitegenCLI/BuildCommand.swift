@@ -164,7 +164,7 @@ enum CheckCommand {
         summary: "build in memory and check every link, image and #fragment",
         usage: ["check [options]"],
         description: [
-            "Builds the site in memory (nothing is written) and checks it: every internal link, image and #fragment of the built pages must lead somewhere; a broken one is reported at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article without a cover or a summary, a restaurant without coordinates. Links to other hosts are not followed: check reads no network. The exit status is 1 when there is an error.",
+            "Builds the site in memory (nothing is written) and checks it: every internal link, image and #fragment of the built pages must lead somewhere; a broken one is reported at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article without a cover, or with neither a summary nor a first paragraph to make one from, a restaurant without coordinates. Links to other hosts are not followed: check reads no network. The exit status is 1 when there is an error.",
         ],
         options: [
             .option("--source", "DIR", .folder, "the site folder (default: .)"),

@@ -113,7 +113,7 @@ title: Lovely Breakfast
 date: {{today}}
 cover: {src: toast.jpg, alt: Two slices of kaya toast with butter on a plate}
 meal: Breakfast
-price: 34
+price: {amount: 34, currency: HKD}
 rating: 4.5
 restaurant:
   name: Toast Box

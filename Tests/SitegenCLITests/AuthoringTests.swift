@@ -108,6 +108,20 @@ struct ScaffoldTests {
         #expect(check.error == "")
     }
 
+    /// Without `--timezone` and `--currency`, the starter's site is in UTC and US dollars,
+    /// and its Hong Kong breakfast still costs Hong Kong dollars.
+    @Test func initWithoutOptionsWritesUTCAndPricesTheBreakfastInItsOwnCurrency() throws {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("my-site")
+        #expect(CommandLineTool.run(arguments: ["init", site.path], console: CapturedConsole().console) == 0)
+        let settings = try String(contentsOf: site.appendingPathComponent("Content/site.yaml"), encoding: .utf8)
+        #expect(settings.contains("\ntimezone: UTC\n") && settings.contains("\ncurrency: USD\n"))
+        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--quiet"], console: CapturedConsole().console) == 0)
+        let page = try String(contentsOf: site.appendingPathComponent("Output/articles/lovely-breakfast/index.html"), encoding: .utf8)
+        #expect(page.contains("HK$"))
+        #expect(!page.contains("US$") && !page.contains("$34"))
+    }
+
     @Test func initRefusesAFolderWithFiles() throws {
         let folder = TemporaryFolder()
         try folder.write("mine\n", to: "notes.txt")

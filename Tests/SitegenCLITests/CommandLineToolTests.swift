@@ -36,6 +36,23 @@ struct CommandLineToolTests {
         #expect(console.output.contains("  help "))
     }
 
+    /// What `help check` says check warns about is what it warns about: an article's
+    /// summary is made from its first paragraph, so only one with neither is told.
+    @Test func checksHelpPromisesOnlyTheWarningsItGives() {
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["help", "check"], console: console.console) == 0)
+        let help = console.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(help.contains("an article without a cover, or with neither a summary nor a first paragraph to make one from"))
+        #expect(!help.contains("without a cover or a summary"))
+    }
+
+    /// `new` suggests the kind meant when one is misspelt.
+    @Test func suggestsTheKindOfContentForAMisspeltOne() {
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "artcle", "Toast"], console: console.console) == 2)
+        #expect(console.error.contains("cannot make a 'artcle'") && console.error.contains("did you mean 'article'?"))
+    }
+
     @Test func suggestsTheClosestCommandForAnUnknownOne() {
         let console = CapturedConsole()
         #expect(console.run("render-templat") == 2)

@@ -26,6 +26,8 @@ struct HomeworkPagesTests {
         let (folder, report) = try build([:])
         #expect(report.succeeded)
         #expect(page(folder, "homework/index.html").contains("No homework posted yet"))
+        // Readers are told what to expect, not where authors keep their files.
+        #expect(!page(folder, "homework/index.html").contains("Content/homework"))
         #expect(page(folder, "homework/grade-k/index.html").contains("No homework has been posted yet"))
         #expect(page(folder, "homework/grade-k/index.html").contains("<h1 class=\"page-title\">Kindergarten</h1>"))
     }

@@ -874,7 +874,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{^hasAssignments}}
 <section class="group empty-state" aria-labelledby="empty-title">
   <h2 id="empty-title">No homework posted yet</h2>
-  <p>Once teachers post assignments, each grade's homework for tonight appears here. Assignments are Markdown files in <code>Content/homework/</code>.</p>
+  <p>Once teachers post assignments, each grade's homework for tonight appears here.</p>
 </section>
 <ul class="group">
   {{#grades}}
