@@ -62,8 +62,8 @@ public enum Scaffold {
             "\(repository ?? Self.placeholderRepository)@\(commit ?? "v\(version)")"
         }
 
-        /// Where a page of this version's docs is read, at a section (`content.md`,
-        /// `articles`): on GitHub, or in the repository when that is unknown.
+        /// Where a page of this version's docs is read, at a section
+        /// (`reference/content-keys.md`, `articles`): on GitHub, or in the repository when that is unknown.
         func docs(_ page: String, section: String) -> String {
             repository.map { "https://github.com/\($0)/blob/v\(version)/docs/\(page)#\(section)" }
                 ?? "docs/\(page) (#\(section)) in sitegen's repository"
@@ -135,8 +135,8 @@ public enum Scaffold {
             "actionIsPlaceholder": .bool(sitegen.repository == nil),
             "placeholder": .string(SitegenRelease.placeholderRepository),
             "image": .string(sitegen.image),
-            "siteDocs": .string(sitegen.docs("content.md", section: "siteyaml")),
-            "teachersDocs": .string(sitegen.docs("content.md", section: "teachersyaml")),
+            "siteDocs": .string(sitegen.docs("reference/content-keys.md", section: "siteyaml")),
+            "teachersDocs": .string(sitegen.docs("reference/content-keys.md", section: "teachersyaml")),
             "contentDocs": .string(sitegen.docs("content.md", section: "the-files-of-a-site")),
             "github": .bool(request.publisher == .github),
             "gitlab": .bool(request.publisher == .gitlab),
@@ -260,7 +260,7 @@ public enum Scaffold {
             text = try assignmentText(request, title: title, date: date, site: site, teachers: teachers)
         }
         // Where every key of the file is explained, first in its front matter.
-        text = "---\n# Every key: \(sitegen.docs("content.md", section: request.kind.docsSection))\n" + text.dropFirst("---\n".count)
+        text = "---\n# Every key: \(sitegen.docs("reference/content-keys.md", section: request.kind.docsSection))\n" + text.dropFirst("---\n".count)
         let target = siteRoot.appendingPathComponent(path)
         if FileManager.default.fileExists(atPath: target.path) {
             throw ScaffoldError(description: "\(path) already exists; sitegen new never overwrites a file (give another title)")
@@ -282,7 +282,8 @@ public enum Scaffold {
         # summary: One or two sentences for cards, feeds and link previews (else the first paragraph).
         # cover: {src: cover.jpg, alt: What the photo shows}
         # meal: Breakfast
-        # price: 34                      # in \(site.currency.code); or {amount: 34, currency: HKD}
+        # price: 34                       # in \(site.currency.code); or {amount: 34, currency: HKD}
+        # rating: 4.5                     # 0 to 5, in halves
         # author: {name: \(site.author?.name ?? "Your Name"), username: \(site.author?.username ?? "you")}
         # restaurant:
         #   name: Toast Box

@@ -139,10 +139,17 @@ struct ScaffoldTests {
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path, "--date", "2026-12-01"], console: article.console) == 0)
         #expect(article.output == "Wrote Content/articles/cafe-best-toast.md\n")
         let text = try String(contentsOf: site.appendingPathComponent("Content/articles/cafe-best-toast.md"), encoding: .utf8)
-        #expect(text.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("content.md", section: "articles"))\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
-        for key in ["summary", "cover", "meal", "price", "author", "restaurant", "tags", "slug", "draft"] {
-            #expect(text.contains("\n# \(key):"), "\(key)")
+        #expect(text.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "articles"))\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
+        // Every key an article takes, written or shown commented out; the notes beside
+        // them in one column.
+        for key in ContentKeys.article.names {
+            #expect(text.contains("\n# \(key):") || text.contains("\n\(key):"), "\(key)")
         }
+        let noteColumns = Set(text.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("# "), let note = line.dropFirst(2).range(of: " # ") else { return nil }
+            return line.distance(from: line.startIndex, to: note.lowerBound)
+        })
+        #expect(noteColumns.count == 1, "\(noteColumns)")
         let again = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path], console: again.console) == 1)
         #expect(again.error == "sitegen new: error: Content/articles/cafe-best-toast.md already exists; sitegen new never overwrites a file (give another title)\n")
@@ -151,7 +158,7 @@ struct ScaffoldTests {
         #expect(CommandLineTool.run(arguments: ["new", "assignment", "--grade", "8", "--teacher", "ms-lee", "Fractions worksheet", "--source", site.path, "--date", "2026-12-01"], console: assignment.console) == 0)
         #expect(assignment.output == "Wrote Content/homework/2026-12-01/fractions-worksheet.md\n")
         let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01/fractions-worksheet.md"), encoding: .utf8)
-        #expect(homework.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("content.md", section: "assignments"))\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
+        #expect(homework.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "assignments"))\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
         #expect(homework.contains("\ngrade: 8\n") && homework.contains("\nassigned: 2026-12-01\n"))
 
         let wrongTeacher = CapturedConsole()

@@ -71,17 +71,23 @@ struct DocumentationTests {
         #expect(documented == declared)
     }
 
-    /// What `sitegen init` and `sitegen new` write points to sections docs/content.md has.
+    /// What `sitegen init` and `sitegen new` write points to sections the docs have: the
+    /// keys of each file in docs/reference/content-keys.md, the files in docs/content.md.
     @Test func theStarterSiteAndNewFilesPointToSectionsThatExist() throws {
-        let docs = try String(contentsOf: Repository.root.appendingPathComponent("docs/content.md"), encoding: .utf8)
-        let anchors = Set(docs.split(separator: "\n").filter { $0.hasPrefix("#") }.map { DocsMarkdown.anchor(String($0.drop { $0 == "#" }.dropFirst())) })
-        let sections = ["siteyaml", "teachersyaml", "the-files-of-a-site"] + Scaffold.ContentKind.allCases.map(\.docsSection)
-        for section in sections { #expect(anchors.contains(section), "docs/content.md has no #\(section)") }
+        func anchors(_ page: String) throws -> Set<String> {
+            let docs = try String(contentsOf: Repository.root.appendingPathComponent(page), encoding: .utf8)
+            return Set(docs.split(separator: "\n").filter { $0.hasPrefix("#") }.map { DocsMarkdown.anchor(String($0.drop { $0 == "#" }.dropFirst())) })
+        }
+        let keys = try anchors("docs/reference/content-keys.md")
+        for section in ["siteyaml", "teachersyaml"] + Scaffold.ContentKind.allCases.map(\.docsSection) {
+            #expect(keys.contains(section), "docs/reference/content-keys.md has no #\(section)")
+        }
+        #expect(try anchors("docs/content.md").contains("the-files-of-a-site"))
         let folder = TemporaryFolder()
         let site = folder.url.appendingPathComponent("s")
         #expect(CommandLineTool.run(arguments: ["init", site.path], console: CapturedConsole().console) == 0)
         let settings = try String(contentsOf: site.appendingPathComponent("Content/site.yaml"), encoding: .utf8)
-        #expect(settings.hasPrefix("# The settings of your site. Every key: \(InitCommand.sitegen.docs("content.md", section: "siteyaml"))\n"))
+        #expect(settings.hasPrefix("# The settings of your site. Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "siteyaml"))\n"))
     }
 
     /// The tables themselves: every key path once, every template and record once.
