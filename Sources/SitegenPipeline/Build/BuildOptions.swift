@@ -49,9 +49,11 @@ public struct BuildReport: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// A problem with the command itself (a bad option, an output folder sitegen refuses).
     public var commandError: String?
+    /// The HTML pages of the site, as `sitegen check` counts them.
     public var pageCount = 0
     public var fileCount = 0
-    /// Pages this build made; the others were the last build's, shown unchanged by the cache.
+    /// Files this build rendered (pages, feeds, calendars, the sitemap); the others were the
+    /// last build's, shown unchanged by the cache.
     public var renderedCount = 0
     /// Content files this build parsed; the others' models were the cache's.
     public var parsedCount = 0

@@ -116,7 +116,9 @@ public enum SiteBuilder {
             return made
         }
         guard reuse?.rendered(rendered, report: &made.report) ?? true else { return made }
-        made.report.pageCount = rendered.files.count
+        // Pages are what readers open, as `sitegen check` counts them: not the feeds,
+        // calendars, sitemap and robots.txt made beside them.
+        made.report.pageCount = rendered.files.count { $0.path.hasSuffix(".html") }
         made.report.renderedCount = rendered.renderedCount
         made.workings = rendered.workings
         made.files = rendered.files + tree.staticFiles.map { path in
