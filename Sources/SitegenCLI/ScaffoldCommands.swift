@@ -11,15 +11,16 @@ enum NewCommand {
         name: "new",
         summary: "start a new article, assignment or page",
         usage: [
-            "new article \"Title\" [--source DIR] [--date DATE]",
+            "new article \"Title\" [--cover PHOTO] [--source DIR] [--date DATE]",
             "new assignment \"Title\" --grade G (--teacher ID | --subject NAME) [--source DIR] [--date DATE]",
             "new page \"Title\" [--source DIR]",
         ],
         description: [
-            "Writes a new content file with every front-matter key: the required ones filled in (the date is today in the site's time zone), the optional ones commented out with an example. Articles go to Content/articles/<slug>.md, assignments to Content/homework/<date>/<slug>.md, pages to Content/pages/<slug>.md. An existing file is never overwritten.",
+            "Writes a new content file with every front-matter key: the required ones filled in (the date is today in the site's time zone), the optional ones commented out with an example. An article goes to a folder of its own, Content/articles/<slug>/index.md, where its photos go too, as a draft: delete its 'draft: true' line to publish it. With --cover, the photo is copied into that folder and named in 'cover:' with its size. Assignments go to Content/homework/<date>-<slug>.md, pages to Content/pages/<slug>.md. An existing file is never overwritten.",
         ],
         options: [
             .option("--source", "DIR", .folder, "the site folder (default: .)"),
+            .option("--cover", "PHOTO", .file, "a photo to copy beside the new article as its cover"),
             .option("--date", "DATE", "the article's date or the assignment's day (default: today)"),
             .option("--grade", "G", "the assignment's grade (default: the teacher's grades)"),
             .option("--teacher", "ID", "the assignment's teacher, an id of teachers.yaml"),
@@ -50,10 +51,11 @@ enum NewCommand {
             return 2
         }
         let request = Scaffold.NewContent(kind: kind, title: parsed.positional[1], grade: parsed["--grade"], teacher: parsed["--teacher"],
-                                          subject: parsed["--subject"], date: parsed["--date"])
+                                          subject: parsed["--subject"], date: parsed["--date"], cover: parsed["--cover"].map { URL(fileURLWithPath: $0) })
         do {
-            let path = try Scaffold.newContent(request, siteRoot: URL(fileURLWithPath: parsed["--source"] ?? "."), sitegen: InitCommand.sitegen)
-            console.print("Wrote \(path)")
+            let written = try Scaffold.newContent(request, siteRoot: URL(fileURLWithPath: parsed["--source"] ?? "."), sitegen: InitCommand.sitegen)
+            console.print("Wrote \(written.path)" + (written.cover.map { " and \($0)" } ?? ""))
+            if kind == .article { console.print("It is a draft: delete its 'draft: true' line to publish it.") }
             return 0
         } catch {
             console.printError("sitegen new: error: \(error.description)")

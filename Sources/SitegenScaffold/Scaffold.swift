@@ -210,20 +210,32 @@ public enum Scaffold {
         public var subject: String?
         /// `YYYY-MM-DD`; today in the site's time zone when nil.
         public var date: String?
+        /// A photo to copy beside a new article as its cover.
+        public var cover: URL?
 
-        public init(kind: ContentKind, title: String, grade: String? = nil, teacher: String? = nil, subject: String? = nil, date: String? = nil) {
+        public init(kind: ContentKind, title: String, grade: String? = nil, teacher: String? = nil, subject: String? = nil, date: String? = nil, cover: URL? = nil) {
             self.kind = kind
             self.title = title
             self.grade = grade
             self.teacher = teacher
             self.subject = subject
             self.date = date
+            self.cover = cover
         }
     }
 
+    /// What `newContent` wrote, relative to the site.
+    public struct NewFiles: Sendable, Equatable {
+        /// The content file.
+        public var path: String
+        /// The cover photo copied beside an article.
+        public var cover: String?
+    }
+
     /// Writes a new content file with every front-matter key, the optional ones commented
-    /// out, and returns its path relative to the site.
-    public static func newContent(_ request: NewContent, siteRoot: URL, sitegen: SitegenRelease, now: Date = Date()) throws(ScaffoldError) -> String {
+    /// out: an article as a draft in a folder of its own, with its cover photo beside it
+    /// when one is given; an assignment in Content/homework/, named by its day.
+    public static func newContent(_ request: NewContent, siteRoot: URL, sitegen: SitegenRelease, now: Date = Date()) throws(ScaffoldError) -> NewFiles {
         let siteFile = siteRoot.appendingPathComponent("Content/site.yaml")
         guard let data = FileManager.default.contents(atPath: siteFile.path) else {
             throw ScaffoldError(description: "no site at \(siteRoot.path): expected Content/site.yaml (run 'sitegen init' to start one)")
@@ -246,17 +258,28 @@ public enum Scaffold {
             date = given
         }
 
+        if request.cover != nil, request.kind != .article {
+            throw ScaffoldError(description: "--cover is for articles")
+        }
         let path: String
         var text: String
+        var cover: (source: URL, path: String, line: String)?
         switch request.kind {
         case .article:
-            path = "Content/articles/\(slug.text).md"
-            text = articleText(title: title, slug: slug, date: date, site: site)
+            // A folder of its own: its photos go beside it, and two articles' cover.jpg
+            // cannot collide.
+            let folder = "Content/articles/\(slug.text)"
+            if FileManager.default.fileExists(atPath: siteRoot.appendingPathComponent(folder).path) {
+                throw ScaffoldError(description: "\(folder)/ already exists; sitegen new never overwrites a file (give another title)")
+            }
+            path = folder + "/index.md"
+            if let source = request.cover { cover = try coverPhoto(source, folder: folder) }
+            text = articleText(title: title, slug: slug, date: date, site: site, cover: cover?.line)
         case .page:
             path = "Content/pages/\(slug.text).md"
             text = "---\ntitle: \(YAMLText.scalar(title))\n# summary: One sentence for link previews.\n# slug: \(slug.text)\n# draft: true\n---\nWrite the page here.\n"
         case .assignment:
-            path = "Content/homework/\(date)/\(slug.text).md"
+            path = "Content/homework/\(date)-\(slug.text).md"
             text = try assignmentText(request, title: title, date: date, site: site, teachers: teachers)
         }
         // Where every key of the file is explained, first in its front matter.
@@ -268,19 +291,37 @@ public enum Scaffold {
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: target, options: .withoutOverwriting)
+            if let cover { try FileManager.default.copyItem(at: cover.source, to: siteRoot.appendingPathComponent(cover.path)) }
         } catch {
             throw ScaffoldError(description: "cannot write \(path): \(error.localizedDescription)")
         }
-        return path
+        return NewFiles(path: path, cover: cover?.path)
     }
 
-    private static func articleText(title: String, slug: Slug, date: CalendarDate, site: Site) -> String {
+    /// The photo at `source` as an article's cover in `folder`: its path there, and the
+    /// front matter's `cover:` line with the size read from the file.
+    private static func coverPhoto(_ source: URL, folder: String) throws(ScaffoldError) -> (source: URL, path: String, line: String) {
+        guard let bytes = FileManager.default.contents(atPath: source.path) else {
+            throw ScaffoldError(description: "--cover: cannot read \(source.path)")
+        }
+        guard case .size(let width, let height) = ImageSize.read(Array(bytes)) else {
+            throw ScaffoldError(description: "--cover: \(source.path) is not a photo sitegen can read the size of (\(ImageSize.formatName(of: Array(bytes.prefix(64))))): give a JPEG, PNG, GIF, WebP or AVIF")
+        }
+        let name = source.lastPathComponent
+        guard ImageLookup.normalize(name) == name, !name.hasPrefix(".") else {
+            throw ScaffoldError(description: "--cover: rename \(name) to a plain file name like cover.jpg")
+        }
+        return (source, folder + "/" + name,
+                "cover: {src: \(YAMLText.scalar(name)), alt: Say what the photo shows, width: \(width), height: \(height)}")
+    }
+
+    private static func articleText(title: String, slug: Slug, date: CalendarDate, site: Site, cover: String?) -> String {
         """
         ---
         title: \(YAMLText.scalar(title))
         date: \(date)
         # summary: One or two sentences for cards, feeds and link previews (else the first paragraph).
-        # cover: {src: cover.jpg, alt: What the photo shows}
+        \(cover ?? "# cover: {src: cover.jpg, alt: What the photo shows}")
         # meal: Breakfast
         # price: 34                       # in \(site.currency.code); or {amount: 34, currency: HKD}
         # rating: 4.5                     # 0 to 5, in halves
@@ -292,7 +333,7 @@ public enum Scaffold {
         #   lon: 114.171386
         # tags: [toast, milk tea]
         # slug: \(slug.text)
-        # draft: true
+        draft: true                       # delete this line to publish the article
         ---
         The story starts here. A paragraph holding only a photo, written
         `![What it shows](photo.jpg)` with the photo beside this file, starts a new section

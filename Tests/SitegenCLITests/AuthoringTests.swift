@@ -122,6 +122,41 @@ struct ScaffoldTests {
         #expect(!page.contains("US$") && !page.contains("$34"))
     }
 
+    /// `new article --cover` copies the photo beside the article, named in its front matter
+    /// with its size; the draft builds, and is published once its draft line is gone.
+    @Test func newArticleTakesACoverPhotoAndIsADraftUntilPublished() throws {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("site")
+        #expect(CommandLineTool.run(arguments: ["init", site.path], console: CapturedConsole().console) == 0)
+        let photo = site.appendingPathComponent("Content/articles/lovely-breakfast/toast.jpg")
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "article", "Egg Waffles", "--cover", photo.path, "--source", site.path, "--date", "2026-12-01"],
+                                    console: console.console) == 0)
+        #expect(console.output.hasPrefix("Wrote Content/articles/egg-waffles/index.md and Content/articles/egg-waffles/toast.jpg\n"))
+        let article = site.appendingPathComponent("Content/articles/egg-waffles/index.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        #expect(text.contains("\ncover: {src: toast.jpg, alt: Say what the photo shows, width: 960, height: 720}\n"))
+        #expect(FileManager.default.contentsEqual(atPath: photo.path, andPath: site.appendingPathComponent("Content/articles/egg-waffles/toast.jpg").path))
+
+        let build = { () -> Bool in
+            CommandLineTool.run(arguments: ["build", "--no-cache", "--source", site.path, "--quiet", "--today", "2026-12-02"], console: CapturedConsole().console) == 0
+        }
+        #expect(build())
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("Output/articles/egg-waffles/index.html").path))
+        try text.replacingOccurrences(of: "\ndraft: true", with: "\n# draft: true").write(to: article, atomically: false, encoding: .utf8)
+        #expect(build())
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("Output/articles/egg-waffles/index.html").path))
+
+        let page = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "page", "Contact", "--cover", photo.path, "--source", site.path], console: page.console) == 1)
+        #expect(page.error == "sitegen new: error: --cover is for articles\n")
+        let notPhoto = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["new", "article", "Tea", "--cover", site.appendingPathComponent("Content/site.yaml").path, "--source", site.path],
+                                    console: notPhoto.console) == 1)
+        #expect(notPhoto.error.hasPrefix("sitegen new: error: --cover: "))
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("Content/articles/tea").path))
+    }
+
     @Test func initRefusesAFolderWithFiles() throws {
         let folder = TemporaryFolder()
         try folder.write("mine\n", to: "notes.txt")
@@ -137,27 +172,28 @@ struct ScaffoldTests {
 
         let article = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path, "--date", "2026-12-01"], console: article.console) == 0)
-        #expect(article.output == "Wrote Content/articles/cafe-best-toast.md\n")
-        let text = try String(contentsOf: site.appendingPathComponent("Content/articles/cafe-best-toast.md"), encoding: .utf8)
+        #expect(article.output == "Wrote Content/articles/cafe-best-toast/index.md\nIt is a draft: delete its 'draft: true' line to publish it.\n")
+        let text = try String(contentsOf: site.appendingPathComponent("Content/articles/cafe-best-toast/index.md"), encoding: .utf8)
         #expect(text.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "articles"))\ntitle: \"Café: \\\"Best\\\" Toast\"\ndate: 2026-12-01\n"))
         // Every key an article takes, written or shown commented out; the notes beside
         // them in one column.
         for key in ContentKeys.article.names {
             #expect(text.contains("\n# \(key):") || text.contains("\n\(key):"), "\(key)")
         }
+        #expect(text.contains("\ndraft: true "))
         let noteColumns = Set(text.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix("# "), let note = line.dropFirst(2).range(of: " # ") else { return nil }
+            guard !line.hasPrefix("# Every key"), let note = line.dropFirst(2).range(of: " # ") else { return nil }
             return line.distance(from: line.startIndex, to: note.lowerBound)
         })
         #expect(noteColumns.count == 1, "\(noteColumns)")
         let again = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path], console: again.console) == 1)
-        #expect(again.error == "sitegen new: error: Content/articles/cafe-best-toast.md already exists; sitegen new never overwrites a file (give another title)\n")
+        #expect(again.error == "sitegen new: error: Content/articles/cafe-best-toast/ already exists; sitegen new never overwrites a file (give another title)\n")
 
         let assignment = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "assignment", "--grade", "8", "--teacher", "ms-lee", "Fractions worksheet", "--source", site.path, "--date", "2026-12-01"], console: assignment.console) == 0)
-        #expect(assignment.output == "Wrote Content/homework/2026-12-01/fractions-worksheet.md\n")
-        let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01/fractions-worksheet.md"), encoding: .utf8)
+        #expect(assignment.output == "Wrote Content/homework/2026-12-01-fractions-worksheet.md\n")
+        let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01-fractions-worksheet.md"), encoding: .utf8)
         #expect(homework.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "assignments"))\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
         #expect(homework.contains("\ngrade: 8\n") && homework.contains("\nassigned: 2026-12-01\n"))
 
