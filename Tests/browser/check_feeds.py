@@ -7,6 +7,7 @@ Ends with 'feeds: N passed, N failed'.
 """
 import pathlib
 import sys
+import urllib.parse
 
 import feedparser
 import icalendar
@@ -76,7 +77,8 @@ def check_sitemap(root):
     listed = set()
     problems = []
     for location in locations:
-        relative = location[len(base):]
+        # Addresses are percent-encoded (`/tags/%F0%9F%A5%9A/`), files are not.
+        relative = urllib.parse.unquote(location[len(base):])
         path = root / relative / "index.html" if relative.endswith("/") or relative == "" else root / relative
         listed.add(path.relative_to(root).as_posix())
         if not path.exists():
