@@ -59,8 +59,8 @@ enum BuildCommand {
             let kept = KeptUntilExit()
             kept.leaveToExit()
             options.keptUntilExit = kept
+            Heap.growInLargeSteps()
         }
-        if invocation.endsProcess { Heap.growInLargeSteps() }
         let quiet = parsed.has("--quiet")
 
         let clock = ContinuousClock()

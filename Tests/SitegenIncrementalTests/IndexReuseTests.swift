@@ -8,18 +8,12 @@ import Testing
 
 @Suite("What a rebuild keeps of the index")
 struct IndexReuseTests {
-    private func article(_ slug: String, date: String, tags: [String], draft: Bool = false, title: String? = nil, restaurant: String? = nil) throws -> Article {
-        try IndexFixture.article(slug, date: date, tags: tags, draft: draft, title: title, restaurant: restaurant)
-    }
-
-    private func index(_ articles: [Article], drafts: Bool) -> SiteIndex { IndexFixture.index(articles, drafts: drafts) }
-
     @Test func aTitleEditChangesTheFingerprintOfItsRestaurantsPageOnly() throws {
         func prints(tea title: String) throws -> [String: UInt64] {
-            let index = index([
-                try article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, lat: 22.32, lon: 114.17}"),
-                try article("tea", date: "2026-09-12", tags: [], title: title, restaurant: "{name: Kam Wah Cafe}"),
-                try article("dim-sum", date: "2026-10-01", tags: [], restaurant: "{name: Tim Ho Wan, lat: 22.33, lon: 114.16}"),
+            let index = IndexFixture.index([
+                try IndexFixture.article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, lat: 22.32, lon: 114.17}"),
+                try IndexFixture.article("tea", date: "2026-09-12", tags: [], title: title, restaurant: "{name: Kam Wah Cafe}"),
+                try IndexFixture.article("dim-sum", date: "2026-10-01", tags: [], restaurant: "{name: Tim Ho Wan, lat: 22.33, lon: 114.16}"),
             ], drafts: false)
             let pages = zip(index.plan, index.planPaths).filter { $0.1.hasPrefix("restaurants/") || $0.1.hasPrefix("map/") }
             let hashes = Dictionary(uniqueKeysWithValues: index.articles.map { ($0.sourcePath, UInt64(truncatingIfNeeded: $0.title.hashValue)) })
@@ -32,7 +26,7 @@ struct IndexReuseTests {
     }
 
     @Test func listsKeptBesideTheCacheReadBackAndFindTheListPagesOfAnArticle() throws {
-        let index = index(try IndexFixture.articles(), drafts: false)
+        let index = IndexFixture.index(try IndexFixture.articles(), drafts: false)
         let summary = HomeworkSummary(grades: [HomeworkSummary.Grade(name: "Grade 8", url: "/homework/grade-8/", sentence: "No homework", count: 0)],
                                       hasAssignments: false, updated: "Updated Monday", updatedISO: "2026-12-01T00:00:00+08:00", teachersURL: "/homework/teachers/")
         let lists = SiteLists(index: index, contextHash: 7, homeworkSummary: summary, homeworkSummaryPrint: 11)
@@ -61,11 +55,11 @@ struct IndexReuseTests {
 
     @Test func movesAnArticleBetweenGroupsOnlyWhenNoPageComesOrGoes() throws {
         let all = try IndexFixture.articles()
-        let lists = SiteLists(index: index(all, drafts: false), contextHash: 7,
+        let lists = SiteLists(index: IndexFixture.index(all, drafts: false), contextHash: 7,
                               homeworkSummary: HomeworkSummary(grades: [], hasAssignments: false, updated: "", updatedISO: "", teachersURL: ""),
                               homeworkSummaryPrint: 0)
         let noodles = all[2]
-        func retagged(_ tags: [String]) throws -> Article { try article("noodles", date: "2026-11-05", tags: tags) }
+        func retagged(_ tags: [String]) throws -> Article { try IndexFixture.article("noodles", date: "2026-11-05", tags: tags) }
         func members(_ lists: SiteLists, _ slug: String) -> [String] {
             lists.groups.first { $0.heading.kind == .tag && $0.heading.label.slug.text == slug }!.members.map { String(lists.articles[$0].dropFirst("Content/articles/".count)) }
         }
@@ -93,6 +87,6 @@ struct IndexReuseTests {
         #expect(gone.regroup(noodles.sourcePath, from: noodles, to: try retagged(["toast"]), perPage: 2) == nil)
         // A draft is in no list to move it in.
         var draft = lists
-        #expect(draft.regroup(all[3].sourcePath, from: all[3], to: try article("congee", date: "2026-10-01", tags: ["tea"], draft: true), perPage: 2) == nil)
+        #expect(draft.regroup(all[3].sourcePath, from: all[3], to: try IndexFixture.article("congee", date: "2026-10-01", tags: ["tea"], draft: true), perPage: 2) == nil)
     }
 }

@@ -7,34 +7,28 @@ import Testing
 
 @Suite("Index stage")
 struct IndexStageTests {
-    private func article(_ slug: String, date: String, tags: [String], draft: Bool = false, title: String? = nil, restaurant: String? = nil) throws -> Article {
-        try IndexFixture.article(slug, date: date, tags: tags, draft: draft, title: title, restaurant: restaurant)
-    }
-
-    private func index(_ articles: [Article], drafts: Bool) -> SiteIndex { IndexFixture.index(articles, drafts: drafts) }
-
     @Test func groupsCountAnArticleOnceAndTheDraftsTheyLeaveOut() throws {
-        let index = index(try IndexFixture.articles(), drafts: false)
+        let index = IndexFixture.index(try IndexFixture.articles(), drafts: false)
         // "toast" as a-toast writes it: the first of the newest articles, the same time
         // ordered by slug; b-toast's "Toast" and "toast" are one label.
         let tags = index.tags.map { ($0.label.name, $0.articles.map(\.slug.text), $0.draftCount) }
         #expect(tags.map(\.0) == ["Congee", "Milk tea", "Noodles", "Tea", "toast"])
         #expect(tags.map(\.1) == [[], ["milk-tea"], ["noodles"], ["b-toast"], ["a-toast", "b-toast"]])
         #expect(tags.map(\.2) == [1, 0, 0, 1, 0])
-        let withDrafts = self.index(try IndexFixture.articles(), drafts: true)
+        let withDrafts = IndexFixture.index(try IndexFixture.articles(), drafts: true)
         #expect(withDrafts.tags.map(\.articles.count) == [1, 1, 1, 2, 2])
         #expect(withDrafts.tags.allSatisfy { $0.draftCount == 0 })
     }
 
     @Test func gathersRestaurantsBySlugEachWithItsPage() throws {
         let articles = [
-            try article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, address: 47 Bute St, lat: 22.32, lon: 114.17}"),
-            try article("tea", date: "2026-09-12", tags: [], restaurant: "{name: Kam Wah Café, address: 47 Bute Street}"),
-            try article("odd", date: "2026-10-01", tags: [], restaurant: "{name: \"!!!\"}"),
-            try article("plain", date: "2026-10-02", tags: [], restaurant: "{address: 9 Fuk Wing St}"),
-            try article("draft", date: "2026-10-03", tags: [], draft: true, restaurant: "{name: Tim Ho Wan}"),
+            try IndexFixture.article("bun", date: "2026-11-21", tags: [], restaurant: "{name: Kam Wah Cafe, address: 47 Bute St, lat: 22.32, lon: 114.17}"),
+            try IndexFixture.article("tea", date: "2026-09-12", tags: [], restaurant: "{name: Kam Wah Café, address: 47 Bute Street}"),
+            try IndexFixture.article("odd", date: "2026-10-01", tags: [], restaurant: "{name: \"!!!\"}"),
+            try IndexFixture.article("plain", date: "2026-10-02", tags: [], restaurant: "{address: 9 Fuk Wing St}"),
+            try IndexFixture.article("draft", date: "2026-10-03", tags: [], draft: true, restaurant: "{name: Tim Ho Wan}"),
         ]
-        let index = index(articles, drafts: false)
+        let index = IndexFixture.index(articles, drafts: false)
         // Named, addressed and placed as the newest article has them; no page for a draft's.
         let pages = index.plan.compactMap { planned -> RestaurantPage? in
             if case .restaurant(let page) = planned { page } else { nil }

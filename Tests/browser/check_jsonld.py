@@ -10,7 +10,6 @@ Ends with 'schema.org: N passed, N failed' and the types it saw.
 """
 import collections
 import csv
-import html
 import json
 import pathlib
 import re
@@ -98,7 +97,7 @@ def main():
             for text in SCRIPT.findall(page.read_text(encoding="utf-8")):
                 problems, types = [], set()
                 try:
-                    data = json.loads(html.unescape(text) if "&quot;" in text else text)
+                    data = json.loads(text)
                 except json.JSONDecodeError as error:
                     problems.append(f"not JSON: {error}")
                 else:

@@ -118,7 +118,7 @@ final class EditScope {
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants.map(\.entry)
         }
-        guard let (shown, paths) = pagesShowing(changes, in: index, feedChanges: feedChanges, listed: listed, known: known) else { return nil }
+        guard let (shown, paths) = pagesShowing(changes, editedSources, in: index, feedChanges: feedChanges, listed: listed, known: known) else { return nil }
         // Left to the process's exit, as a whole build leaves its own: freed one by one, the
         // lists and the models would hold the edit up on one core after its work was done.
         options.keptUntilExit?.keep((listed.lists, known.bySource, models))
@@ -140,9 +140,8 @@ final class EditScope {
     /// The pages to render: those of `index` that show the edits (the edited articles'
     /// pages, the feed, the restaurants and the map), then the list pages, the pages of
     /// meals and tags, and the restaurants' pages the lists say show them.
-    private func pagesShowing(_ changes: ArticleChanges, in index: SiteIndex, feedChanges: Bool, listed: ListedChanges,
+    private func pagesShowing(_ changes: ArticleChanges, _ editedSources: Set<String>, in index: SiteIndex, feedChanges: Bool, listed: ListedChanges,
                               known: KnownArticles) -> (pages: [PlannedPage], paths: [String])? {
-        let editedSources = Set(changes.articles.map(\.sourcePath))
         let restaurantsChange = listed.lists != nil && !changes.atAnotherRestaurant.isEmpty
         var shown: [PlannedPage] = []
         var paths: [String] = []

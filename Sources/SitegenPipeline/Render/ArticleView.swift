@@ -63,17 +63,18 @@ public struct ArticleView: MustacheObject {
         .init("ratingText", "the rating in words, \"4.5 out of 5\"") { $0.article.rating.map { .string("\($0.text) out of 5") } ?? .null },
     ])
 
-    /// The members templates asked views for, as bits: what list pages can show of an
-    /// article. A member missing from `table` sets the top bit, which no comparison
-    /// passes: a member added to the view but not to the list cannot go unnoticed.
+    /// The members templates asked views for, as bits by their places in `table`: what list
+    /// pages can show of an article. The top bit is no member's, and passes no comparison:
+    /// the table holds fewer than 63 members.
     public final class Reads: Sendable {
         private let bits = Atomic<UInt64>(0)
         public static let unlisted = UInt64(1) << 63
 
         public var value: UInt64 { bits.load(ordering: .relaxed) }
 
-        public func note(_ key: String) {
-            let bit = ArticleView.table.place(of: key).map { UInt64(1) << UInt64($0) } ?? Reads.unlisted
+        /// Notes the member at `place` in `table`, which the view has just looked up.
+        public func note(_ place: Int) {
+            let bit = UInt64(1) << UInt64(place)
             if bits.load(ordering: .relaxed) & bit == 0 { bits.bitwiseOr(bit, ordering: .relaxed) }
         }
     }
@@ -105,7 +106,7 @@ public struct ArticleView: MustacheObject {
     public func mustacheMember(_ key: String) -> MustacheValue? {
         guard let place = ArticleView.table.place(of: key) else { return nil }
         // Names the view does not have are looked up further down the context stack.
-        if case .card(let reads?) = variant { reads.note(key) }
+        if case .card(let reads?) = variant { reads.note(place) }
         return ArticleView.table.members[place].answer(self)
     }
 }
