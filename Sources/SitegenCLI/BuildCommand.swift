@@ -20,7 +20,7 @@ enum BuildCommand {
             .option("--base-url", "URL", "publish under this URL instead of site.yaml's base_url"),
             .option("--today", "DATE", "build as if it were DATE (2026-03-10, after the homework release time) or DATE and time (2026-03-10T13:30), in the site's time zone (default: now)"),
             .flag("--drafts", "include drafts (default: drafts are left out)"),
-            .flag("--strict", "treat warnings as errors (default: warnings do not fail)"),
+            .flag("--strict", "treat warnings as errors (default: warnings do not fail; notes never do)"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
             .flag("--timings", "print how long each stage took, and how many content files were parsed and pages rendered (the rest came from the cache)"),
             .option("--cache-dir", "DIR", .folder, "where the build cache is kept (default: ~/.cache/sitegen, or $XDG_CACHE_HOME/sitegen); it makes rebuilds fast and never changes what is built"),
@@ -164,14 +164,14 @@ enum CheckCommand {
         summary: "build in memory and check every link, image and #fragment",
         usage: ["check [options]"],
         description: [
-            "Builds the site in memory (nothing is written) and checks it: every internal link, image and #fragment of the built pages must lead somewhere; a broken one is reported at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article without a cover, or with neither a summary nor a first paragraph to make one from, a restaurant without coordinates. Links to other hosts are not followed: check reads no network. The exit status is 1 when there is an error.",
+            "Builds the site in memory (nothing is written) and checks it: every internal link, image and #fragment of the built pages must lead somewhere; a broken one is reported at the Markdown that wrote it ('Content/articles/x.md:14:9: error: link to /meals/brunch/ leads nowhere'). Also warns about what authors forget: an article without a cover, or with neither a summary nor a first paragraph to make one from; and notes a restaurant without coordinates, which is left off the map. Links to other hosts are not followed: check reads no network. The exit status is 1 when there is an error.",
         ],
         options: [
             .option("--source", "DIR", .folder, "the site folder (default: .)"),
             .option("--base-url", "URL", "check as if published under this URL"),
             .option("--today", "DATE", "check as if it were DATE or DATE and time (default: now)"),
             .flag("--drafts", "include drafts"),
-            .flag("--strict", "treat warnings as errors"),
+            .flag("--strict", "treat warnings as errors (notes never fail)"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
         ],
         operandHint: "; the site folder is given with --source",
@@ -187,9 +187,11 @@ enum CheckCommand {
             return 2
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.count
-        let warnings = report.diagnostics.count - errors
+        let warnings = report.diagnostics.filter { $0.severity == .warning }.count
+        let notes = report.diagnostics.count - errors - warnings
         if !parsed.has("--quiet") {
-            let found = errors + warnings == 0 ? "no problems" : "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            var found = errors + warnings == 0 ? "no problems" : "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            if notes > 0 { found += ", \(notes) note\(notes == 1 ? "" : "s")" }
             console.print("Checked \(BuildCommand.grouped(summary.pages)) pages and \(BuildCommand.grouped(summary.links)) links: \(found)")
         }
         return errors == 0 ? 0 : 1

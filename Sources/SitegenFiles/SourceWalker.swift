@@ -111,7 +111,7 @@ public struct SourceWalker {
             let kind = type(of: path, hint: hint)
             listing.entries[index].kind = kind
             if kind == .other {
-                problems.append(.warning(at: SourceLocation(path: display + relative + name, line: 1, column: 1), "not a regular file or folder; sitegen skips it"))
+                problems.append(.note(at: SourceLocation(path: display + relative + name, line: 1, column: 1), "not a regular file or folder: sitegen skips it"))
             }
         }
     }

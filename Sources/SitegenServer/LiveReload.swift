@@ -28,7 +28,7 @@ public enum LiveReload {
           block.style.cssText = "margin:0 0 16px;padding:12px;border-radius:10px;background:#2c2c2e";
           var head = document.createElement("div");
           head.textContent = problem.location + ": " + problem.severity + ": " + problem.message;
-          head.style.color = problem.severity === "error" ? "#ff6961" : "#ffd60a";
+          head.style.color = {error: "#ff6961", warning: "#ffd60a"}[problem.severity] || "#64d2ff";
           block.appendChild(head);
           if (problem.source) {
             var code = document.createElement("pre");

@@ -11,6 +11,10 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.column = column
     }
 
+    public static func note(at location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.note, at: location, message)
+    }
+
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.path, lhs.line, lhs.column) < (rhs.path, rhs.line, rhs.column)
     }
@@ -20,9 +24,13 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 
 /// One problem found in a site, printed as `path:line:column: error: message`.
 public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// An error stops the build. A warning is a probable mistake: the build goes on, and
+    /// `--strict` makes it an error. A note is an allowed case worth knowing about, and
+    /// never fails a build.
     public enum Severity: String, Sendable, Hashable {
         case error
         case warning
+        case note
     }
 
     public var location: SourceLocation
@@ -41,6 +49,10 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
 
     public static func warning(at location: SourceLocation, _ message: String) -> Diagnostic {
         Diagnostic(.warning, at: location, message)
+    }
+
+    public static func note(at location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.note, at: location, message)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

@@ -67,7 +67,7 @@ struct CheckTests {
             Content/articles/Toast.MD:1:1: warning: copied as it is, not read as an article: only a name ending in '.md' is
             Content/articles/a.md:1:1: warning: the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'
             Content/articles/a.md:1:1: warning: the article has no summary and no first paragraph to make one from; add 'summary: …'
-            Content/articles/a.md:4:1: warning: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'
+            Content/articles/a.md:4:1: note: the restaurant 'Toast Box' has no coordinates, so it is not on the map; add 'lat' and 'lon'
             Content/articles/a.md:6:22: warning: 'tags' lists 'dim SUM' after 'Dim sum', the same one: it is shown once, as 'Dim sum'
             Content/articles/a.md:6:32: warning: 'tags' lists 'tea' twice: it is shown once
             Content/articles/c.md:6:7: warning: 'tags' is the one tag 'toast,milk tea'; to give several, write them as a list like [toast, milk tea]

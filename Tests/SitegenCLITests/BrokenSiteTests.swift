@@ -108,6 +108,36 @@ struct BrokenSiteTests {
     }
 }
 
+/// One folder of Tests/Fixtures/allowed-cases: a site that is right as it is, and the
+/// notes it gets, which `--strict` leaves as notes.
+struct AllowedCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var testDescription: String { name }
+
+    static let all: [AllowedCase] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repository.allowedCases.path)) ?? []
+        return names.sorted().map(AllowedCase.init)
+    }()
+}
+
+@Suite("Allowed cases")
+struct AllowedCaseTests {
+    @Test("builds under --strict, printing its notes", arguments: AllowedCase.all)
+    func allowedCase(_ site: AllowedCase) throws {
+        let scratch = TemporaryFolder()
+        let fixture = Repository.allowedCases.appendingPathComponent(site.name)
+        let source = scratch.url.appendingPathComponent("site")
+        try copyFolder(fixture, to: source)
+        let expected = try String(contentsOf: fixture.appendingPathComponent("notes.txt"), encoding: .utf8)
+        for command in [["build", "--no-cache"], ["check"]] {
+            let console = CapturedConsole()
+            let status = CommandLineTool.run(arguments: command + ["--strict", "--quiet", "--source", source.path, "--today", "2026-03-10"], console: console.console)
+            #expect(status == 0, "\(command)")
+            #expect(console.error == expected, "\(command)")
+        }
+    }
+}
+
 @Suite("Hostile file systems")
 struct HostileFileSystemTests {
     @Test func skipsAFIFOInsteadOfHangingOnIt() throws {
@@ -118,7 +148,7 @@ struct HostileFileSystemTests {
         #expect(mkfifo(fifo, 0o644) == 0)
         let console = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--source", scratch.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
-        #expect(console.error == "Content/articles/pipe.md:1:1: warning: not a regular file or folder; sitegen skips it\n")
+        #expect(console.error == "Content/articles/pipe.md:1:1: note: not a regular file or folder: sitegen skips it\n")
     }
 
     @Test func followsALinkCircleOnlyOnce() throws {

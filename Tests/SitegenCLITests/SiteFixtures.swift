@@ -4,6 +4,7 @@ import Foundation
 enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let brokenSites = root.appendingPathComponent("Tests/Fixtures/broken-sites")
+    static let allowedCases = root.appendingPathComponent("Tests/Fixtures/allowed-cases")
     static let golden = root.appendingPathComponent("Tests/Golden/sample-site")
 }
 

@@ -34,9 +34,12 @@ extension BinaryWriter {
         integer(value.column)
     }
 
+    /// A severity's number in the bytes.
+    static let severities: [Diagnostic.Severity] = [.error, .warning, .note]
+
     public mutating func diagnostic(_ value: Diagnostic) {
         location(value.location)
-        bool(value.severity == .error)
+        unsigned(Self.severities.firstIndex(of: value.severity).map { UInt64($0) } ?? 0)
         string(value.message)
     }
 
@@ -106,7 +109,9 @@ extension BinaryReader {
 
     public mutating func diagnostic() throws(Corrupt) -> Diagnostic {
         let location = try location()
-        return Diagnostic(try bool() ? .error : .warning, at: location, try string())
+        let severity = try unsigned()
+        guard severity < BinaryWriter.severities.count else { throw Corrupt() }
+        return Diagnostic(BinaryWriter.severities[Int(severity)], at: location, try string())
     }
 
     public mutating func slug() throws(Corrupt) -> Slug {

@@ -216,8 +216,8 @@ extension FieldReader {
     /// The grades under `key` (a list, or one grade) of an assignment or a teacher, each
     /// checked against site.yaml's; nil when the key is absent or is no list of grades.
     /// An empty list is an error (the work would be on no grade's page), which shows
-    /// `example` of a list. An assignment's grade that its `teacher` does not teach is
-    /// warned of: the work goes on that grade's page all the same.
+    /// `example` of a list. An assignment's grade that its `teacher` does not teach gets a
+    /// note: a stand-in teacher's work goes on that grade's page.
     public func grades(_ key: String, of site: Site, example: String, taughtBy teacher: Teacher? = nil) -> [GradeID]? {
         guard let node = node(key), var grades = list(key, GradeID.self, singleAllowed: true) else { return nil }
         var locations = node.sequence?.map(\.location) ?? [node.location]
@@ -245,7 +245,7 @@ extension FieldReader {
         if let teacher {
             let taught = teacher.grades.map(\.text).joined(separator: ", ")
             for (grade, location) in zip(grades, locations) where !teacher.grades.contains(grade) && site.homework.grades.contains(grade) {
-                log.warning(at: location, "grade '\(grade)' is not one of the grades of teacher '\(teacher.id)' in teachers.yaml (\(taught)); the work is published for grade '\(grade)' all the same")
+                log.note(at: location, "grade '\(grade)' is not one of the grades of teacher '\(teacher.id)' in teachers.yaml (\(taught)): the work is published for grade '\(grade)', as a stand-in teacher's is")
             }
         }
         return grades

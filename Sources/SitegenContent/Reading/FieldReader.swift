@@ -58,6 +58,10 @@ public final class DiagnosticLog {
     public func warning(at location: SourceLocation, _ message: String) {
         entries.append(.warning(at: location, message))
     }
+
+    public func note(at location: SourceLocation, _ message: String) {
+        entries.append(.note(at: location, message))
+    }
 }
 
 /// Reads the keys of one YAML mapping into typed values. Every problem is logged with

@@ -210,7 +210,7 @@ private struct ArticleChanges {
             // to, is the full build's to report.
             let problems = entry.diagnostics
             guard case .article(let new) = entry.model,
-                  !problems.contains(where: { $0.severity == .error }), !strict || problems.isEmpty,
+                  !problems.contains(where: { $0.severity == .error || (strict && $0.severity == .warning) }),
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
                   SiteIndex.keepsOrder(new, of: old)
             else { return nil }

@@ -127,11 +127,12 @@ public enum SiteBuilder {
         return made
     }
 
-    /// The diagnostics of a build, sorted; with `strict`, every warning an error.
+    /// The diagnostics of a build, sorted; with `strict`, every warning an error (notes
+    /// stay notes).
     public static func finish(_ diagnostics: [Diagnostic], strict: Bool) -> [Diagnostic] {
         diagnostics.map { diagnostic in
             var diagnostic = diagnostic
-            if strict { diagnostic.severity = .error }
+            if strict, diagnostic.severity == .warning { diagnostic.severity = .error }
             return diagnostic
         }.sorted()
     }

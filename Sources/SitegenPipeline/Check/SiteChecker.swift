@@ -44,7 +44,7 @@ public enum SiteChecker {
                 }
             }
         }
-        diagnostics += advice(index, strict: options.strict)
+        diagnostics += SiteBuilder.finish(advice(index), strict: options.strict)
         report.diagnostics = diagnostics.sorted()
         return (report, summary)
     }
@@ -61,22 +61,23 @@ public enum SiteChecker {
         return result
     }
 
-    /// What authors forget: a cover, a summary, a restaurant's coordinates.
-    private static func advice(_ index: SiteIndex, strict: Bool) -> [Diagnostic] {
+    /// What authors forget: a cover and a summary (warnings: cards and link previews look
+    /// broken without them), a restaurant's coordinates (a note: a stall may have no fixed
+    /// place, and the article is whole without its pin).
+    private static func advice(_ index: SiteIndex) -> [Diagnostic] {
         var advice: [Diagnostic] = []
-        let severity: Diagnostic.Severity = strict ? .error : .warning
         for article in index.articles {
             let start = SourceLocation(path: article.sourcePath, line: 1, column: 1)
             if article.cover == nil {
-                advice.append(Diagnostic(severity, at: start, "the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'"))
+                advice.append(.warning(at: start, "the article has no cover photo: its card and link previews show none; add 'cover: {src: …, alt: …}'"))
             }
             if article.summary.isEmpty {
-                advice.append(Diagnostic(severity, at: start, "the article has no summary and no first paragraph to make one from; add 'summary: …'"))
+                advice.append(.warning(at: start, "the article has no summary and no first paragraph to make one from; add 'summary: …'"))
             }
             if let restaurant = article.restaurant, !restaurant.hasCoordinates {
                 let name = restaurant.name.map { "'\($0)' " } ?? ""
-                advice.append(Diagnostic(severity, at: article.restaurantLocation ?? start,
-                                         "the restaurant \(name)has no coordinates, so it is not on the map; add 'lat' and 'lon'"))
+                advice.append(.note(at: article.restaurantLocation ?? start,
+                                    "the restaurant \(name)has no coordinates, so it is not on the map; add 'lat' and 'lon'"))
             }
         }
         return advice
