@@ -51,22 +51,44 @@ public struct MustacheTemplate: Sendable {
         return found
     }
 
+    /// A name a template looks up, split at its dots, with where its tag is and the names
+    /// of the sections around it, outermost first: inside `{{#a.b}}`, a name may be a
+    /// member of `a.b`, which only its owner can tell.
+    public struct LookedUpName: Sendable {
+        public var components: [String]
+        public var position: TemplatePosition
+        public var sections: [[String]]
+    }
+
     /// Every name this template looks up — of variables, sections, and partials and parents
-    /// found by name (`{{>*view}}`) — split at its dots, and where its tag is, in the order
-    /// of the source. The implicit iterator `.` is not a name.
-    public var names: [(components: [String], position: TemplatePosition)] {
-        var found: [(components: [String], position: TemplatePosition)] = []
-        forEachNode { node in
-            let looked: (Name, Tag)?
-            switch node {
-            case .variable(let name, _, let tag), .section(let name, _, _, let tag),
-                 .partial(.dynamic(let name), _, let tag), .parent(.dynamic(let name), _, _, let tag):
-                looked = (name, tag)
-            default:
-                looked = nil
+    /// found by name (`{{>*view}}`) — in the order of the source. The implicit iterator `.`
+    /// is not a name.
+    public var names: [LookedUpName] {
+        var found: [LookedUpName] = []
+        var sections: [[String]] = []
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .variable(let name, _, let tag), .partial(.dynamic(let name), _, let tag):
+                    if !name.isImplicitIterator { found.append(LookedUpName(components: name.components, position: tag.position, sections: sections)) }
+                case .section(let name, _, let children, let tag):
+                    if !name.isImplicitIterator { found.append(LookedUpName(components: name.components, position: tag.position, sections: sections)) }
+                    sections.append(name.components)
+                    visit(children)
+                    sections.removeLast()
+                case .parent(let parent, _, let blocks, let tag):
+                    if case .dynamic(let name) = parent, !name.isImplicitIterator {
+                        found.append(LookedUpName(components: name.components, position: tag.position, sections: sections))
+                    }
+                    for name in blocks.keys.sorted() { visit(blocks[name]!) }
+                case .block(_, let children, _, _):
+                    visit(children)
+                case .text, .partial:
+                    break
+                }
             }
-            if let (name, tag) = looked, !name.isImplicitIterator { found.append((name.components, tag.position)) }
         }
+        visit(nodes)
         return found.sorted { $0.position < $1.position }
     }
 

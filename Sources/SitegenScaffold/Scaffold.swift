@@ -333,6 +333,7 @@ public enum Scaffold {
         #   lon: 114.171386
         # tags: [toast, milk tea]
         # slug: \(slug.text)
+        # extra: {hours: 7am to 3pm}      # fields of your own, for your templates
         draft: true                       # delete this line to publish the article
         ---
         The story starts here. A paragraph holding only a photo, written
@@ -362,13 +363,20 @@ public enum Scaffold {
         }
         var lines = ["---", "title: \(YAMLText.scalar(title))"]
         lines.append(teacher.map { "teacher: \($0.id)" } ?? "# teacher: ms-lee")
-        lines.append(request.subject.map { "subject: \(YAMLText.scalar($0))" } ?? "# subject: \(teacher?.subject ?? "Math")              # the teacher's subject when not given")
-        lines.append(request.grade.map { "grade: \(YAMLText.scalar($0))" } ?? "# grade: \(teacher?.grades.first?.text ?? "8")                 # the teacher's grades when not given")
+        // Notes in one column, as the article's are.
+        func noted(_ line: String, _ note: String) -> String {
+            line + String(repeating: " ", count: max(1, 34 - line.count)) + "# " + note
+        }
+        lines.append(request.subject.map { "subject: \(YAMLText.scalar($0))" } ?? noted("# subject: \(teacher?.subject ?? "Math")", "the teacher's subject when not given"))
+        lines.append(request.grade.map { "grade: \(YAMLText.scalar($0))" } ?? noted("# grade: \(teacher?.grades.first?.text ?? "8")", "the teacher's grades when not given"))
+        lines.append(noted("# grades: [7, 8]", "several grades, in place of grade"))
         lines.append("assigned: \(date)")
-        lines.append("# due: \(CalendarDate(dayNumber: date.dayNumber + 1))             # or with a time: \(CalendarDate(dayNumber: date.dayNumber + 1))T08:15")
-        lines.append("# icon: worksheet               # \(AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", "))")
+        let next = CalendarDate(dayNumber: date.dayNumber + 1)
+        lines.append(noted("# due: \(next)", "or with a time: \(next)T08:15"))
+        lines.append(noted("# icon: worksheet", AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", ")))
         lines.append("# link: https://example.org/worksheet")
         lines.append("# draft: true")
+        lines.append(noted("# extra: {room: 204}", "fields of your own, for your templates"))
         lines += ["---", "What to do, in Markdown.", ""]
         return lines.joined(separator: "\n")
     }

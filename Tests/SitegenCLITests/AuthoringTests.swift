@@ -165,6 +165,14 @@ struct ScaffoldTests {
         #expect(console.error.contains("is not empty"))
     }
 
+    /// The columns where the notes beside keys start, in front matter `new` wrote.
+    private static func noteColumns(_ text: String) -> Set<Int> {
+        Set(text.split(separator: "\n").compactMap { line -> Int? in
+            guard !line.hasPrefix("# Every key"), let note = line.dropFirst(2).range(of: " # ") else { return nil }
+            return line.distance(from: line.startIndex, to: note.lowerBound)
+        })
+    }
+
     @Test func newWritesEveryKeyAndNeverOverwrites() throws {
         let folder = TemporaryFolder()
         let site = folder.url.appendingPathComponent("site")
@@ -181,11 +189,7 @@ struct ScaffoldTests {
             #expect(text.contains("\n# \(key):") || text.contains("\n\(key):"), "\(key)")
         }
         #expect(text.contains("\ndraft: true "))
-        let noteColumns = Set(text.split(separator: "\n").compactMap { line -> Int? in
-            guard !line.hasPrefix("# Every key"), let note = line.dropFirst(2).range(of: " # ") else { return nil }
-            return line.distance(from: line.startIndex, to: note.lowerBound)
-        })
-        #expect(noteColumns.count == 1, "\(noteColumns)")
+        #expect(Self.noteColumns(text) == [33])
         let again = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "article", "Café: \"Best\" Toast", "--source", site.path], console: again.console) == 1)
         #expect(again.error == "sitegen new: error: Content/articles/cafe-best-toast/ already exists; sitegen new never overwrites a file (give another title)\n")
@@ -196,6 +200,10 @@ struct ScaffoldTests {
         let homework = try String(contentsOf: site.appendingPathComponent("Content/homework/2026-12-01-fractions-worksheet.md"), encoding: .utf8)
         #expect(homework.hasPrefix("---\n# Every key: \(InitCommand.sitegen.docs("reference/content-keys.md", section: "assignments"))\ntitle: Fractions worksheet\nteacher: ms-lee\n"))
         #expect(homework.contains("\ngrade: 8\n") && homework.contains("\nassigned: 2026-12-01\n"))
+        for key in ContentKeys.assignment.names {
+            #expect(homework.contains("\n# \(key):") || homework.contains("\n\(key):"), "\(key)")
+        }
+        #expect(Self.noteColumns(homework) == [33])
 
         let wrongTeacher = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["new", "assignment", "--teacher", "ms-le", "X", "--source", site.path], console: wrongTeacher.console) == 1)

@@ -165,7 +165,7 @@ enum DocsMarkdown {
             return "[\(found.title.replacingOccurrences(of: "`", with: ""))](#\(anchor(found.title)))"
         }
         switch name.holds {
-        case .value: return cell(name.meaning)
+        case .value, .fields: return cell(name.meaning)
         case .record(let record): return cell(name.meaning) + ": " + link(record)
         case .list(let record): return cell(name.meaning) + "; a list, each " + link(record)
         }

@@ -69,6 +69,11 @@ struct TemplateVocabularyTests {
             switch holds {
             case .value:
                 break
+            case .fields:
+                switch value {
+                case .null, .dictionary: break
+                default: problems.append("\(path) is \(value), where the vocabulary has the author's own fields")
+                }
             case .record(let name):
                 record(value, TemplateVocabulary.record(name)?.names ?? [], as: name, at: path)
             case .list(let name):
@@ -121,7 +126,7 @@ struct TemplateVocabularyTests {
         var pending = TemplateVocabulary.templates.flatMap(\.names) + TemplateVocabulary.everyPage
         while let name = pending.popLast() {
             switch name.holds {
-            case .value: continue
+            case .value, .fields: continue
             case .record(let record), .list(let record):
                 guard reached.insert(record).inserted else { continue }
                 pending += TemplateVocabulary.record(record)?.names ?? []

@@ -146,6 +146,7 @@ extension ContentKeys {
             ContentKey("lat", "a number from -90 to 90", default: "none", "Its latitude; give `lat` and `lon` together or not at all.", example: "lat: 22.304865"),
             ContentKey("lon", "a number from -180 to 180", default: "none", "Its longitude.", example: "lon: 114.171386"),
         ])),
+        .extra,
     ])
 }
 
@@ -187,6 +188,7 @@ public struct ArticleFields: Sendable {
     public var subContents: [SubContent]
     /// Links of the body, for `sitegen check`.
     public var links: [ContentLink]
+    public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -225,6 +227,7 @@ public struct ArticleFields: Sendable {
             restaurantLocation = fields.keyLocation("restaurant")
             restaurantFields.reportUnknownKeys(what: "article front matter")
         }
+        extra = fields.extra()
         fields.reportUnknownKeys(what: "article front matter")
 
         let body = ContentBody.render(file, context: context, log: log)
@@ -331,7 +334,7 @@ public struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -351,6 +354,7 @@ public struct ArticleFields: Sendable {
         self.mainHTML = mainHTML
         self.subContents = subContents
         self.links = links
+        self.extra = extra
         pagePath = ArticleFields.pagePath(of: slug)
     }
 }
@@ -406,8 +410,8 @@ extension BinaryWriter {
             }
         }
         array(value.links) { $0.link($1) }
+        extra(value.extra)
     }
-
 }
 
 extension ArticleFields {
@@ -458,6 +462,7 @@ extension ArticleFields {
             subContents = try reader.array { reader throws(BinaryReader.Corrupt) in SubContent(image: try reader.image(), html: StoredText(utf8: try reader.slice())) }
         }
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
-        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating)
+        let extra = try reader.extra()
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating, extra: extra)
     }
 }

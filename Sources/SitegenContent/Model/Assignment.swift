@@ -30,6 +30,7 @@ public struct AssignmentFields: Sendable {
     /// The details without markup, for calendars.
     public var detailsText: StoredText
     public var links: [ContentLink]
+    public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -81,6 +82,7 @@ public struct AssignmentFields: Sendable {
                 log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(context.site.homework.releaseTime) on \(assigned) ('homework.release_time'): it is past due when it first appears")
             }
         }
+        extra = fields.extra()
         fields.reportUnknownKeys(what: "assignment front matter")
 
         let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
@@ -102,7 +104,7 @@ public struct AssignmentFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink]) {
+    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink], extra: Extra = .none) {
         self.sourcePath = sourcePath
         self.id = id
         self.title = title
@@ -117,6 +119,7 @@ public struct AssignmentFields: Sendable {
         self.detailsHTML = detailsHTML
         self.detailsText = detailsText
         self.links = links
+        self.extra = extra
     }
 }
 
@@ -136,8 +139,8 @@ extension BinaryWriter {
         text(value.detailsHTML)
         text(value.detailsText)
         array(value.links) { $0.link($1) }
+        extra(value.extra)
     }
-
 }
 
 extension AssignmentFields {
@@ -156,6 +159,7 @@ extension AssignmentFields {
         let detailsHTML = StoredText(utf8: try reader.slice())
         let detailsText = StoredText(utf8: try reader.slice())
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
-        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links)
+        let extra = try reader.extra()
+        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links, extra: extra)
     }
 }

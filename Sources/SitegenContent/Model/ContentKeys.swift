@@ -30,6 +30,7 @@ public enum ContentKeys {
             ContentKey("release_time", "a time like `14:00`", default: "`14:00`", "When a day's assignments are published: from this time they are tonight's homework.", example: "release_time: \"15:30\""),
             ContentKey("subjects", "a list of text", default: "the order of teachers.yaml", "The order subjects are named in (\"Math and History\"); a subject named twice keeps its first place, with a warning.", example: "subjects: [Chinese, English, Math]"),
         ])),
+        .extra,
     ])
 
     public static let teacher = KeyTable([
@@ -39,6 +40,7 @@ public enum ContentKeys {
         ContentKey("grades", "a list of grades of `homework.grades`", default: "required", "The grades the teacher teaches: their assignments are for these unless they name others.", example: "grades: [7, 8]"),
         ContentKey("blog", "an http or https URL", default: "none", "The teacher's blog, linked from their assignments and `/homework/teachers/`.", example: "blog: https://mslee.example.org/"),
         ContentKey("email", "an email address", default: "none", "Shown on `/homework/teachers/`.", example: "email: lee@school.example.org"),
+        .extra,
     ])
 
     public static let assignment = KeyTable([
@@ -52,6 +54,7 @@ public enum ContentKeys {
         ContentKey("icon", "one of " + AssignmentIcon.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "), default: "`other`", "The icon it is shown with.", example: "icon: worksheet"),
         ContentKey("link", "an http or https URL", default: "none", "A page to go with it: the worksheet, the reading.", example: "link: https://example.org/worksheet.pdf"),
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out unless the build is given `--drafts`.", example: "draft: true"),
+        .extra,
     ])
 
     public static let page = KeyTable([
@@ -59,5 +62,6 @@ public enum ContentKeys {
         ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What search engines and link previews show.", example: "summary: Who we are."),
         ContentKey("slug", "lowercase letters, digits and hyphens", default: "the file's name without `.md` and a leading date, or the folder's name for an `index.md`", "The page's address: `/<slug>/`; the names of sitegen's own pages (`map`, `tags` …) are taken.", example: "slug: about"),
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out unless the build is given `--drafts`.", example: "draft: true"),
+        .extra,
     ])
 }

@@ -80,6 +80,7 @@ extension BinaryWriter {
         array(value.grades) { $0.string($1.text) }
         optional(value.blog) { $0.string($1.text) }
         optional(value.email) { $0.string($1) }
+        extra(value.extra)
     }
 
     /// `htmlInPage`: leaves out the HTML, which the article's page has (`PageHTML`).
@@ -142,7 +143,8 @@ extension BinaryReader {
         Teacher(id: try string(), name: try string(), subject: try string(),
                 grades: try array { reader throws(Corrupt) in GradeID(try reader.string()) },
                 blog: try optional { reader throws(Corrupt) in try reader.webURL() },
-                email: try optional { reader throws(Corrupt) in try reader.string() })
+                email: try optional { reader throws(Corrupt) in try reader.string() },
+                extra: try extra())
     }
 
     /// `pages`: where the HTML left out of the store is.

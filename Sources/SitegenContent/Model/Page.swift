@@ -15,6 +15,7 @@ public struct Page: Sendable {
     public var draft: Bool
     public var html: String
     public var links: [ContentLink]
+    public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
         let errorsBefore = log.entries.count
@@ -23,6 +24,7 @@ public struct Page: Sendable {
         let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "about")
         draft = fields.optional("draft", Bool.self) ?? false
+        extra = fields.extra()
         fields.reportUnknownKeys(what: "page front matter")
         let body = ContentBody.render(file, context: context, log: log)
         html = String(decoding: body.html, as: UTF8.self)
@@ -38,7 +40,7 @@ public struct Page: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, summary: String, draft: Bool, html: String, links: [ContentLink]) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, summary: String, draft: Bool, html: String, links: [ContentLink], extra: Extra = .none) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -47,6 +49,7 @@ public struct Page: Sendable {
         self.draft = draft
         self.html = html
         self.links = links
+        self.extra = extra
     }
 }
 
@@ -60,6 +63,7 @@ extension BinaryWriter {
         bool(value.draft)
         string(value.html)
         array(value.links) { $0.link($1) }
+        extra(value.extra)
     }
 }
 
@@ -73,6 +77,7 @@ extension Page {
         let draft = try reader.bool()
         let html = try reader.string()
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
-        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links)
+        let extra = try reader.extra()
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links, extra: extra)
     }
 }

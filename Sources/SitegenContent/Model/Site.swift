@@ -56,6 +56,7 @@ public struct Site: Sendable {
     public var homework: Homework
     /// Where `homework.grades` is written, for errors about grades that are not in it.
     public var gradesLocation: SourceLocation
+    public var extra: Extra
     /// False when site.yaml is not valid YAML: its settings are defaults, and checks
     /// against them (is this grade listed?) would only repeat that one error.
     public var isReadable: Bool
@@ -153,6 +154,7 @@ public struct Site: Sendable {
         self.homework = homework
         self.gradesLocation = gradesLocation
 
+        extra = fields.extra()
         fields.reportUnknownKeys(what: "site.yaml")
         self.title = title ?? ""
     }
@@ -260,16 +262,18 @@ public struct Teacher: Sendable, Hashable {
     public var grades: [GradeID]
     public var blog: WebURL?
     public var email: String?
+    public var extra: Extra
 
     public static let path = "Content/teachers.yaml"
 
-    public init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?) {
+    public init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?, extra: Extra = .none) {
         self.id = id
         self.name = name
         self.subject = subject
         self.grades = grades
         self.blog = blog
         self.email = email
+        self.extra = extra
     }
 
     public init(fields: FieldReader, site: Site) throws(InvalidContent) {
@@ -284,6 +288,7 @@ public struct Teacher: Sendable, Hashable {
         }
         blog = fields.optional("blog", WebURL.self)
         email = fields.optional("email", EmailAddress.self)?.text
+        extra = fields.extra()
         fields.reportUnknownKeys(what: "teachers.yaml")
         // A teacher with a wrong grade or blog is still a teacher: assignments may name
         // them, and the build fails on the logged error anyway.

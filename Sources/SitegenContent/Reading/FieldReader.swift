@@ -217,6 +217,8 @@ public final class FieldReader {
             var message = "unknown key '\(name(pair.key))' in \(what)"
             if let suggestion = Suggestion.closest(to: pair.key, among: keys.names) {
                 message += "; did you mean '\(name(suggestion))'?"
+            } else if keys.contains("extra") {
+                message += "; a field of your own goes under 'extra:'"
             }
             log.warning(at: pair.keyLocation, message)
         }

@@ -32,9 +32,14 @@ struct PageFingerprints: Sendable {
         global.add(context)
         // Any page's template may show `today`.
         global.add(index.moment.date.description)
+        // `site.pages` shows every page's title, summary and own fields on any page.
         for page in index.pages {
             global.add(page.slug.text)
             global.add(page.title)
+            global.add(page.summary)
+            var extra = BinaryWriter()
+            extra.extra(page.extra)
+            global.add(extra.bytes)
         }
         for (ext, names) in assets.sorted(by: { $0.key < $1.key }) {
             for (name, path) in names.sorted(by: { $0.key < $1.key }) {

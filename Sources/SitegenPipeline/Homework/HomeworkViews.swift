@@ -149,6 +149,7 @@ public struct HomeworkViews: Sendable {
                 "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(GradeNames.name(of:)))),
                 "blog": teacher.blog.map { .string($0.text) } ?? .null,
                 "email": teacher.email.map(MustacheValue.string) ?? .null,
+                "extra": teacher.extra.mustacheValue,
             ])
         }
         return ["teachers": .array(teachers), "homework": summary]

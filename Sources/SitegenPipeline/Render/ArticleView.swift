@@ -61,6 +61,7 @@ public struct ArticleView: MustacheObject {
             } ?? .null
         },
         .init("ratingText", "the rating in words, \"4.5 out of 5\"") { $0.article.rating.map { .string("\($0.text) out of 5") } ?? .null },
+        .init("extra", "the article's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields) { $0.article.extra.mustacheValue },
     ])
 
     /// The members templates asked views for, as bits by their places in `table`: what list

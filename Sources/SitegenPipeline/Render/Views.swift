@@ -29,6 +29,7 @@ public struct SiteView: MustacheObject {
             switch key {
             case "title": .string(site.title)
             case "pages": .array(pages)
+            case "extra": site.extra.mustacheValue
             default: nil
             }
         case 6:
@@ -209,7 +210,7 @@ public struct AssignmentView: MustacheObject {
     }
 
     public static func teacher(_ teacher: Teacher) -> MustacheValue {
-        .fields(["name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null, "id": .string(teacher.id)])
+        .fields(["name": .string(teacher.name), "blog": teacher.blog.map { .string($0.text) } ?? .null, "id": .string(teacher.id), "extra": teacher.extra.mustacheValue])
     }
 
     public func mustacheMember(_ key: String) -> MustacheValue? {
@@ -230,6 +231,7 @@ public struct AssignmentView: MustacheObject {
         case "displayAssigned": .string(context.formats.weekdayDate(assignment.assigned))
         case "dayURL": .string(dayURL)
         case "grades": .array(assignment.grades.map { .string($0.text) })
+        case "extra": assignment.extra.mustacheValue
         default: nil
         }
     }
@@ -266,6 +268,7 @@ public struct PageView: MustacheObject {
         case "url": .string(url)
         case "summary": .string(page.summary)
         case "body": .string(page.html)
+        case "extra": page.extra.mustacheValue
         default: nil
         }
     }

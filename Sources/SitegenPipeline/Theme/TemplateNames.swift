@@ -14,6 +14,9 @@ public enum TemplateNames {
 
     public static let customStylesheet = "custom"
 
+    /// The name that holds the author's own fields (`extra:`).
+    public static let extraFields = "extra"
+
     /// What every list answers besides its items' names (`MustacheValue.member`).
     public static let listMembers: Set<String> = ["count", "first", "last"]
 
@@ -22,7 +25,11 @@ public enum TemplateNames {
     /// `site.assets` answers (`{{site.assets.css.style}}`).
     public static func check(_ template: MustacheTemplate, assetNames: Set<String>) -> [Diagnostic] {
         template.names.compactMap { name in
-            guard let unknown = name.components.first(where: { !isKnown($0, assetNames: assetNames) }) else { return nil }
+            // The author's own fields are theirs to name: nothing after `extra`, nor inside
+            // a section of it, is sitegen's.
+            guard !name.sections.contains(where: { $0.contains(extraFields) }) else { return nil }
+            let checked = name.components.prefix { $0 != extraFields }
+            guard let unknown = checked.first(where: { !isKnown($0, assetNames: assetNames) }) else { return nil }
             let dotted = name.components.joined(separator: ".")
             let context = dotted == unknown ? "" : " (in '\(dotted)')"
             let hint = Suggestion.closest(to: unknown, among: Array(known.union(assetNames))).map { "; did you mean '\($0)'?" } ?? ""

@@ -12,6 +12,8 @@ public struct TemplateName: Sendable {
         case record(String)
         /// A list of records of that name.
         case list(String)
+        /// The author's own fields (`extra:`): any name, as they wrote it.
+        case fields
     }
 
     public var name: String
@@ -129,6 +131,7 @@ public enum TemplateVocabulary {
             TemplateName("hasHomework", "true when site.yaml names grades"),
             TemplateName("pages", "the plain pages", .list("page")),
             TemplateName("assets", "the URLs of the theme's assets by extension and name: `{{site.assets.css.style}}` for `assets/style.css`"),
+            TemplateName("extra", "site.yaml's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
         Record(name: "meta", title: "`meta`", names: [
             TemplateName("title", "the page's title for `<title>` and link previews"),
@@ -177,6 +180,7 @@ public enum TemplateVocabulary {
             TemplateName("url", "its path"),
             TemplateName("summary", "its summary"),
             TemplateName("body", "its content, as HTML: `{{{body}}}`"),
+            TemplateName("extra", "the page's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
         Record(name: "pagination", title: "`pagination`", names: [
             TemplateName("number", "this page's number, from 1"),
@@ -290,6 +294,7 @@ public enum TemplateVocabulary {
             TemplateName("grades", "their grades in words, \"7th grade and 8th grade\""),
             TemplateName("blog", "their blog's URL"),
             TemplateName("email", "their email address"),
+            TemplateName("extra", "the teacher's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
         Record(name: "assignment", title: "An assignment (`assignment.row`, `assignment.digest`)", names: [
             TemplateName("view", "the name of its view: `{{>*view}}` renders it through that template"),
@@ -308,11 +313,13 @@ public enum TemplateVocabulary {
             TemplateName("link", "its link"),
             TemplateName("details", "its details, as HTML: `{{{details}}}`"),
             TemplateName("grades", "its grades, `7`, `8`"),
+            TemplateName("extra", "the assignment's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
         Record(name: "teacher", title: "An assignment's teacher (`teacher`)", names: [
             TemplateName("id", "their id in teachers.yaml"),
             TemplateName("name", "their name"),
             TemplateName("blog", "their blog's URL"),
+            TemplateName("extra", "the teacher's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
     ]
 
