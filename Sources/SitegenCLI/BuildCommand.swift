@@ -20,6 +20,7 @@ enum BuildCommand {
             .option("--base-url", "URL", "publish under this URL instead of site.yaml's base_url"),
             .option("--today", "DATE", "build as if it were DATE (2026-03-10, after the homework release time) or DATE and time (2026-03-10T13:30), in the site's time zone (default: now)"),
             .flag("--drafts", "include drafts (default: drafts are left out)"),
+            .flag("--future", "include articles dated after the build's moment, marked as scheduled (default: each is left out until its date and time)"),
             .flag("--strict", "treat warnings as errors (default: warnings do not fail; notes never do)"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
             .flag("--timings", "print how long each stage took, and how many content files were parsed and pages rendered (the rest came from the cache)"),
@@ -45,6 +46,7 @@ enum BuildCommand {
         options.baseURL = arguments["--base-url"]
         options.today = arguments["--today"]
         options.drafts = arguments.has("--drafts")
+        options.future = arguments.has("--future")
         options.strict = arguments.has("--strict")
         options.useCache = arguments.command == "build" && !arguments.has("--no-cache")
         options.cacheFolder = arguments["--cache-dir"]
@@ -171,6 +173,7 @@ enum CheckCommand {
             .option("--base-url", "URL", "check as if published under this URL"),
             .option("--today", "DATE", "check as if it were DATE or DATE and time (default: now)"),
             .flag("--drafts", "include drafts"),
+            .flag("--future", "include articles dated after the check's moment"),
             .flag("--strict", "treat warnings as errors (notes never fail)"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
         ],

@@ -24,6 +24,9 @@ final class DevServer: Sendable {
 
     /// Builds once and starts serving; the caller then calls `watch()`.
     init(options: BuildOptions, host: String, port: Int, console: Console) throws(HTTPServer.StartError) {
+        var options = options
+        // What the author writes ahead is shown, marked as scheduled.
+        options.future = true
         self.options = options
         self.console = console
         site = URL(fileURLWithPath: options.source).standardizedFileURL
@@ -161,7 +164,7 @@ enum ServeCommand {
         summary: "serve the site while you write, reloading pages as files change",
         usage: ["serve [options]"],
         description: [
-            "Builds the site and serves it over HTTP while you write: every page reloads by itself after a change (only the stylesheet is swapped when only CSS changed), and a content or template error is shown over the page, with its source line, until it is fixed; the last good build keeps being served. Without --today it also rebuilds when the homework's release time or midnight passes in the site's time zone. The build goes to a folder of the build cache, not to Output/, and the reload script is never part of 'sitegen build' output.",
+            "Builds the site and serves it over HTTP while you write, with articles dated after now shown and marked as scheduled: every page reloads by itself after a change (only the stylesheet is swapped when only CSS changed), and a content or template error is shown over the page, with its source line, until it is fixed; the last good build keeps being served. Without --today it also rebuilds when the homework's release time or midnight passes in the site's time zone. The build goes to a folder of the build cache, not to Output/, and the reload script is never part of 'sitegen build' output.",
         ],
         options: [
             .option("--source", "DIR", .folder, "the site folder (default: .)"),

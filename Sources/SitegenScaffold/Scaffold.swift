@@ -320,6 +320,7 @@ public enum Scaffold {
         ---
         title: \(YAMLText.scalar(title))
         date: \(date)
+        # updated: \(date)             # when it last changed, shown as "Updated …"
         # summary: One or two sentences for cards, feeds and link previews (else the first paragraph).
         \(cover ?? "# cover: {src: cover.jpg, alt: What the photo shows}")
         # meal: Breakfast

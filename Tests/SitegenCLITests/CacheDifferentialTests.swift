@@ -299,7 +299,7 @@ private struct EditedSites {
             return "template \(template)"
         case 9:
             let tags = Pools.tags.randomSubset(using: &random) ?? []
-            try replaceLineEverywhere("Content/articles/2026-12-01-cha-chaan-teng-guide.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
+            try replaceLineEverywhere("Content/articles/2026-11-23-cha-chaan-teng-guide.md", startingWith: "tags: ", with: "tags: \(WrittenArticle.flow(tags))")
             return "tags of the draft: \(tags)"
         default:
             let perPage = Int.random(in: 1...4, using: &random)

@@ -212,7 +212,7 @@ extension BuildCacheTests {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
         _ = report(cached, cache: cache, drafts: true)
-        let guide = "2026-12-01-cha-chaan-teng-guide.md"
+        let guide = "2026-11-23-cha-chaan-teng-guide.md"
         for (text, replacement) in [("title: A Cha Chaan Teng Guide", "title: The Cha Chaan Teng Guide"), ("meal: Breakfast", "meal: Brunch")] {
             try replace(text, with: replacement, in: guide, in: cached, plain)
             let edited = report(cached, cache: cache, drafts: true)
@@ -313,7 +313,7 @@ extension BuildCacheTests {
         let (cached, plain, cache) = try twinSites(in: folder)
         _ = report(cached, cache: cache)
         let articles = ["claypot-rice-at-temple-street/index.md", "dim-sum-in-sham-shui-po/index.md", "egg-tarts-on-lyndhurst-terrace/index.md",
-                        "lovely-breakfast/index.md", "pineapple-bun-in-mong-kok/index.md", "wonton-noodles-in-central/index.md", "2026-12-01-cha-chaan-teng-guide.md"]
+                        "lovely-breakfast/index.md", "pineapple-bun-in-mong-kok/index.md", "wonton-noodles-in-central/index.md", "2026-11-23-cha-chaan-teng-guide.md"]
         // Each edit replaces the first match of a pattern (or appends) in the front matter or the story.
         let edits: [(pattern: String, replacement: (Int) -> String, inFrontMatter: Bool)] = [
             ("$", { "\n\nAnother paragraph, \($0).\n" }, false),

@@ -167,6 +167,26 @@ struct ServeTests {
         #expect(page().contains("Last night, Wednesday, Nov 25"))
     }
 
+    /// A scheduled article is shown marked as such, until its minute, when the server builds
+    /// again by itself and the mark is gone.
+    @Test func showsAScheduledArticleMarkedUntilItsTime() throws {
+        let folder = TemporaryFolder()
+        let zone = try #require(TimeZone(identifier: "Asia/Hong_Kong"))
+        let now = Mutex(try #require(BuildMoment(parsing: "2026-12-24T17:59")).instant(in: zone))
+        var options = BuildOptions(source: Repository.root.path, output: folder.url.appendingPathComponent("served").path)
+        options.clock = { now.withLock { $0 } }
+        options.useCache = true
+        options.cacheFolder = folder.url.appendingPathComponent("cache").path
+        let server = try DevServer(options: options, host: "127.0.0.1", port: 0, console: CapturedConsole().console)
+        defer { server.stop() }
+        func page() -> String { RawClient(port: server.server.port).get("/articles/hot-pot-on-christmas-eve/")?.body ?? "" }
+        #expect(page().contains("<strong class=\"badge\">Scheduled</strong>"))
+        #expect(!server.rebuildIfTheMomentMovedOn())
+        now.withLock { $0 = $0.addingTimeInterval(61) }
+        #expect(server.rebuildIfTheMomentMovedOn(), "18:00:01")
+        #expect(page().contains("Hot Pot on Christmas Eve") && !page().contains("class=\"badge\""))
+    }
+
     @Test func tellsOpenPagesToReloadAndShowsErrorsUntilFixed() throws {
         let (folder, server, site) = try startServer()
         defer {

@@ -27,10 +27,14 @@ def check_feed(path):
     if len(set(ids)) != len(ids) or not all(ids):
         problems.append("entry ids are missing or repeated")
     updated = [entry.get("updated_parsed") for entry in feed.entries]
+    # Entries are in the order they were published; an entry updated since keeps its place.
+    order = [entry.get("published_parsed") or entry.get("updated_parsed") for entry in feed.entries]
     if not all(updated):
         problems.append("an entry has no parsable updated time")
-    elif updated != sorted(updated, reverse=True):
+    elif order != sorted(order, reverse=True):
         problems.append("entries are not newest first")
+    elif any(entry.get("published_parsed") and entry["updated_parsed"] < entry["published_parsed"] for entry in feed.entries):
+        problems.append("an entry was updated before it was published")
     for entry in feed.entries:
         if not entry.get("link", "").startswith(("http://", "https://")):
             problems.append(f"entry {entry.get('id')} has no absolute link")

@@ -120,6 +120,7 @@ extension ContentKeys {
     public static let article = KeyTable([
         ContentKey("title", "text", default: "required", "The article's title.", example: "title: Lovely Breakfast"),
         ContentKey("date", "a date (`2026-12-01`), or a date and time (`2026-12-01T08:00`, with an offset or in the site's time zone)", default: "required", "When it was published: articles are listed newest first.", example: "date: 2016-05-20"),
+        ContentKey("updated", "a date, or a date and time", default: "none", "When the article last changed in a way worth telling: shown as \"Updated …\", and the date feeds and the sitemap give. Not before `date`.", example: "updated: 2026-12-01"),
         ContentKey("summary", "text", default: "the first paragraph, cut on a word near 200 characters", "What cards, feeds, search engines and link previews show.", example: "summary: Kaya toast and soft eggs in Jordan."),
         ContentKey("slug", "lowercase letters, digits and hyphens", default: "the file's name without `.md` and a leading date (`2016-05-20-`), or the folder's name for an `index.md`", "The article's address: `/articles/<slug>/`.", example: "slug: lovely-breakfast"),
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out of the site unless the build is given `--drafts`.", example: "draft: true"),
@@ -172,6 +173,9 @@ public struct ArticleFields: Sendable {
     public var date: DateTimeValue
     /// `date` as seconds since 1970 in UTC, for sorting.
     public var instant: Int
+    public var updated: DateTimeValue?
+    /// `updated` as seconds since 1970, or `instant` without one: what feeds show.
+    public var updatedInstant: Int
     public var summary: String
     public var cover: ResolvedImage?
     public var meal: Label?
@@ -195,6 +199,12 @@ public struct ArticleFields: Sendable {
         let fields = FieldReader(file.frontMatter, keys: ContentKeys.article, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
         let date = fields.required("date", DateTimeValue.self)
+        let updated = fields.optional("updated", DateTimeValue.self)
+        // A day alone is any time of it: updated the day a post went up at noon is fine.
+        if let updated, let date, updated.date < date.date
+            || (updated.time != nil && date.time != nil && updated.instant(in: context.site.timeZone) < date.instant(in: context.site.timeZone)) {
+            log.error(at: fields.node("updated")!.location, "'updated' must not be before 'date' (\(date)), found '\(updated)'")
+        }
         let summary = fields.optionalText("summary")
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
@@ -246,6 +256,8 @@ public struct ArticleFields: Sendable {
         self.title = title
         self.date = date
         self.instant = date.instant(in: context.site.timeZone)
+        self.updated = updated
+        updatedInstant = max(updated?.instant(in: context.site.timeZone) ?? instant, instant)
         self.slug = slug.slug
         slugPlace = LineAndColumn(slug.location)
         pagePath = ArticleFields.pagePath(of: slug.slug)
@@ -334,13 +346,15 @@ public struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none, updated: (value: DateTimeValue, instant: Int)? = nil) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
         self.title = title
         self.date = date
         self.instant = instant
+        self.updated = updated?.value
+        updatedInstant = updated?.instant ?? instant
         self.summary = summary
         self.cover = cover
         self.meal = meal
@@ -371,6 +385,8 @@ extension BinaryWriter {
         string(value.title)
         dateTime(value.date)
         integer(value.instant)
+        optional(value.updated) { $0.dateTime($1) }
+        integer(value.updatedInstant)
         string(value.summary)
         optional(value.cover) { $0.image($1) }
         optional(value.meal) { $0.label($1) }
@@ -424,6 +440,8 @@ extension ArticleFields {
         let title = try reader.string()
         let date = try reader.dateTime()
         let instant = try reader.integer()
+        let updated = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
+        let updatedInstant = try reader.integer()
         let summary = try reader.string()
         let cover = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.image() }
         let meal = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.label() }
@@ -463,6 +481,7 @@ extension ArticleFields {
         }
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
-        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating, extra: extra)
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating, extra: extra,
+                  updated: updated.map { ($0, updatedInstant) })
     }
 }

@@ -111,6 +111,7 @@ extension BuildCache {
         feedSources = changed.feedSources
         formatFacts = changed.formatFacts
         moment = changed.moment
+        nextScheduled = changed.nextScheduled
         racyInputs = changed.racyInputs
         listsChecksum = changed.listsChecksum
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
@@ -237,6 +238,7 @@ extension BuildCache {
         writer.array(feedSources) { $0.string($1) }
         writer.optional(formatFacts) { $0.formatFacts($1) }
         writer.string(moment)
+        writer.integer(nextScheduled)
         writeHashes(racyInputs, &writer)
         writer.unsigned(listsChecksum)
     }
@@ -250,6 +252,7 @@ extension BuildCache {
         feedSources = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
         formatFacts = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.formatFacts() }
         moment = try reader.string()
+        nextScheduled = try reader.integer()
         racyInputs = try readHashes(&reader)
         listsChecksum = try reader.unsigned()
     }

@@ -10,7 +10,7 @@ import SitegenSupport
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-27"
+    static let format = "sitegen-build-cache-28"
 
     /// The tool version and options the cache was made for.
     var signature: String
@@ -18,6 +18,9 @@ struct BuildCache: Sendable {
     /// build at another one takes the models from the cache but renders again the pages
     /// that show the moment, which their fingerprints tell.
     var moment = ""
+    /// The earliest date of an article the build left out or marked as scheduled
+    /// (`SiteIndex.nextScheduled`): a build from then on is at another moment.
+    var nextScheduled = Int.max
     /// site.yaml, teachers.yaml and the list of static files: what every model depends on.
     var contextHash: UInt64
     /// The stamps of the site's files but its Markdown files (whose are in `content`).

@@ -150,6 +150,7 @@ extension CachedBuild {
         }
         var cache = BuildCache(signature: signature, contextHash: contextHash)
         cache.moment = settings.moment.key
+        cache.nextScheduled = made.index.nextScheduled ?? .max
         cache.store = storeMark
         cache.inputs = tree.stamps
         cache.staticHashes = staticHashes

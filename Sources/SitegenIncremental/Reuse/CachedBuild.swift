@@ -112,7 +112,7 @@ public final class CachedBuild: BuildReuse {
         self.settings = settings
         if walked, let listings, tree.listings != listings.known { tree.listings.save(to: listings.file) }
         if let warm {
-            guard settings.moment == warm.index.moment, let edited = warm.edited(in: tree) else {
+            guard settings.moment == warm.index.moment, settings.clock < warm.index.nextScheduled ?? .max, let edited = warm.edited(in: tree) else {
                 dropWarm()
                 return changesFromCache(tree, settings: settings)
             }
@@ -138,7 +138,8 @@ public final class CachedBuild: BuildReuse {
         let changedInputs = previous?.inputsChanged(in: tree, upTo: EditScope.limit, racy: racy)
         // The last build's pages show this moment: only then can they all be as they are,
         // or only the edited articles' pages change.
-        let sameMoment = previous?.moment == settings.moment.key
+        // A scheduled article whose time has come makes it another moment too.
+        let sameMoment = previous?.moment == settings.moment.key && settings.clock < previous?.nextScheduled ?? .max
         if var previous, sameMoment, changedInputs?.isEmpty == true, outputIsAsLeft(previous) {
             // Inputs found unchanged by their bytes whose stamps are settled now are not read
             // again by the next build.
@@ -220,6 +221,7 @@ extension BuildCache {
         report.pageCount = pageCount
         report.fileCount = fileCount
         report.unchangedCount = fileCount
+        report.nextScheduled = nextScheduled == .max ? nil : nextScheduled
         return report
     }
 

@@ -76,7 +76,7 @@ final class EditScope {
         let entries = edited.map(\.model)
         let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: build.context)
         self.pageTexts = pageTexts
-        let viewContext = ViewContext(site: site, formats: build.formats)
+        let viewContext = ViewContext(site: site, formats: build.formats, clock: build.settings.clock)
         guard let changes = ArticleChanges(files: files, entries: entries, previous: previous, models: models, pageTexts: pageTexts,
                                            strict: options.strict, viewContext: viewContext) else { return nil }
         let known = KnownArticles(previous: previous, models: models, pageTexts: pageTexts)
@@ -110,7 +110,8 @@ final class EditScope {
         let log = DiagnosticLog()
         let (theme, assets) = Theme.forSite(tree: tree, settings: build.settings, log: log)
         let content = SiteContent(teachers: build.settings.teachers, articles: Array(known.bySource.values), assignments: [], pages: pages)
-        var index = SiteIndex(content: content, site: site, moment: moment, includeDrafts: options.drafts, staticFiles: tree.staticFiles,
+        var index = SiteIndex(content: content, site: site, moment: moment,
+                              schedule: ArticleSchedule(clock: build.settings.clock, includeFuture: options.future), includeDrafts: options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
         // What the list pages show of the articles not read: as the last build had it.

@@ -26,7 +26,9 @@ struct PageFingerprints: Sendable {
         knownSummaryPrint = homeworkSummaryPrint
         var articlePrints: [ObjectIdentifier: UInt64] = [:]
         articlePrints.reserveCapacity(index.articles.count)
-        for article in index.articles { articlePrints[article.identity] = PageFingerprints.print(of: article, hashes: hashes) }
+        for article in index.articles {
+            articlePrints[article.identity] = PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article))
+        }
         self.articlePrints = articlePrints
         var global = Fingerprint()
         global.add(context)
@@ -76,15 +78,17 @@ struct PageFingerprints: Sendable {
     private func articles(_ list: some Sequence<Article>) -> UInt64 {
         var print = Fingerprint()
         for article in list {
-            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes))
+            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article)))
         }
         return print.value
     }
 
-    private static func print(of article: Article, hashes: [String: UInt64]) -> UInt64 {
+    /// `scheduled`: the article is shown marked as scheduled (`--future`), until its date.
+    private static func print(of article: Article, hashes: [String: UInt64], scheduled: Bool) -> UInt64 {
         var print = Fingerprint()
         print.add(article.sourcePath)
         print.add(hashes[article.sourcePath] ?? 0)
+        if scheduled { print.add(1) }
         return print.value
     }
 
@@ -105,7 +109,10 @@ struct PageFingerprints: Sendable {
             var print = Fingerprint()
             for (page, path) in fingerprints.index.searchablePages {
                 print.add(path)
-                if case .article(let article) = page { print.add(article.date.description) }
+                if case .article(let article) = page {
+                    print.add(article.date.description)
+                    print.add(article.updated?.description ?? "")
+                }
             }
             cachedSearchablePages = print.value
             return print.value
@@ -192,7 +199,7 @@ struct PageFingerprints: Sendable {
             print.add(lists.homeworkSummary())
             print.add(index.draftCount > 0 ? 1 : 0)
         case .article(let article):
-            print.add(hashes[article.sourcePath] ?? 0)
+            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article)))
         case .page(let page):
             print.add(hashes[page.sourcePath] ?? 0)
         case .group(let group, let list):

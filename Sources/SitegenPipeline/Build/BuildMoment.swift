@@ -28,6 +28,14 @@ public struct BuildMoment: Sendable, Hashable {
         (requested ?? now(in: site.timeZone, at: clock())).settled(releaseTime: site.homework.releaseTime)
     }
 
+    /// The instant articles' dates are held against, to the minute (not settled: a post
+    /// scheduled for 10:00 is published by a build at 10:00). A day alone (`--today
+    /// 2026-03-10`) reads as its release time, as it does for the homework.
+    public static func schedulingInstant(requested: BuildMoment?, clock: () -> Date, by site: Site) -> Int {
+        let moment = requested ?? now(in: site.timeZone, at: clock())
+        return DateTimeValue(date: moment.date, time: moment.time ?? site.homework.releaseTime).instant(in: site.timeZone)
+    }
+
     /// The moment as the pages see it. What the homework pages show changes only at
     /// midnight (the day's relative dates, what is upcoming) and at the release time (the
     /// day's work becomes tonight's): any moment after the release time is the day alone,

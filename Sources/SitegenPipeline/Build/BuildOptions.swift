@@ -18,6 +18,8 @@ public struct BuildOptions: Sendable {
     /// The clock read when `today` is not given (a test's own, to build at any moment).
     public var clock: @Sendable () -> Date = { Date() }
     public var drafts: Bool
+    /// Include articles dated after the build's moment (scheduled), marked as such.
+    public var future = false
     public var strict: Bool
     /// The Leaflet of `/map/` when site.yaml names no `map.leaflet`.
     public var leaflet = LeafletFiles.embedded
@@ -79,6 +81,17 @@ public struct BuildReport: Sendable {
     /// midnight, in the site's time zone), for a build at the clock's moment (no `--today`):
     /// a dev server left running rebuilds then. Nil when the site could not be read.
     public var momentChanges: Date?
+
+    /// The earliest date of an article scheduled at the build's moment (seconds since
+    /// 1970), when there is one.
+    public var nextScheduled: Int? {
+        didSet {
+            // Without `--today`, a scheduled article's time changes what the pages show too.
+            if let next = nextScheduled, let changes = momentChanges {
+                momentChanges = min(changes, Date(timeIntervalSince1970: TimeInterval(next)))
+            }
+        }
+    }
 
     public var succeeded: Bool {
         commandError == nil && !diagnostics.contains { $0.severity == .error }

@@ -51,6 +51,9 @@ public struct BuildSettings: Sendable {
     public var teachers: [Teacher]
     /// Settled (`BuildMoment.settled`).
     public var moment: BuildMoment
+    /// The instant, in seconds since 1970, the build reads as now for articles' dates: an
+    /// article dated after it is scheduled (`BuildMoment.schedulingInstant`).
+    public var clock: Int
     /// The Leaflet `/map/` uses, when there is one.
     public var leaflet: LeafletFiles?
     /// What tells this build's options and tools from another's: a build made with others

@@ -19,11 +19,12 @@ public enum Parse {
         }
         let teachers = Teacher.all(from: teachersNode, site: site, log: log)
         let moment = BuildMoment.seen(requested: request.moment, clock: request.options.clock, by: site)
+        let clock = BuildMoment.schedulingInstant(requested: request.moment, clock: request.options.clock, by: site)
         let leaflet = site.leafletFolder.map { LeafletFiles.folder($0.hasPrefix("/") ? $0 : request.sourceURL.appendingPathComponent($0).path) } ?? request.options.leaflet
         let options = request.options
-        let signature = [options.toolIdentity, "drafts=\(options.drafts)", "strict=\(options.strict)", "base=\(options.baseURL ?? "")",
+        let signature = [options.toolIdentity, "drafts=\(options.drafts)", "future=\(options.future)", "strict=\(options.strict)", "base=\(options.baseURL ?? "")",
                          "leaflet=\(leaflet?.signature ?? "none")"].joined(separator: "|")
-        return BuildSettings(site: site, teachers: teachers, moment: moment, leaflet: leaflet, signature: signature)
+        return BuildSettings(site: site, teachers: teachers, moment: moment, clock: clock, leaflet: leaflet, signature: signature)
     }
 
     /// One Markdown file; its problems come back with it, so the build cache can keep them.

@@ -58,13 +58,14 @@ public enum SiteBuilder {
         made.report.pageCount = scope.pageCount
         made.report.fileCount = scope.fileCount
         made.index = scope.index
+        made.report.nextScheduled = scope.index.nextScheduled
         made.theme = scope.theme
         made.assets = scope.assets
         made.isScoped = true
         guard made.report.succeeded else { return true }
         progress("Rendering")
         let pages = reuse.pages(scope.pages, paths: scope.paths, of: scope.index, assets: scope.assets, models: nil)
-        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!))
+        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!, clock: made.settings!.clock))
         guard let rendered = try? Render.run(scope.index, theme: scope.theme, leaflet: made.settings!.leaflet?.files, assets: scope.assets.paths,
                                              pages: (scope.pages, scope.paths), articles: articles, homeworkSummary: scope.homeworkSummary, reuse: pages),
               reuse.rendered(rendered, report: &made.report)
@@ -86,16 +87,18 @@ public enum SiteBuilder {
         let content = Validate.content(validated.lazy.map(\.model.model), teachers: settings.teachers)
         // The index is built mostly on one core: the articles' views are made on the other
         // meanwhile, until the pages are rendered.
-        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!))
+        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock))
         let makingViews = Concurrently { [drafts = request.options.drafts] in articles.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articles.stop() }
         let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)
-        let index = SiteIndex(content: content, site: settings.site, moment: settings.moment, includeDrafts: request.options.drafts, staticFiles: tree.staticFiles,
+        let index = SiteIndex(content: content, site: settings.site, moment: settings.moment,
+                              schedule: ArticleSchedule(clock: settings.clock, includeFuture: request.options.future), includeDrafts: request.options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
         if settings.site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
             log.error(at: settings.site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
         }
         made.report.diagnostics = finish(log.entries, strict: request.options.strict)
+        made.report.nextScheduled = index.nextScheduled
         (made.index, made.theme, made.assets) = (index, theme, assets)
         guard made.report.succeeded, let theme else { return made }
 

@@ -16,6 +16,11 @@ public struct SiteIndex: Sendable {
     public var pages: [Page]
     public var teachers: [Teacher]
     public var homework: HomeworkSchedule
+    /// When the build is, for articles' dates, and whether scheduled ones are shown.
+    public var schedule: ArticleSchedule
+    /// The earliest date of an article scheduled at `schedule.clock`: from then on, a
+    /// build publishes another site, though no file changed.
+    public var nextScheduled: Int?
     /// Feeds and calendars need absolute URLs: they are written when `base_url` is known.
     public var hasFeeds: Bool
     /// Every page to render, in a fixed order.
@@ -27,9 +32,10 @@ public struct SiteIndex: Sendable {
     public static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
                                              "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
 
-    public init(content: SiteContent, site: Site, moment: BuildMoment, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
+    public init(content: SiteContent, site: Site, moment: BuildMoment, schedule: ArticleSchedule = .everything, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
         self.site = site
         self.moment = moment
+        self.schedule = schedule
         teachers = content.teachers
         // The homework schedule needs nothing of the articles: it is made on another core.
         let scheduling = Concurrently {
@@ -45,6 +51,13 @@ public struct SiteIndex: Sendable {
         for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             let path = PlannedPage.article(article).path
             guard claims.claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
+            // A scheduled article is not there yet: no list, group, feed, map or page of a
+            // restaurant shows it, not even as a draft. Its path is claimed all the same, so
+            // that a clash is an error whenever the build is.
+            if schedule.isScheduled(article) {
+                nextScheduled = min(nextScheduled ?? .max, article.instant)
+                guard schedule.includeFuture else { continue }
+            }
             allArticles.append(article)
             if includeDrafts || !article.draft { articles.append(article) }
         }

@@ -101,6 +101,7 @@ extension BuildReport {
         report.fileCount = last.fileCount
         report.unchangedCount = last.fileCount
         report.extent = .unchanged
+        report.nextScheduled = last.nextScheduled
         return report
     }
 }

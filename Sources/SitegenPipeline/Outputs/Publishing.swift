@@ -18,7 +18,7 @@ public enum Publishing {
                 title: article.title,
                 link: url,
                 published: article.instant,
-                updated: article.instant,
+                updated: article.updatedInstant,
                 authorName: article.author?.name,
                 category: article.meal?.name,
                 summary: article.summary,
@@ -100,7 +100,7 @@ public enum Publishing {
             xml.append(contentsOf: "</loc>".utf8)
             if case .article(let article) = page {
                 xml.append(contentsOf: "<lastmod>".utf8)
-                xml.append(contentsOf: article.date.date.description.utf8)
+                xml.append(contentsOf: (article.updated ?? article.date).date.description.utf8)
                 xml.append(contentsOf: "</lastmod>".utf8)
             }
             xml.append(contentsOf: "</url>\n".utf8)

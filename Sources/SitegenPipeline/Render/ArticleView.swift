@@ -53,6 +53,9 @@ public struct ArticleView: MustacheObject {
         .init("body", "the main content, as HTML: `{{{body}}}`") { $0.article.mainHTML.mustacheValue },
         .init("subContents", "the photo sections after it", .list("subContent")) { $0.values.subContents(of: $0.article) },
         .init("draft", "true for a draft (built with `--drafts`)") { .bool($0.article.draft) },
+        .init("scheduled", "true for an article dated after the build, shown by `--future` and `serve`") { .bool($0.values.isScheduled) },
+        .init("updated", "when it last changed, as written, `2026-12-01`; missing without `updated:`") { $0.values.updated },
+        .init("displayUpdated", "the same for readers, \"Dec 1, 2026\"") { $0.values.displayUpdated },
         .init("rating", "how good it was, from 0 to 5 in halves: `4.5`") { $0.article.rating.map { .string($0.text) } ?? .null },
         .init("ratingStars", "the rating as five stars, \"★★★★½\": give it `ratingText` to be read aloud") { view in
             view.article.rating.map { rating in
@@ -120,6 +123,9 @@ public final class ArticleValues: Sendable {
     public let url: String
     public let datetime: MustacheValue
     public let displayDate: MustacheValue
+    public let updated: MustacheValue
+    public let displayUpdated: MustacheValue
+    public let isScheduled: Bool
     public let cover: MustacheValue
     public let meal: MustacheValue
     public let price: MustacheValue
@@ -137,6 +143,9 @@ public final class ArticleValues: Sendable {
         url = context.url(article.pagePath)
         datetime = .string(article.date.description)
         displayDate = .string(context.formats.date(article.date.date))
+        updated = article.updated.map { .string($0.description) } ?? .null
+        displayUpdated = article.updated.map { .string(context.formats.date($0.date)) } ?? .null
+        isScheduled = article.instant > context.clock
         cover = article.cover.map(context.image) ?? .null
         meal = article.meal.map { context.label($0, kind: .meal) } ?? .null
         price = article.price.map { .string(context.formats.price($0)) } ?? .null

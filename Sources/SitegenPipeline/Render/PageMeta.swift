@@ -90,6 +90,7 @@ public struct PageMeta: Sendable {
         json.member("@type", constant: rating == nil ? "Article" : "Review")
         json.member("headline", string: article.title)
         json.member("datePublished", string: RFC3339.format(article.instant, in: site.timeZone))
+        if article.updated != nil { json.member("dateModified", string: RFC3339.format(article.updatedInstant, in: site.timeZone)) }
         json.member("description", string: article.summary)
         if let url { json.member("mainEntityOfPage", string: url) }
         if let cover = article.cover, let imageURL = context.absoluteImageURL(cover) {

@@ -73,6 +73,9 @@ public struct SiteView: MustacheObject {
 public final class ViewContext: Sendable {
     public let site: Site
     public let formats: Formats
+    /// The build's instant for articles' dates (`BuildSettings.clock`): an article dated
+    /// after it, shown by `--future` or `serve`, is marked as scheduled.
+    public let clock: Int
     /// The record of each meal and tag, by name (its slug comes from its name), made once:
     /// every article shows half a dozen, and a site has a few hundred.
     private let meals = TextMemo<MustacheValue>(limit: 10_000)
@@ -97,9 +100,10 @@ public final class ViewContext: Sendable {
         }
     }
 
-    public init(site: Site, formats: Formats) {
+    public init(site: Site, formats: Formats, clock: Int = .max) {
         self.site = site
         self.formats = formats
+        self.clock = clock
     }
 
     public func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }

@@ -46,7 +46,7 @@ extension DefaultTheme {
     <span class="card-body">
       <span class="card-title">{{title}}</span>
       <span class="card-meta">{{#meal}}{{meal.name}}{{/meal}}{{#meal}}{{#price}} · {{/price}}{{/meal}}{{#price}}{{price}}{{/price}}</span>
-      <span class="card-meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</span>
+      <span class="card-meta">{{#scheduled}}<strong class="badge">Scheduled</strong> {{/scheduled}}{{#draft}}<strong class="badge">Draft</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</span>
     </span>
   </a>
 </article>
@@ -63,7 +63,7 @@ extension DefaultTheme {
   {{/cover}}
   <div class="group article-main">
     <h1 id="article-title" class="article-title">{{title}}</h1>
-    <p class="meta"><time datetime="{{datetime}}">{{displayDate}}</time>{{#author}} · by {{name}}{{/author}}{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</p>
+    <p class="meta">{{#scheduled}}<strong class="badge">Scheduled</strong> {{/scheduled}}{{#draft}}<strong class="badge">Draft</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#updated}} · Updated <time datetime="{{updated}}">{{displayUpdated}}</time>{{/updated}}{{#author}} · by {{name}}{{/author}}{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</p>
     <div class="prose">
       {{{body}}}
     </div>
@@ -477,6 +477,9 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .article-main { padding: 1rem var(--inset) 1.25rem; }
 .article-title { font-size: 2rem; line-height: 1.2; letter-spacing: -0.01em; margin: 0 0 0.25rem; }
 .meta { color: var(--secondary); margin: 0 0 1rem; font-size: 0.9375rem; }
+/* A draft or a scheduled article, shown by --drafts, --future or serve: the author sees
+   at once that readers do not. */
+.badge { color: var(--accent); border: 1px solid currentColor; border-radius: 4px; padding: 0 0.3em; font-size: 0.8125rem; font-weight: 600; }
 .sub-content img { display: block; width: 100%; }
 .sub-content .prose { padding: 0.875rem var(--inset) 1rem; }
 .prose > :first-child { margin-top: 0; }
