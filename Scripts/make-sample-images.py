@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Draws the sample site's food pictures (simple illustrations, made here, not
 downloaded). Needs Pillow (`pip install pillow`); the images are committed, so
-building the site does not need this script.
+building the site does not need this script. Given paths (as PICTURES names them), it
+draws those alone: another Pillow may encode the others' bytes differently.
 """
 import pathlib
 import random
+import sys
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -133,6 +135,33 @@ def claypot():
     return image
 
 
+def buns():
+    image, draw = canvas("#4a5d4f")
+    table(draw, "#3f5144", 11)
+    draw.ellipse([170, 150, 790, 610], fill="#d8c08a", outline="#b99d62", width=8)
+    draw.ellipse([200, 175, 760, 585], fill="#e9d6a7")
+    for cx, cy in [(360, 300), (600, 300), (480, 470)]:
+        draw.ellipse([cx - 115, cy - 95, cx + 115, cy + 95], fill="#f3c77b", outline="#d9a450", width=4)
+        draw.ellipse([cx - 80, cy - 65, cx + 80, cy + 30], fill="#f7d99a")
+        for dx in (-30, 0, 30):
+            draw.line([(cx + dx - 12, cy - 40), (cx + dx + 12, cy + 10)], fill="#c9863a", width=5)
+    return image
+
+
+def hot_pot():
+    image, draw = canvas("#2e2a3a")
+    table(draw, "#27232f", 12)
+    draw.ellipse([140, 120, 820, 640], fill="#9aa0a6", outline="#6b7075", width=10)
+    draw.pieslice([180, 155, 780, 605], start=90, end=270, fill="#f1e3c6")
+    draw.pieslice([180, 155, 780, 605], start=270, end=90, fill="#b3261e")
+    draw.line([(480, 155), (480, 605)], fill="#6b7075", width=12)
+    rng = random.Random(13)
+    for _ in range(18):
+        x, y = rng.randrange(240, 720), rng.randrange(220, 540)
+        draw.ellipse([x - 18, y - 18, x + 18, y + 18], fill=rng.choice(["#f7f2e8", "#5b8c3a", "#e58f6a"]))
+    return image
+
+
 PICTURES = {
     "lovely-breakfast/toast.jpg": toast,
     "lovely-breakfast/egg.jpg": eggs,
@@ -142,9 +171,13 @@ PICTURES = {
     "dim-sum-in-sham-shui-po/dim-sum.jpg": dim_sum,
     "pineapple-bun-in-mong-kok/bun.jpg": pineapple_bun,
     "claypot-rice-at-temple-street/claypot.jpg": claypot,
+    "dim-sum-at-ifc-mall/buns.jpg": buns,
+    "hot-pot-on-christmas-eve/hot-pot.jpg": hot_pot,
 }
 
 for name, draw_picture in PICTURES.items():
+    if len(sys.argv) > 1 and name not in sys.argv[1:]:
+        continue
     path = ROOT / name
     path.parent.mkdir(parents=True, exist_ok=True)
     draw_picture().filter(ImageFilter.SMOOTH).save(path, "JPEG", quality=78, optimize=True, progressive=True)

@@ -77,6 +77,24 @@ struct CheckTests {
         #expect(console.output == "")
     }
 
+    @Test func warnsOfARestaurantGivenTwoAddresses() throws {
+        let folder = try site([
+            "Content/articles/a.md": "---\ntitle: A\ndate: 2026-10-01\nsummary: A.\ncover: {src: https://example.org/a.jpg, alt: A}\nrestaurant:\n  name: Toast Box\n  address: 1 Nathan Rd\n  lat: 22.3\n  lon: 114.17\n---\n",
+            "Content/articles/b.md": "---\ntitle: B\ndate: 2026-10-02\nsummary: B.\ncover: {src: https://example.org/b.jpg, alt: B}\nrestaurant:\n  name: Toast Box\n  address: 233 Nathan Rd\n  lat: 22.3001\n  lon: 114.17\n---\n",
+            // Joined by its id, written in part: no warning.
+            "Content/articles/c.md": "---\ntitle: C\ndate: 2026-10-03\nsummary: C.\ncover: {src: https://example.org/c.jpg, alt: C}\nrestaurant: {name: Kam Wah, id: kam-wah, address: \"G/F, 47 Bute St\"}\n---\n",
+            "Content/articles/d.md": "---\ntitle: D\ndate: 2026-10-04\nsummary: D.\ncover: {src: https://example.org/d.jpg, alt: D}\nrestaurant: {name: 金華, id: kam-wah, address: \"47 Bute Street\"}\n---\n",
+        ])
+        let console = CapturedConsole()
+        #expect(CommandLineTool.run(arguments: ["check", "--source", folder.url.appendingPathComponent("site").path, "--quiet"], console: console.console) == 0)
+        #expect(console.error == """
+            Content/articles/a.md:6:1: warning: the restaurant 'Toast Box' is at '1 Nathan Rd' here and at '233 Nathan Rd' in Content/articles/b.md, which its page shows: give both articles one address, or each branch its own 'restaurant.id'
+            Content/articles/c.md:6:1: note: the restaurant 'Kam Wah' has no coordinates, so it is not on the map; add 'lat' and 'lon'
+            Content/articles/d.md:6:1: note: the restaurant '金華' has no coordinates, so it is not on the map; add 'lat' and 'lon'
+
+            """)
+    }
+
     @Test func findsNothingWrongWithTheSampleSite() {
         let console = CapturedConsole()
         #expect(CommandLineTool.run(arguments: ["check", "--source", Repository.root.path, "--today", "2026-11-25T15:00"], console: console.console) == 0)

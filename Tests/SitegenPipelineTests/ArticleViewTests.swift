@@ -58,20 +58,24 @@ struct ArticleViewReadsTests {
             if case .string(let text)? = value.member(name) { text } else { nil }
         }
         let kamWah = Restaurant(name: "Kam Wah", address: "47 Bute St", latitude: 0, longitude: 114.17)
-        let first = context.restaurant(kamWah)
-        #expect(MustacheValue.same(first, context.restaurant(kamWah)))
+        let first = context.restaurant(kamWah, of: "Content/articles/a.md")
+        #expect(MustacheValue.same(first, context.restaurant(kamWah, of: "Content/articles/a.md")))
         #expect(text(first, "lat") == "0.000000")
         #expect(text(first, "address") == "47 Bute St")
         var south = kamWah
         south.latitude = -0.0
-        #expect(text(context.restaurant(south), "lat") == "-0.000000")
-        #expect(text(context.restaurant(kamWah), "lat") == "0.000000")
+        #expect(text(context.restaurant(south, of: "Content/articles/a.md"), "lat") == "-0.000000")
+        #expect(text(context.restaurant(kamWah, of: "Content/articles/a.md"), "lat") == "0.000000")
         let moved = Restaurant(name: "Kam Wah", address: "2 Bute St", latitude: 0, longitude: 114.17)
-        #expect(text(context.restaurant(moved), "address") == "2 Bute St")
+        #expect(text(context.restaurant(moved, of: "Content/articles/a.md"), "address") == "2 Bute St")
         var unmapped = kamWah
         unmapped.latitude = nil
-        #expect(context.restaurant(unmapped).member("embedURL") == nil)
-        #expect(MustacheValue.same(context.restaurant(unmapped).member("hasCoordinates"), .bool(false)))
+        #expect(context.restaurant(unmapped, of: "Content/articles/a.md").member("embedURL") == nil)
+        #expect(MustacheValue.same(context.restaurant(unmapped, of: "Content/articles/a.md").member("hasCoordinates"), .bool(false)))
+        // A branch's article links to the page the index gave it.
+        context.useRestaurantSlugs(["Content/articles/b.md": "kam-wah-central"])
+        #expect(text(context.restaurant(kamWah, of: "Content/articles/b.md"), "url") == "/restaurants/kam-wah-central/")
+        #expect(text(context.restaurant(kamWah, of: "Content/articles/a.md"), "url") == "/restaurants/kam-wah/")
     }
 
     @Test func everyListedMemberIsAnsweredAndNoted() throws {

@@ -48,7 +48,7 @@ struct IndexStageTests {
         // The view of an article's restaurant links to its page, whatever the spelling.
         let context = ViewContext(site: IndexFixture.site, formats: Formats(language: IndexFixture.site.language))
         for article in articles.prefix(2) {
-            guard case .string(let url)? = context.restaurant(article.restaurant!).member("url") else { Issue.record("no url"); continue }
+            guard case .string(let url)? = context.restaurant(article.restaurant!, of: article.sourcePath).member("url") else { Issue.record("no url"); continue }
             #expect(url == "/restaurants/kam-wah-cafe/")
         }
     }

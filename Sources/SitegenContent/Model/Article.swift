@@ -40,42 +40,6 @@ public struct Rating: FrontMatterValue, Sendable, Hashable {
     public var text: String { halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5" }
 }
 
-public struct Restaurant: Sendable, Hashable {
-    public let name: String?
-    public let address: String?
-    public var latitude: Double?
-    public var longitude: Double?
-    /// The slug of the restaurant's page, `/restaurants/<slug>/`, made from its name (its
-    /// address when it has none) alone, so that an article's link to the page depends on
-    /// nothing else, and "Kam Wah Café" and "kam wah cafe" are one restaurant; nil when it
-    /// has neither.
-    public let slug: String?
-
-    public var hasCoordinates: Bool { latitude != nil && longitude != nil }
-
-    public init(name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil, memo: ReadingMemo? = nil) {
-        self.init(name: name, address: address, latitude: latitude, longitude: longitude,
-                  slug: (name ?? address).map { Restaurant.slug(of: $0, memo: memo) })
-    }
-
-    public init(name: String?, address: String?, latitude: Double?, longitude: Double?, slug: String?) {
-        self.name = name
-        self.address = address
-        self.latitude = latitude
-        self.longitude = longitude
-        self.slug = slug
-    }
-
-    /// The slug of a restaurant called `name`; a name with no letter or digit ("!!!") is
-    /// told by a hash of it instead.
-    public static func slug(of name: String, memo: ReadingMemo? = nil) -> String {
-        if let slug = Slug(making: name, memo: memo) { return slug.text }
-        var print = Fingerprint()
-        print.add(Array(name.lowercasedBytewise.utf8))
-        return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
-    }
-}
-
 public struct SubContent: Sendable {
     public var image: ResolvedImage
     public var html: StoredText
@@ -141,12 +105,7 @@ extension ContentKeys {
             ContentKey("username", "one word, with or without its `@`", default: "none", "A handle shown after the name.", example: "username: dreamer"),
         ])),
         ContentKey("rating", "a number from 0 to 5 in halves", default: "none", "How good it was: stars on the article and its card, read aloud as \"4.5 out of 5\". With a `restaurant`, search engines see the article as a review of it.", example: "rating: 4.5"),
-        ContentKey("restaurant", "a mapping", default: "none", "Where the meal was: its page at `/restaurants/<slug>/`, and a pin on maps when it has coordinates.", example: "restaurant: {name: Toast Box, address: \"G/F, 233 Nathan Rd\"}", keys: KeyTable([
-            ContentKey("name", "text", default: "none", "The restaurant's name; articles whose names make the same slug are about one restaurant.", example: "name: Toast Box"),
-            ContentKey("address", "text", default: "none", "Its address.", example: "address: G/F, JD Mall, 233-239 Nathan Rd, Jordan"),
-            ContentKey("lat", "a number from -90 to 90", default: "none", "Its latitude; give `lat` and `lon` together or not at all.", example: "lat: 22.304865"),
-            ContentKey("lon", "a number from -180 to 180", default: "none", "Its longitude.", example: "lon: 114.171386"),
-        ])),
+        ContentKey("restaurant", "a mapping", default: "none", "Where the meal was: its page at `/restaurants/<slug>/`, and a pin on maps when it has coordinates.", example: "restaurant: {name: Toast Box, address: \"G/F, 233 Nathan Rd\"}", keys: Restaurant.keys),
         .extra,
     ])
 }
@@ -233,7 +192,7 @@ public struct ArticleFields: Sendable {
         }
 
         if let restaurantFields = fields.mapping("restaurant", expectation: "a mapping like {name: Toast Box, address: ..., lat: 22.3, lon: 114.2}") {
-            restaurant = ArticleFields.readRestaurant(restaurantFields)
+            restaurant = Restaurant(fields: restaurantFields)
             restaurantLocation = fields.keyLocation("restaurant")
             restaurantFields.reportUnknownKeys(what: "article front matter")
         }
@@ -321,30 +280,6 @@ public struct ArticleFields: Sendable {
         return Price(amount: amount.value, currency: currency)
     }
 
-    private static func readRestaurant(_ fields: FieldReader) -> Restaurant {
-        var restaurant = Restaurant(name: fields.optional("name", String.self), address: fields.optional("address", String.self), memo: fields.memo)
-        let latitude = fields.optional("lat", Number.self)
-        let longitude = fields.optional("lon", Number.self)
-        // Each converted once: a conversion goes through an NSDecimalNumber.
-        let degrees = (latitude: latitude?.doubleValue, longitude: longitude?.doubleValue)
-        if let latitude, let value = degrees.latitude, !(-90...90).contains(value) {
-            fields.log.error(at: fields.node("lat")!.location, "'restaurant.lat' must be a latitude from -90 to 90, found '\(latitude.text)'")
-        }
-        if let longitude, let value = degrees.longitude, !(-180...180).contains(value) {
-            fields.log.error(at: fields.node("lon")!.location, "'restaurant.lon' must be a longitude from -180 to 180, found '\(longitude.text)'")
-        }
-        switch (fields.node("lat") != nil, fields.node("lon") != nil) {
-        case (true, false):
-            fields.log.error(at: fields.keyLocation("lat"), "'restaurant.lat' is given without 'restaurant.lon': give both or neither")
-        case (false, true):
-            fields.log.error(at: fields.keyLocation("lon"), "'restaurant.lon' is given without 'restaurant.lat': give both or neither")
-        default:
-            restaurant.latitude = degrees.latitude
-            restaurant.longitude = degrees.longitude
-        }
-        return restaurant
-    }
-
     /// Every field, as a store of models gives them back.
     public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none, updated: (value: DateTimeValue, instant: Int)? = nil) {
         self.sourcePath = sourcePath
@@ -404,6 +339,8 @@ extension BinaryWriter {
             writer.optional(restaurant.address) { $0.string($1) }
             writer.optional(restaurant.latitude) { $0.unsigned($1.bitPattern) }
             writer.optional(restaurant.longitude) { $0.unsigned($1.bitPattern) }
+            writer.optional(restaurant.id) { $0.string($1) }
+            writer.optional(restaurant.branch) { $0.string($1) }
             writer.optional(restaurant.slug) { $0.string($1) }
         }
         optional(value.restaurantLocation) { $0.location($1) }
@@ -460,6 +397,8 @@ extension ArticleFields {
                        address: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        latitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
                        longitude: try reader.optional { reader throws(BinaryReader.Corrupt) in Double(bitPattern: try reader.unsigned()) },
+                       id: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
+                       branch: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() },
                        slug: try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.string() })
         }
         let restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }

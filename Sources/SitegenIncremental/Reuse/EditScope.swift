@@ -115,9 +115,22 @@ final class EditScope {
                               themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
         // What the list pages show of the articles not read: as the last build had it.
-        if let lists = listed.lists {
+        // A restaurant with branches has no page at its family's slug: which branch's page
+        // an edited article links to, only the last build's lists tell.
+        let branched = changes.articles.contains { article in
+            article.restaurant?.slug.map { previous.outputs[RestaurantEntry.path(ofSlug: $0) + "index.html"] == nil } ?? false
+        }
+        if let lists = listed.lists ?? (branched ? SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum) : nil) {
+            guard lists.contextHash == previous.contextHash, lists.moment == moment.key else { return nil }
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants.map(\.entry)
+            index.restaurantSlugs = lists.restaurantSlugsByArticle()
+        } else if branched {
+            return nil
+        } else {
+            // Gathered from the few articles read, a restaurant could look split where the
+            // article that joins its places was not read; none has branches.
+            index.restaurantSlugs = [:]
         }
         guard let (shown, paths) = pagesShowing(changes, editedSources, in: index, feedChanges: feedChanges, listed: listed, known: known) else { return nil }
         // Left to the process's exit, as a whole build leaves its own: freed one by one, the
@@ -125,7 +138,7 @@ final class EditScope {
         options.keptUntilExit?.keep((listed.lists, known.bySource, models))
         self.hashes = known.hashes
         self.lists = listed.lists
-        listsChange = !changes.regrouped.isEmpty || !changes.atAnotherRestaurant.isEmpty
+        listsChange = !changes.regrouped.isEmpty || !changes.renamedRestaurant.isEmpty
         settledBefore = tree.settledBefore
         for (file, entry) in zip(files, entries) {
             edits.content[file.contentPath] = BuildCache.ContentEntry(stamp: file.stamp, hash: entry.hash, model: entry.model, diagnostics: entry.diagnostics)
@@ -143,7 +156,7 @@ final class EditScope {
     /// meals and tags, and the restaurants' pages the lists say show them.
     private func pagesShowing(_ changes: ArticleChanges, _ editedSources: Set<String>, in index: SiteIndex, feedChanges: Bool, listed: ListedChanges,
                               known: KnownArticles) -> (pages: [PlannedPage], paths: [String])? {
-        let restaurantsChange = listed.lists != nil && !changes.atAnotherRestaurant.isEmpty
+        let restaurantsChange = listed.lists != nil && !changes.renamedRestaurant.isEmpty
         var shown: [PlannedPage] = []
         var paths: [String] = []
         for (planned, path) in zip(index.plan, index.planPaths) {
@@ -199,10 +212,10 @@ private struct ArticleChanges {
     /// Edited articles whose cards show the edit, and those whose titles changed.
     var listed: [Article] = []
     var retitled: [Article] = []
-    /// Edited articles in other meals or tags than before, and at another restaurant,
-    /// with their old models.
+    /// Edited articles in other meals or tags than before, and with their restaurant
+    /// renamed, with their old models.
     var regrouped: [(old: Article, new: Article)] = []
-    var atAnotherRestaurant: [(old: Article, new: Article)] = []
+    var renamedRestaurant: [(old: Article, new: Article)] = []
 
     init?(files: [SourceTree.MarkdownFile], entries: [SourceModel], previous: BuildCache, models: ModelStore.Models, pageTexts: PageTexts,
           strict: Bool, viewContext: ViewContext) {
@@ -217,7 +230,14 @@ private struct ArticleChanges {
             else { return nil }
             if new.title != old.title { retitled.append(new) }
             if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
-            if new.restaurant != old.restaurant { atAnotherRestaurant.append((old, new)) }
+            if new.restaurant != old.restaurant {
+                // A restaurant renamed in place; any other change may make or join a
+                // branch, which the whole index tells.
+                guard let was = old.restaurant, let now = new.restaurant, now.slug == was.slug, now.address == was.address,
+                      now.latitude == was.latitude, now.longitude == was.longitude, now.id == was.id, now.branch == was.branch
+                else { return nil }
+                renamedRestaurant.append((old, new))
+            }
             if !SiteIndex.keepsPlace(new, of: old) || new.title != old.title
                 || !ArticleView.cardsAlike(old, new, context: viewContext, read: previous.cardReads) {
                 listed.append(new)
@@ -264,8 +284,8 @@ private final class KnownArticles {
 /// from the last build's lists and the models of the articles on them, and, for a title,
 /// its restaurant's page. An article in other meals or tags is moved in the lists, and
 /// every page of the groups it left or joined is rendered, with the pages of meals and
-/// tags; one at another restaurant is moved among the restaurants, whose index, map and
-/// two pages are rendered.
+/// tags; one whose restaurant is renamed in place renames it, and its page, the index of
+/// restaurants and the map are rendered.
 private struct ListedChanges {
     var lists: SiteLists?
     /// The restaurants whose pages show an edit.
@@ -280,8 +300,8 @@ private struct ListedChanges {
         guard var read = SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum),
               read.contextHash == previous.contextHash, read.moment == moment.key else { return nil }
         restaurantPages = read.restaurantSlugs(holding: changes.retitled.map(\.sourcePath))
-        for (old, new) in changes.atAnotherRestaurant {
-            guard let changed = read.moveToRestaurant(new, from: old, model: known.model) else { return nil }
+        for (old, new) in changes.renamedRestaurant {
+            guard let changed = read.renameRestaurant(new, from: old) else { return nil }
             restaurantPages.formUnion(changed)
         }
         var wholeGroups: Set<SiteLists.GroupKey> = []

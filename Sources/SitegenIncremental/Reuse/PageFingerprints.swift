@@ -27,7 +27,7 @@ struct PageFingerprints: Sendable {
         var articlePrints: [ObjectIdentifier: UInt64] = [:]
         articlePrints.reserveCapacity(index.articles.count)
         for article in index.articles {
-            articlePrints[article.identity] = PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article))
+            articlePrints[article.identity] = PageFingerprints.print(of: article, in: index, hashes: hashes)
         }
         self.articlePrints = articlePrints
         var global = Fingerprint()
@@ -78,17 +78,19 @@ struct PageFingerprints: Sendable {
     private func articles(_ list: some Sequence<Article>) -> UInt64 {
         var print = Fingerprint()
         for article in list {
-            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article)))
+            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, in: index, hashes: hashes))
         }
         return print.value
     }
 
-    /// `scheduled`: the article is shown marked as scheduled (`--future`), until its date.
-    private static func print(of article: Article, hashes: [String: UInt64], scheduled: Bool) -> UInt64 {
+    /// An article's views show its file, whether it is marked as scheduled (`--future`,
+    /// until its date) and its restaurant's page, which is another when a branch opens.
+    private static func print(of article: Article, in index: SiteIndex, hashes: [String: UInt64]) -> UInt64 {
         var print = Fingerprint()
         print.add(article.sourcePath)
         print.add(hashes[article.sourcePath] ?? 0)
-        if scheduled { print.add(1) }
+        if index.schedule.isScheduled(article) { print.add(1) }
+        if let slug = index.restaurantSlugs[article.sourcePath], slug != article.restaurant?.slug { print.add(slug) }
         return print.value
     }
 
@@ -199,7 +201,7 @@ struct PageFingerprints: Sendable {
             print.add(lists.homeworkSummary())
             print.add(index.draftCount > 0 ? 1 : 0)
         case .article(let article):
-            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, hashes: hashes, scheduled: index.schedule.isScheduled(article)))
+            print.add(articlePrints[article.identity] ?? PageFingerprints.print(of: article, in: index, hashes: hashes))
         case .page(let page):
             print.add(hashes[page.sourcePath] ?? 0)
         case .group(let group, let list):

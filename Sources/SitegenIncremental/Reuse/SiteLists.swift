@@ -277,54 +277,29 @@ struct SiteLists: Sendable, Equatable {
          group.members[ListPage.range(of: number, in: group.members.count, size: perPage)].map { articles[$0] })
     }
 
-    /// Moves the published article `new` from the restaurant of `old` to its own, as the
-    /// index gathers restaurants: by the slug of their names (or addresses), each named,
-    /// addressed and placed as its newest article has it. `model`: the article at a source
-    /// path, to name a restaurant after its newest article. Returns the slugs of the
-    /// restaurants whose pages change; nil when the move needs the full index: a
-    /// restaurant that comes or goes (its page, and the sitemap's line for it), or a site
-    /// that gains or loses its first coordinates (a build's warning about Leaflet says so).
-    mutating func moveToRestaurant(_ new: Article, from old: Article, model: (String) -> Article?) -> Set<String>? {
-        guard let place = articles.firstIndex(of: new.sourcePath) else { return nil }
-        func slug(_ restaurant: SitegenContent.Restaurant?) -> String? { restaurant?.slug }
-        func position(_ slug: String) -> Int? { restaurants.firstIndex { $0.entry.slug == slug } }
-        let hadCoordinates = restaurants.contains(where: \.entry.hasCoordinates)
-        /// Names, addresses and places the restaurant at `position` as `restaurant` has it.
-        func describe(_ position: Int, as restaurant: SitegenContent.Restaurant) {
+    /// The restaurant of the published article `new`, renamed in place from `old`'s (same
+    /// slug, address and coordinates: `ArticleChanges` takes no other change): its entry
+    /// is named as its newest article names it. Returns the slug of the restaurant whose
+    /// pages change; nil when the restaurant has branches, whose pages the whole index
+    /// makes.
+    mutating func renameRestaurant(_ new: Article, from old: Article) -> Set<String>? {
+        guard let place = articles.firstIndex(of: new.sourcePath), let restaurant = new.restaurant, let slug = restaurant.slug,
+              let position = restaurants.firstIndex(where: { $0.entry.slug == slug })
+        else { return nil }
+        if restaurants[position].members.first == place {
             restaurants[position].entry.name = RestaurantEntry.name(of: restaurant) ?? restaurants[position].entry.name
-            restaurants[position].entry.address = restaurant.address
-            restaurants[position].entry.latitude = restaurant.latitude
-            restaurants[position].entry.longitude = restaurant.longitude
+            restaurants = restaurants.sorted(byKey: \.entry.orderKey, by: <)
         }
-        var changed: Set<String> = []
-        let (oldSlug, newSlug) = (slug(old.restaurant), slug(new.restaurant))
-        if let oldSlug, oldSlug == newSlug, let restaurant = new.restaurant {
-            // The same restaurant, named, addressed or placed otherwise.
-            guard let position = position(oldSlug) else { return nil }
-            if restaurants[position].members.first == place { describe(position, as: restaurant) }
-            changed.insert(oldSlug)
-        } else if let oldSlug {
-            guard let position = position(oldSlug) else { return nil }
-            let wasNewest = restaurants[position].members.first == place
-            restaurants[position].members.removeAll { $0 == place }
-            restaurants[position].entry.count = restaurants[position].members.count
-            guard let newest = restaurants[position].members.first else { return nil }
-            if wasNewest {
-                guard let restaurant = model(articles[newest])?.restaurant else { return nil }
-                describe(position, as: restaurant)
-            }
-            changed.insert(oldSlug)
+        return [slug]
+    }
+
+    /// The slug of each published article's restaurant page, by its source path.
+    func restaurantSlugsByArticle() -> [String: String] {
+        var slugs: [String: String] = [:]
+        for restaurant in restaurants {
+            for place in restaurant.members { slugs[articles[place]] = restaurant.entry.slug }
         }
-        if oldSlug != newSlug, let restaurant = new.restaurant, let newSlug {
-            guard let position = position(newSlug) else { return nil }
-            let at = restaurants[position].members.partitioningIndex { $0 > place }
-            restaurants[position].members.insert(place, at: at)
-            restaurants[position].entry.count = restaurants[position].members.count
-            if at == 0 { describe(position, as: restaurant) }
-            changed.insert(newSlug)
-        }
-        restaurants = restaurants.sorted(byKey: \.entry.orderKey, by: <)
-        return restaurants.contains(where: \.entry.hasCoordinates) == hadCoordinates ? changed : nil
+        return slugs
     }
 
     /// The slugs of the restaurants of the published articles at `sourcePaths`.

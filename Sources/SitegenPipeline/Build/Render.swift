@@ -56,6 +56,7 @@ public enum Render {
     public static func run(_ index: SiteIndex, theme: Theme, leaflet: [String: [UInt8]]?, assets: [String: [String: String]],
                     pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo,
                     homeworkSummary: HomeworkSummary? = nil, reuse: (any PageReuse)? = nil, staging: OutputStaging? = nil) throws(MustacheError) -> Output {
+        articles.context.useRestaurantSlugs(index.restaurantSlugs)
         let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)

@@ -13,6 +13,9 @@ public struct SiteIndex: Sendable {
     public var meals: [ArticleGroup]
     public var tags: [ArticleGroup]
     public var restaurants: [RestaurantEntry]
+    /// The slug of each published article's restaurant page, by the article's source path:
+    /// a branch's is not its name's alone.
+    public var restaurantSlugs: [String: String]
     public var pages: [Page]
     public var teachers: [Teacher]
     public var homework: HomeworkSchedule
@@ -80,8 +83,10 @@ public struct SiteIndex: Sendable {
         let published = self.articles
         let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
         meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
-        let restaurantPages = SiteIndex.restaurants(of: published)
+        let gathered = RestaurantGathering.gather(published)
+        let restaurantPages = gathered.pages
         restaurants = restaurantPages.map(\.entry)
+        restaurantSlugs = gathered.slugs
         tags = tagging.wait()
 
         homework = scheduling.wait()
@@ -183,28 +188,6 @@ public struct SiteIndex: Sendable {
             }
         }
         return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
-    }
-
-    /// Restaurants by slug of their names, with their articles; the newest article's name,
-    /// address and coordinates win.
-    private static func restaurants(of articles: [Article]) -> [RestaurantPage] {
-        // Each slug is hashed once, for its place among the pages, which are kept in the
-        // order they were met, rather than entries kept in a dictionary, looked up two or
-        // three times an article and copied out at the end.
-        var places: [String: Int] = [:]
-        var pages: [RestaurantPage] = []
-        for article in articles {
-            guard let restaurant = article.restaurant, let name = RestaurantEntry.name(of: restaurant), let slug = restaurant.slug else { continue }
-            let place = places[slug] ?? {
-                pages.append(RestaurantPage(entry: RestaurantEntry(name: name, slug: slug, address: restaurant.address, latitude: restaurant.latitude,
-                                                                   longitude: restaurant.longitude, count: 0), articles: []))
-                places[slug] = pages.count - 1
-                return pages.count - 1
-            }()
-            pages[place].articles.append(ArticleLink(article))
-            pages[place].entry.count += 1
-        }
-        return pages.sorted(byKey: \.entry.orderKey, by: <)
     }
 }
 

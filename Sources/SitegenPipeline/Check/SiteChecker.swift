@@ -80,7 +80,27 @@ public enum SiteChecker {
                                     "the restaurant \(name)has no coordinates, so it is not on the map; add 'lat' and 'lon'"))
             }
         }
+        advice += conflictingAddresses(index)
         return advice
+    }
+}
+
+extension SiteChecker {
+    /// A restaurant whose articles give it different addresses (joined by an `id`, by
+    /// coordinates, or by an article that gives no place), neither a part of the other: a
+    /// warning at each article that differs from the newest, whose address the page shows.
+    static func conflictingAddresses(_ index: SiteIndex) -> [Diagnostic] {
+        let bySource = Dictionary(index.articles.map { ($0.sourcePath, $0) }, uniquingKeysWith: { first, _ in first })
+        var warnings: [Diagnostic] = []
+        for case .restaurant(let page) in index.plan {
+            let articles = page.articles.compactMap { bySource[$0.sourcePath] }
+            guard let newest = articles.first(where: { $0.restaurant?.addressWords != nil }), let shown = newest.restaurant?.addressWords else { continue }
+            for article in articles where article.restaurant?.addressWords.map({ !Restaurant.sameAddress($0, shown) }) == true {
+                warnings.append(.warning(at: article.restaurantLocation ?? SourceLocation(path: article.sourcePath, line: 1, column: 1),
+                                         "the restaurant '\(page.entry.name)' is at '\(article.restaurant!.address!)' here and at '\(newest.restaurant!.address!)' in \(newest.sourcePath), which its page shows: give both articles one address, or each branch its own 'restaurant.id'"))
+            }
+        }
+        return warnings
     }
 }
 

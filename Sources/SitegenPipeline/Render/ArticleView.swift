@@ -48,7 +48,7 @@ public struct ArticleView: MustacheObject {
         .init("meal", "its meal", .record("label")) { $0.values.meal },
         .init("price", "its price for readers, \"HK$ 34\"") { $0.values.price },
         .init("author", "who wrote it", .record("author")) { $0.values.author },
-        .init("restaurant", "where the meal was", .record("restaurant")) { $0.values.restaurant },
+        .init("restaurant", "where the meal was", .record("restaurant")) { $0.values.restaurant(of: $0.article) },
         .init("tags", "its tags", .list("label")) { $0.values.tags },
         .init("body", "the main content, as HTML: `{{{body}}}`") { $0.article.mainHTML.mustacheValue },
         .init("subContents", "the photo sections after it", .list("subContent")) { $0.values.subContents(of: $0.article) },
@@ -130,7 +130,6 @@ public final class ArticleValues: Sendable {
     public let meal: MustacheValue
     public let price: MustacheValue
     public let author: MustacheValue
-    public let restaurant: MustacheValue
     public let tags: MustacheValue
     /// The `mustacheIdentity` of the article's views, made once instead of at each partial.
     public let pageIdentity: MustacheIdentity
@@ -150,8 +149,13 @@ public final class ArticleValues: Sendable {
         meal = article.meal.map { context.label($0, kind: .meal) } ?? .null
         price = article.price.map { .string(context.formats.price($0)) } ?? .null
         author = article.author.map { .fields(["name": .string($0.name), "username": $0.username.map(MustacheValue.string) ?? .null]) } ?? .null
-        restaurant = article.restaurant.map(context.restaurant) ?? .null
         tags = .array(article.tags.map { context.label($0, kind: .tag) })
+    }
+
+    /// Made when asked for, once the index has said which page is its restaurant's (the
+    /// view context keeps it once made).
+    public func restaurant(of article: Article) -> MustacheValue {
+        article.restaurant.map { context.restaurant($0, of: article.sourcePath) } ?? .null
     }
 
     /// Made when asked for: only an article's own page shows them.

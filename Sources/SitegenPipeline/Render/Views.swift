@@ -83,6 +83,9 @@ public final class ViewContext: Sendable {
     /// The record of each restaurant, made once for all its articles: its map's links are
     /// most of an article's values, and a site has far fewer restaurants than articles.
     private let restaurants = Memo<RestaurantKey, MustacheValue>(limit: 10_000)
+    /// The slug of each article's restaurant page (`SiteIndex.restaurantSlugs`), told when
+    /// the index is made: the views are made ahead of it, on the other core.
+    private let restaurantSlugs = Mutex<[String: String]>([:])
 
     /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
     /// numbers but not as text.
@@ -91,12 +94,14 @@ public final class ViewContext: Sendable {
         public var address: String?
         public var latitude: UInt64?
         public var longitude: UInt64?
+        public var slug: String?
 
         public init(_ restaurant: Restaurant) {
             name = restaurant.name
             address = restaurant.address
             latitude = restaurant.latitude?.bitPattern
             longitude = restaurant.longitude?.bitPattern
+            slug = restaurant.slug
         }
     }
 
@@ -108,9 +113,17 @@ public final class ViewContext: Sendable {
 
     public func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
 
-    /// A restaurant's name, address and map links as templates read them.
-    public func restaurant(_ restaurant: Restaurant) -> MustacheValue {
-        restaurants.value(for: RestaurantKey(restaurant)) { _ in .fields(restaurantFields(restaurant)) }
+    /// The index's restaurant page of each article, by source path.
+    public func useRestaurantSlugs(_ slugs: [String: String]) {
+        restaurantSlugs.withLock { $0 = slugs }
+    }
+
+    /// The restaurant of the article at `sourcePath` as templates read it: its name,
+    /// address and map links, and its page's URL.
+    public func restaurant(_ restaurant: Restaurant, of sourcePath: String) -> MustacheValue {
+        let slug = restaurantSlugs.withLock { $0[sourcePath] } ?? restaurant.slug
+        let onPage = Restaurant(name: restaurant.name, address: restaurant.address, latitude: restaurant.latitude, longitude: restaurant.longitude, slug: slug)
+        return restaurants.value(for: RestaurantKey(onPage)) { _ in .fields(restaurantFields(onPage)) }
     }
 
     /// `restaurant(_:)`'s fields, for a view that adds its own (a restaurant's page).
@@ -119,7 +132,7 @@ public final class ViewContext: Sendable {
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
         fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
-        // Every published article's restaurant has its page; the slug is the name's alone.
+        // Every published article's restaurant has its page.
         if let slug = restaurant.slug {
             fields["slug"] = .string(slug)
             fields["url"] = .string(url(RestaurantEntry.path(ofSlug: slug)))
