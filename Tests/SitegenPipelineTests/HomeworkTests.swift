@@ -97,7 +97,7 @@ struct HomeworkScheduleTests {
             #expect(exact.isTonight == fromSettled.isTonight)
             #expect(exact.digestDay == fromSettled.digestDay)
             #expect(exact.assignments.map(\.id) == fromSettled.assignments.map(\.id))
-            #expect(exact.upcoming(of: GradeID("8")).flatMap { $0.assignments.map(\.id) } == fromSettled.upcoming(of: GradeID("8")).flatMap { $0.assignments.map(\.id) })
+            #expect(exact.upcoming(of: GradeID("8"), besides: exact.digestDay).flatMap { $0.assignments.map(\.id) } == fromSettled.upcoming(of: GradeID("8"), besides: fromSettled.digestDay).flatMap { $0.assignments.map(\.id) })
         }
     }
 
@@ -133,13 +133,13 @@ struct HomeworkScheduleTests {
 
     @Test func groupsUpcomingWorkByDueDateLeavingOutTonights() {
         let schedule = HomeworkFixtures.schedule(HomeworkFixtures.tuesday, TimeOfDay(hour: 15, minute: 0))
-        let upcoming = schedule.upcoming(of: GradeID("7"))
+        let upcoming = schedule.upcoming(of: GradeID("7"), besides: schedule.digestDay)
         #expect(upcoming.map(\.day) == [])
         let later = HomeworkFixtures.schedule(HomeworkFixtures.wednesday, TimeOfDay(hour: 15, minute: 0))
-        #expect(later.upcoming(of: GradeID("7")).map { $0.day.description } == ["2026-11-27"])
-        #expect(later.upcoming(of: GradeID("8")).isEmpty)
+        #expect(later.upcoming(of: GradeID("7"), besides: later.digestDay).map { $0.day.description } == ["2026-11-27"])
+        #expect(later.upcoming(of: GradeID("8"), besides: later.digestDay).isEmpty)
         let morning = HomeworkFixtures.schedule(HomeworkFixtures.wednesday, TimeOfDay(hour: 9, minute: 0))
-        #expect(morning.upcoming(of: GradeID("8")).isEmpty, "last night's work due today is shown as last night's")
+        #expect(morning.upcoming(of: GradeID("8"), besides: morning.digestDay).isEmpty, "last night's work due today is shown as last night's")
     }
 }
 

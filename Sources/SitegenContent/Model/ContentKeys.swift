@@ -29,6 +29,8 @@ public enum ContentKeys {
             ContentKey("grades", "a list of grades, like `6`, `7` or `K`", default: "none; required when there are assignments", "The grades that get pages, in this order. An assignment for another grade is an error.", example: "grades: [6, 7, 8]"),
             ContentKey("release_time", "a time like `14:00`", default: "`14:00`", "When a day's assignments are published: from this time they are tonight's homework.", example: "release_time: \"15:30\""),
             ContentKey("subjects", "a list of text", default: "the order of teachers.yaml", "The order subjects are named in (\"Math and History\"); a subject named twice keeps its first place, with a warning.", example: "subjects: [Chinese, English, Math]"),
+            ContentKey("school_days", "a list of weekdays", default: "`[monday, tuesday, wednesday, thursday, friday]`", "The days the school is open: on any other day the homework pages say there is no school, and \"due Monday\" counts school days.", example: "school_days: [mon, tue, wed, thu, fri, sat]"),
+            ContentKey("holidays", "a list of dates, or of mappings with `date` or `from` and `to`, and `name`", default: "none", "Days the school is closed: \"No school tomorrow: Chinese New Year\".", example: "holidays: [{from: 2027-02-05, to: 2027-02-12, name: Chinese New Year}, 2027-04-05]", keys: SchoolCalendar.holidayKeys),
         ])),
         .extra,
     ])

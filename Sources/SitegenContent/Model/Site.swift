@@ -24,6 +24,7 @@ public struct Site: Sendable {
         public var releaseTime: TimeOfDay
         /// The order sentences name subjects in; teachers.yaml's order fills in the rest.
         public var subjects: [String]
+        public var calendar = SchoolCalendar.mondayToFriday
     }
 
     public var title: String
@@ -140,6 +141,7 @@ public struct Site: Sendable {
             homework.school = section.optional("school", String.self) ?? ""
             homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
             homework.subjects = Site.subjectOrder(section)
+            homework.calendar = SchoolCalendar(section)
             gradesLocation = section.node("grades")?.location ?? section.mappingLocation
             let grades = section.list("grades", GradeID.self) ?? []
             var seen: Set<GradeID> = []

@@ -131,21 +131,22 @@ struct PageFingerprints: Sendable {
         }
 
         /// What the homework summary shows — on the home pages, `/homework/`, the teachers'
-        /// page and every page of a grade: the moment, the digest day and each grade's work
-        /// of it, in the order subjects are named. An assignment of another day changes no
-        /// home page.
+        /// page and every page of a grade: the moment, and each grade's digest (the day it
+        /// shows and its work, in the order subjects are named; on a day off, the work due
+        /// on the next school day). An assignment of another day changes no home page.
         mutating func homeworkSummary() -> UInt64 {
             if let cachedHomeworkSummary { return cachedHomeworkSummary }
             if let known = fingerprints.knownSummaryPrint { return known }
             let schedule = fingerprints.index.homework
             var print = Fingerprint()
             print.add(schedule.moment.key)
-            print.add(schedule.digestDay?.description ?? "-")
             print.add(schedule.assignments.isEmpty ? 0 : 1)
             print.add(fingerprints.subjectOrder)
             for grade in fingerprints.index.site.homework.grades {
+                let digest = HomeworkDigest(grade: grade, schedule: schedule)
                 print.add(grade.text)
-                print.add(fingerprints.assignments(schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []))
+                print.add(digest.day?.description ?? "-")
+                print.add(fingerprints.assignments(digest.work))
             }
             cachedHomeworkSummary = print.value
             return print.value

@@ -40,7 +40,9 @@ public struct HomeworkSchedule: Sendable {
         }
         draftCounts = drafts
         schoolDays = Set(assignments.map { $0.assigned }).sorted()
-        digestDay = isTonight ? moment.date : schoolDays.last { $0 < moment.date }
+        // Before the release time, the last school day by the calendar, whether or not
+        // anyone had work then ("no homework last night" is news too).
+        digestDay = isTonight ? moment.date : site.homework.calendar.previousSchoolDay(before: moment.date)
 
         var order: [String: Int] = [:]
         for subject in site.homework.subjects + teachers.map(\.subject) where order[subject] == nil {
@@ -101,10 +103,11 @@ public struct HomeworkSchedule: Sendable {
     }
 
     /// Work of a grade still to hand in, by due date: everything due after today (and,
-    /// before the release time, what is due today), other than the digest day's work.
-    public func upcoming(of grade: GradeID) -> [(day: CalendarDate, assignments: [Assignment])] {
+    /// before the release time, what is due today), other than the work of `shown` (the
+    /// digest day's, which the page shows above it).
+    public func upcoming(of grade: GradeID, besides shown: CalendarDate?) -> [(day: CalendarDate, assignments: [Assignment])] {
         let pending = assignments(of: grade).filter { assignment in
-            guard let due = assignment.due, assignment.assigned != digestDay else { return false }
+            guard let due = assignment.due, assignment.assigned != shown else { return false }
             return isTonight ? due.date > moment.date : due.date >= moment.date
         }
         let byDay = Dictionary(grouping: pending) { $0.due!.date }
@@ -152,6 +155,21 @@ public enum HomeworkSentence {
         let when = tonight ? "tonight" : "last night"
         guard !subjects.isEmpty else { return "\(who) \(verb) no homework \(when)." }
         return "\(who) \(verb) homework in \(naturalList(subjects)) \(when)."
+    }
+
+    /// A day off: "No school today: Chinese New Year. 8th grade has Math and History due
+    /// Monday." `next`: the next school day as the due dates name it.
+    public static func dayOff(grade: GradeID, holiday: SchoolCalendar.Holiday?, due subjects: [String], next: String?) -> String {
+        let closed = holiday?.name.map { "No school today: \($0)." } ?? "No school today."
+        guard let next else { return closed }
+        let who = GradeNames.name(of: grade)
+        guard !subjects.isEmpty else { return "\(closed) \(who) has nothing due \(next)." }
+        return "\(closed) \(who) has \(naturalList(subjects)) due \(next)."
+    }
+
+    /// "No school tomorrow: Chinese New Year."
+    public static func noSchoolTomorrow(_ holiday: SchoolCalendar.Holiday) -> String {
+        holiday.name.map { "No school tomorrow: \($0)." } ?? "No school tomorrow."
     }
 
     /// The same for a day of the archive: "6th grade had no homework on Wednesday, Nov 25."

@@ -61,8 +61,11 @@ public struct HomeworkViews: Sendable {
 
     /// The sentence a grade's page leads with.
     public func sentence(of grade: GradeID) -> String {
-        let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-        return HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight)
+        digest(of: grade).sentence(formats: context.formats)
+    }
+
+    private func digest(of grade: GradeID) -> HomeworkDigest {
+        HomeworkDigest(grade: grade, schedule: schedule)
     }
 
     /// The sentence of a grade's day in the archive.
@@ -73,10 +76,8 @@ public struct HomeworkViews: Sendable {
     private func makeSummary() -> HomeworkSummary {
         HomeworkSummary(
             grades: site.homework.grades.map { grade in
-                let work = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-                return HomeworkSummary.Grade(name: GradeNames.name(of: grade), url: context.url(gradePath(grade)),
-                                             sentence: HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), tonight: schedule.isTonight),
-                                             count: work.count)
+                let digest = digest(of: grade)
+                return HomeworkSummary.Grade(name: GradeNames.name(of: grade), url: context.url(gradePath(grade)), sentence: digest.sentence(formats: context.formats), count: digest.work.count)
             },
             hasAssignments: !schedule.assignments.isEmpty,
             updated: updatedText,
@@ -85,8 +86,8 @@ public struct HomeworkViews: Sendable {
     }
 
     public func gradePage(_ grade: GradeID) -> MustacheFields {
-        let digestWork = schedule.digestDay.map { schedule.assignments(of: grade, on: $0) } ?? []
-        let upcoming: [MustacheValue] = schedule.upcoming(of: grade).map { day, work in
+        let digest = digest(of: grade)
+        let upcoming: [MustacheValue] = digest.upcoming.map { day, work in
             .fields([
                 "label": .string("Due " + relativeDay(day)),
                 "date": .string(day.description),
@@ -105,13 +106,13 @@ public struct HomeworkViews: Sendable {
         }
         let published = schedule.assignments.contains { $0.grades.contains(grade) }
         var fields = common(grade)
-        fields["sentence"] = .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: digestWork), tonight: schedule.isTonight))
+        fields["sentence"] = .string(digest.sentence(formats: context.formats))
         fields["digest"] = .fields([
-            "label": .string(schedule.isTonight ? "Tonight" : "Last night"),
-            "day": schedule.digestDay.map { .string(context.formats.weekdayDate($0)) } ?? .null,
-            "date": schedule.digestDay.map { .string($0.description) } ?? .null,
-            "url": schedule.digestDay.flatMap { day in schedule.schoolDays.contains(day) ? .string(context.url(dayPath(grade, day))) : nil } ?? .null,
-            "assignments": .array(digestWork.map { row($0, grade: grade) }),
+            "label": .string(digest.label),
+            "day": digest.day.map { .string(context.formats.weekdayDate($0)) } ?? .null,
+            "date": digest.day.map { .string($0.description) } ?? .null,
+            "url": digest.day.flatMap { day in digest.isArchiveDay ? .string(context.url(dayPath(grade, day))) : nil } ?? .null,
+            "assignments": .array(digest.work.map { row($0, grade: grade) }),
         ])
         fields["upcoming"] = .array(upcoming)
         fields["recentDays"] = .array(recent)
@@ -196,7 +197,7 @@ public struct HomeworkViews: Sendable {
 
     /// "today", "tomorrow" or "Friday, Dec 4", from the build's day.
     public func relativeDay(_ day: CalendarDate) -> String {
-        context.formats.relativeDay(day, from: schedule.moment.date)
+        context.formats.relativeDay(day, from: schedule.moment.date, calendar: site.homework.calendar)
     }
 
     public func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? Self.path(of: grade) }

@@ -23,12 +23,14 @@ public final class Formats: Sendable {
     private struct Styles {
         public let date: Date.FormatStyle
         public let weekday: Date.FormatStyle
+        public let weekdayName: Date.FormatStyle
         public let time: Date.FormatStyle
     }
 
     private enum CacheKey: Hashable {
         case date(CalendarDate)
         case weekday(CalendarDate)
+        case weekdayName(CalendarDate)
         case time(TimeOfDay)
         case price(Price)
     }
@@ -60,6 +62,7 @@ public final class Formats: Sendable {
             let utc = TimeZone(identifier: "UTC")!
             return Styles(date: Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc),
                           weekday: Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide).month(.abbreviated).day(),
+                          weekdayName: Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc).weekday(.wide),
                           time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: utc))
         }
     }
@@ -95,17 +98,25 @@ public final class Formats: Sendable {
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4".
-    public func relativeDay(_ day: CalendarDate, from today: CalendarDate) -> String {
+    /// With a school `calendar`, the next school day within the week is its weekday alone:
+    /// on Friday, work due Monday is due "Monday".
+    public func relativeDay(_ day: CalendarDate, from today: CalendarDate, calendar: SchoolCalendar? = nil) -> String {
         switch day.dayNumber - today.dayNumber {
         case 0: "today"
         case 1: "tomorrow"
+        case 2...6 where calendar?.nextSchoolDay(after: today) == day: weekday(day)
         default: weekdayDate(day)
         }
     }
 
-    /// "tomorrow", "Friday, Dec 4, 8:15 AM".
-    public func dueText(_ due: DateTimeValue, from today: CalendarDate) -> String {
-        let day = relativeDay(due.date, from: today)
+    /// "Monday" in the site's language.
+    public func weekday(_ date: CalendarDate) -> String {
+        remembered(.weekdayName(date)) { Formats.formatted(date, style: icuStyles.weekdayName) }
+    }
+
+    /// "tomorrow", "Monday, 8:15 AM", "Friday, Dec 4, 8:15 AM".
+    public func dueText(_ due: DateTimeValue, from today: CalendarDate, calendar: SchoolCalendar? = nil) -> String {
+        let day = relativeDay(due.date, from: today, calendar: calendar)
         guard let time = due.time else { return day }
         return "\(day), \(self.time(time))"
     }

@@ -235,7 +235,7 @@ public struct AssignmentView: MustacheObject {
         case "title": .string(assignment.title)
         case "subject": .string(assignment.subject)
         case "due": assignment.due.map { .string($0.description) } ?? .null
-        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today)) } ?? .null
+        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today, calendar: context.site.homework.calendar)) } ?? .null
         case "teacher": teacher
         case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "link": assignment.link.map { .string($0.text) } ?? .null
