@@ -145,6 +145,9 @@ public struct ArticleFields: Sendable {
     /// Where `restaurant:` is written, for `sitegen check`'s advice.
     public var restaurantLocation: SourceLocation?
     public var tags: [Label]
+    /// Where each of `tags` and the meal are written, for two spellings of one address.
+    public var tagPlaces: [LineAndColumn]
+    public var mealPlace: LineAndColumn?
     public var draft: Bool
     /// The blocks before the first standalone image.
     public var mainHTML: StoredText
@@ -168,7 +171,10 @@ public struct ArticleFields: Sendable {
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", Label.self)
-        tags = fields.tags("tags")
+        mealPlace = meal == nil ? nil : fields.node("meal").map { LineAndColumn($0.location) }
+        let tagged = fields.taggedPlaces("tags")
+        tags = tagged.map(\.label)
+        tagPlaces = tagged.map { LineAndColumn($0.location) }
 
         if let coverFields = fields.mapping("cover", expectation: "a mapping like {src: toast.jpg, alt: Kaya toast}") {
             cover = ArticleFields.readCover(coverFields, file: file, context: context)
@@ -281,7 +287,8 @@ public struct ArticleFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none, updated: (value: DateTimeValue, instant: Int)? = nil) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none, updated: (value: DateTimeValue, instant: Int)? = nil,
+                tagPlaces: [LineAndColumn] = [], mealPlace: LineAndColumn? = nil) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -299,6 +306,8 @@ public struct ArticleFields: Sendable {
         self.restaurant = restaurant
         self.restaurantLocation = restaurantLocation
         self.tags = tags
+        self.tagPlaces = tagPlaces.count == tags.count ? tagPlaces : Array(repeating: slugPlace, count: tags.count)
+        self.mealPlace = mealPlace
         self.draft = draft
         self.mainHTML = mainHTML
         self.subContents = subContents
@@ -345,6 +354,8 @@ extension BinaryWriter {
         }
         optional(value.restaurantLocation) { $0.location($1) }
         array(value.tags) { $0.label($1) }
+        array(value.tagPlaces) { $0.place($1) }
+        optional(value.mealPlace) { $0.place($1) }
         bool(value.draft)
         bool(htmlElsewhere)
         if htmlElsewhere {
@@ -403,6 +414,8 @@ extension ArticleFields {
         }
         let restaurantLocation = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.location() }
         let tags = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.label() }
+        let tagPlaces = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.place() }
+        let mealPlace = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.place() }
         let draft = try reader.bool()
         let mainHTML: StoredText
         let subContents: [SubContent]
@@ -421,6 +434,6 @@ extension ArticleFields {
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
         self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating, extra: extra,
-                  updated: updated.map { ($0, updatedInstant) })
+                  updated: updated.map { ($0, updatedInstant) }, tagPlaces: tagPlaces, mealPlace: mealPlace)
     }
 }

@@ -173,23 +173,30 @@ public final class FieldReader {
     /// (`[Dim sum, dim sum]`) is left out with a warning, so that the article is not listed
     /// twice on that page nor links to it twice.
     public func tags(_ key: String) -> [Label] {
+        taggedPlaces(key).map(\.label)
+    }
+
+    /// `tags(key)`, each with where it is written.
+    public func taggedPlaces(_ key: String) -> [(label: Label, location: SourceLocation)] {
         guard let labels = list(key, Label.self, singleAllowed: true) else { return [] }
+        let locations = node(key)?.sequence?.map(\.location) ?? Array(repeating: node(key)?.location ?? location, count: labels.count)
         if let node = node(key), let scalar = node.scalar, scalar.text.contains(",") {
             // YAML reads `tags: toast, milk tea` as one text.
             log.warning(at: node.location, "'\(name(key))' is the one tag '\(labels[0].name)'; to give several, write them as a list like [\(scalar.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))]")
         }
         // Lists are short, and seldom have one twice: looked along, not copied, first.
-        guard labels.indices.contains(where: { later in labels[..<later].contains { $0.slug == labels[later].slug } }) else { return labels }
-        var kept: [Label] = []
+        guard labels.indices.contains(where: { later in labels[..<later].contains { $0.slug == labels[later].slug } }) else {
+            return Array(zip(labels, locations))
+        }
+        var kept: [(label: Label, location: SourceLocation)] = []
         kept.reserveCapacity(labels.count)
-        for (index, label) in labels.enumerated() {
-            if let first = kept.first(where: { $0.slug == label.slug }) {
-                let written = node(key)?.sequence.map { $0[index].location } ?? location
+        for (label, written) in zip(labels, locations) {
+            if let first = kept.first(where: { $0.label.slug == label.slug })?.label {
                 let message = first.name == label.name ? "'\(label.name)' twice: it is shown once" : "'\(label.name)' after '\(first.name)', the same one: it is shown once, as '\(first.name)'"
                 log.warning(at: written, "'\(name(key))' lists \(message)")
                 continue
             }
-            kept.append(label)
+            kept.append((label, written))
         }
         return kept
     }

@@ -229,7 +229,11 @@ private struct ArticleChanges {
                   SiteIndex.keepsOrder(new, of: old)
             else { return nil }
             if new.title != old.title { retitled.append(new) }
-            if new.meal != old.meal || new.tags != old.tags { regrouped.append((old, new)) }
+            if new.meal != old.meal || new.tags != old.tags {
+                // Two spellings of one meal or tag are the whole index's to tell.
+                guard !previous.diagnostics.contains(where: { LabelSpellings.isWarning($0) }) else { return nil }
+                regrouped.append((old, new))
+            }
             if new.restaurant != old.restaurant {
                 // A restaurant renamed in place; any other change may make or join a
                 // branch, which the whole index tells.

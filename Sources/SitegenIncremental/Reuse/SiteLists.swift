@@ -212,7 +212,13 @@ struct SiteLists: Sendable, Equatable {
             for position in groups.indices where groups[position].heading.kind == kind {
                 let key = GroupKey(kind: kind, slug: groups[position].heading.label.slug)
                 let (member, stays) = (was.contains(key.slug), will.contains(key.slug))
-                if stays { found.insert(key.slug) }
+                if stays {
+                    found.insert(key.slug)
+                    // Another spelling of the group's name is a warning of the whole index.
+                    let shown = groups[position].heading.label.name
+                    let labels = kind == .meal ? new.meal.map { [$0] } ?? [] : new.tags
+                    if let written = labels.first(where: { $0.slug == key.slug })?.name, written != shown, written.lowercased() != shown.lowercased() { return nil }
+                }
                 let pages = groups[position].pageCount(perPage: perPage)
                 switch (member, stays) {
                 case (true, false):

@@ -88,6 +88,7 @@ public struct SiteIndex: Sendable {
         restaurants = restaurantPages.map(\.entry)
         restaurantSlugs = gathered.slugs
         tags = tagging.wait()
+        LabelSpellings.check(meals + tags, log: log)
 
         homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
