@@ -25,6 +25,14 @@ public struct Site: Sendable {
         /// The order sentences name subjects in; teachers.yaml's order fills in the rest.
         public var subjects: [String]
         public var calendar = SchoolCalendar.mondayToFriday
+        /// Names given in `homework.grades` (`{id: 6, name: Primary 6}`).
+        public var gradeNames: [GradeID: String] = [:]
+
+        /// How sentences, titles, feeds and calendars name `grade`: its name in site.yaml,
+        /// else "6th grade", "Kindergarten".
+        public func name(of grade: GradeID) -> String {
+            gradeNames[grade] ?? GradeNames.name(of: grade)
+        }
     }
 
     public var title: String
@@ -143,7 +151,8 @@ public struct Site: Sendable {
             homework.subjects = Site.subjectOrder(section)
             homework.calendar = SchoolCalendar(section)
             gradesLocation = section.node("grades")?.location ?? section.mappingLocation
-            let grades = section.list("grades", GradeID.self) ?? []
+            let (grades, names) = Site.grades(section)
+            homework.gradeNames = names
             var seen: Set<GradeID> = []
             for (index, grade) in grades.enumerated() where !seen.insert(grade).inserted {
                 let location = section.node("grades")?.sequence?[index].location ?? gradesLocation
@@ -159,6 +168,43 @@ public struct Site: Sendable {
         extra = fields.extra()
         fields.reportUnknownKeys(what: "site.yaml")
         self.title = title ?? ""
+    }
+
+    static let gradeKeys = KeyTable([
+        ContentKey("id", "a grade like `6` or `K`", default: "required", "The grade, as assignments and teachers name it and as its pages' addresses have it.", example: "id: 6"),
+        ContentKey("name", "text", default: "\"6th grade\", \"Kindergarten\"", "How sentences, titles, feeds and calendars name it.", example: "name: Primary 6"),
+    ])
+
+    /// `homework.grades`: each a grade (`6`) or a grade with its name (`{id: 6, name: Primary
+    /// 6}`); a wrong entry is an error at it, and is left out.
+    private static func grades(_ section: FieldReader) -> ([GradeID], [GradeID: String]) {
+        guard let node = section.node("grades") else { return ([], [:]) }
+        guard let items = node.sequence else { return (section.list("grades", GradeID.self) ?? [], [:]) }
+        var grades: [GradeID] = []
+        var names: [GradeID: String] = [:]
+        for item in items {
+            if item.mapping != nil {
+                let fields = FieldReader(item, keys: gradeKeys, log: section.log, emptyLocation: item.location, prefix: section.name("grades") + ".", memo: section.memo)
+                let id = fields.required("id", GradeID.self)
+                let name = fields.optionalText("name")
+                fields.reportUnknownKeys(what: "site.yaml")
+                guard let id else { continue }
+                grades.append(id)
+                if let name { names[id] = name }
+            } else {
+                do throws(ValueProblem) {
+                    grades.append(try GradeID(node: item))
+                } catch {
+                    let why: String
+                    switch error {
+                    case .mismatch: why = "must be \(GradeID.expectation), or a mapping like {id: 6, name: Primary 6}, found \(item.shortDescription)"
+                    case .invalid(let reason): why = reason
+                    }
+                    section.log.error(at: item.location, "a grade in '\(section.name("grades"))' \(why)")
+                }
+            }
+        }
+        return (grades, names)
     }
 
     public static func isFolderName(_ name: String) -> Bool {

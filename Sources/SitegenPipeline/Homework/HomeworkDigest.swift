@@ -23,9 +23,12 @@ public struct HomeworkDigest: Sendable {
     private let today: CalendarDate
     private let calendar: SchoolCalendar
     private let subjects: [String]
+    /// How the site names the grade.
+    private let name: String
 
     public init(grade: GradeID, schedule: HomeworkSchedule) {
         self.grade = grade
+        name = schedule.site.homework.name(of: grade)
         calendar = schedule.site.homework.calendar
         today = schedule.moment.date
         if !calendar.isSchoolDay(today) {
@@ -66,14 +69,14 @@ public struct HomeworkDigest: Sendable {
     public func sentence(formats: Formats) -> String {
         switch kind {
         case .tonight(let holiday):
-            let tonight = HomeworkSentence.make(grade: grade, subjects: subjects, tonight: true)
+            let tonight = HomeworkSentence.make(who: name, subjects: subjects, tonight: true)
             return holiday.map { tonight + " " + HomeworkSentence.noSchoolTomorrow($0) } ?? tonight
         case .lastNight:
-            return HomeworkSentence.make(grade: grade, subjects: subjects, tonight: false)
+            return HomeworkSentence.make(who: name, subjects: subjects, tonight: false)
         case .lastSchoolDay:
-            return HomeworkSentence.make(grade: grade, subjects: subjects, day: day.map(formats.weekdayDate) ?? "")
+            return HomeworkSentence.make(who: name, subjects: subjects, day: day.map(formats.weekdayDate) ?? "")
         case .dayOff(let holiday):
-            return HomeworkSentence.dayOff(grade: grade, holiday: holiday, due: subjects,
+            return HomeworkSentence.dayOff(who: name, holiday: holiday, due: subjects,
                                            next: day.map { formats.relativeDay($0, from: today, calendar: calendar) })
         }
     }

@@ -149,8 +149,7 @@ public struct HomeworkSchedule: Sendable {
 
 /// The sentences of the homework pages: "8th grade has homework in Math and History tonight."
 public enum HomeworkSentence {
-    public static func make(grade: GradeID, subjects: [String], tonight: Bool) -> String {
-        let who = GradeNames.name(of: grade)
+    public static func make(who: String, subjects: [String], tonight: Bool) -> String {
         let verb = tonight ? "has" : "had"
         let when = tonight ? "tonight" : "last night"
         guard !subjects.isEmpty else { return "\(who) \(verb) no homework \(when)." }
@@ -159,10 +158,9 @@ public enum HomeworkSentence {
 
     /// A day off: "No school today: Chinese New Year. 8th grade has Math and History due
     /// Monday." `next`: the next school day as the due dates name it.
-    public static func dayOff(grade: GradeID, holiday: SchoolCalendar.Holiday?, due subjects: [String], next: String?) -> String {
+    public static func dayOff(who: String, holiday: SchoolCalendar.Holiday?, due subjects: [String], next: String?) -> String {
         let closed = holiday?.name.map { "No school today: \($0)." } ?? "No school today."
         guard let next else { return closed }
-        let who = GradeNames.name(of: grade)
         guard !subjects.isEmpty else { return "\(closed) \(who) has nothing due \(next)." }
         return "\(closed) \(who) has \(naturalList(subjects)) due \(next)."
     }
@@ -173,8 +171,7 @@ public enum HomeworkSentence {
     }
 
     /// The same for a day of the archive: "6th grade had no homework on Wednesday, Nov 25."
-    public static func make(grade: GradeID, subjects: [String], day: String) -> String {
-        let who = GradeNames.name(of: grade)
+    public static func make(who: String, subjects: [String], day: String) -> String {
         guard !subjects.isEmpty else { return "\(who) had no homework on \(day)." }
         return "\(who) had homework in \(naturalList(subjects)) on \(day)."
     }

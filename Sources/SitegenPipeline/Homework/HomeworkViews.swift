@@ -70,14 +70,14 @@ public struct HomeworkViews: Sendable {
 
     /// The sentence of a grade's day in the archive.
     public func sentence(of grade: GradeID, on day: CalendarDate) -> String {
-        HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
+        HomeworkSentence.make(who: site.homework.name(of: grade), subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
     }
 
     private func makeSummary() -> HomeworkSummary {
         HomeworkSummary(
             grades: site.homework.grades.map { grade in
                 let digest = digest(of: grade)
-                return HomeworkSummary.Grade(name: GradeNames.name(of: grade), url: context.url(gradePath(grade)), sentence: digest.sentence(formats: context.formats), count: digest.work.count)
+                return HomeworkSummary.Grade(name: site.homework.name(of: grade), url: context.url(gradePath(grade)), sentence: digest.sentence(formats: context.formats), count: digest.work.count)
             },
             hasAssignments: !schedule.assignments.isEmpty,
             updated: updatedText,
@@ -134,7 +134,7 @@ public struct HomeworkViews: Sendable {
         fields["day"] = .fields([
             "label": .string(label),
             "date": .string(day.description),
-            "sentence": .string(HomeworkSentence.make(grade: grade, subjects: schedule.subjects(ofDay: work), day: label)),
+            "sentence": .string(HomeworkSentence.make(who: site.homework.name(of: grade), subjects: schedule.subjects(ofDay: work), day: label)),
             "assignments": .array(work.map { row($0, grade: grade, dayURL: dayURL) }),
             "previous": link(previous),
             "next": link(next),
@@ -147,7 +147,7 @@ public struct HomeworkViews: Sendable {
             .fields([
                 "name": .string(teacher.name),
                 "subject": .string(teacher.subject),
-                "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(GradeNames.name(of:)))),
+                "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(site.homework.name(of:)))),
                 "blog": teacher.blog.map { .string($0.text) } ?? .null,
                 "email": teacher.email.map(MustacheValue.string) ?? .null,
                 "extra": teacher.extra.mustacheValue,
@@ -163,7 +163,7 @@ public struct HomeworkViews: Sendable {
     private func makeCommon(_ grade: GradeID) -> MustacheFields {
         var gradeFields: MustacheFields = [
             "id": .string(grade.text),
-            "name": .string(GradeNames.name(of: grade)),
+            "name": .string(site.homework.name(of: grade)),
             "url": .string(context.url(gradePath(grade))),
             "hasFeeds": .bool(index.hasFeeds),
         ]
@@ -232,7 +232,7 @@ public struct HomeworkViews: Sendable {
                 contentBase: absolute("")
             )
         }
-        let name = GradeNames.name(of: grade)
+        let name = site.homework.name(of: grade)
         return AtomFeed(
             id: absolute(gradePath(grade)),
             title: "\(name) – \(site.homework.title) – \(author)",
@@ -266,7 +266,7 @@ public struct HomeworkViews: Sendable {
                     categories: assignment.subject
                 )
             }
-        let name = GradeNames.name(of: grade)
+        let name = site.homework.name(of: grade)
         return ICalendar(name: "\(name) – \(site.homework.title) – \(author)",
                          description: "Due dates of \(name) at \(author)",
                          timeZone: site.timeZone, events: events)

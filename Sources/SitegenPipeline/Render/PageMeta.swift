@@ -55,10 +55,10 @@ public struct PageMeta: Sendable {
             title = planned.isTeachers ? "Teachers" : site.homework.title
             description = [site.homework.title, site.homework.school].filter { !$0.isEmpty }.joined(separator: " – ")
         case .grade(let grade):
-            title = "\(GradeNames.name(of: grade)) – \(site.homework.title)"
+            title = "\(site.homework.name(of: grade)) – \(site.homework.title)"
             description = homework.sentence(of: grade)
         case .day(let grade, let day):
-            title = "\(GradeNames.name(of: grade)), \(context.formats.weekdayDate(day))"
+            title = "\(site.homework.name(of: grade)), \(context.formats.weekdayDate(day))"
             description = homework.sentence(of: grade, on: day)
         case .notFound:
             title = "Page not found"

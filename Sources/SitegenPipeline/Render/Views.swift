@@ -290,24 +290,3 @@ public struct PageView: MustacheObject {
         }
     }
 }
-
-public enum GradeNames {
-    /// "6th grade", "1st grade", "Kindergarten"; a grade that is not a number keeps its name.
-    public static func name(of grade: GradeID) -> String {
-        if grade.text.uppercased() == "K" { return "Kindergarten" }
-        guard let number = Int(grade.text) else { return "Grade \(grade.text)" }
-        return "\(ordinal(number)) grade"
-    }
-
-    public static func ordinal(_ number: Int) -> String {
-        let suffix: String
-        switch (number % 100, number % 10) {
-        case (11...13, _): suffix = "th"
-        case (_, 1): suffix = "st"
-        case (_, 2): suffix = "nd"
-        case (_, 3): suffix = "rd"
-        default: suffix = "th"
-        }
-        return "\(number)\(suffix)"
-    }
-}
