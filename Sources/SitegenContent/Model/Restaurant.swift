@@ -46,26 +46,43 @@ public struct Restaurant: Sendable, Hashable {
         return "restaurant-" + String(String(print.value, radix: 16).suffix(8))
     }
 
-    /// Whether `self` and `other` are at one place: coordinates less than 150 m apart (a
-    /// mall's two entrances, two readings of one phone), or one address (`sameAddress`).
-    public func isAtThePlace(of other: Restaurant) -> Bool {
-        if let latitude, let longitude, let otherLatitude = other.latitude, let otherLongitude = other.longitude {
-            let north = (latitude - otherLatitude) * 110_574
-            let east = (longitude - otherLongitude) * 111_320 * cos((latitude + otherLatitude) / 2 * .pi / 180)
-            if north * north + east * east < 150 * 150 { return true }
-        }
-        guard let words = addressWords, let otherWords = other.addressWords else { return false }
-        return Restaurant.sameAddress(words, otherWords)
+    /// Whether both have coordinates, less than 150 m apart (a mall's two entrances, two
+    /// readings of one phone): one place, as is one address (`sameAddress`).
+    public func isNear(_ other: Restaurant) -> Bool {
+        guard let latitude, let longitude, let otherLatitude = other.latitude, let otherLongitude = other.longitude else { return false }
+        let north = (latitude - otherLatitude) * 110_574
+        let east = (longitude - otherLongitude) * 111_320 * cos((latitude + otherLatitude) / 2 * .pi / 180)
+        return north * north + east * east < 150 * 150
     }
-
-    /// Whether it says where it is at all.
-    public var isLocated: Bool { hasCoordinates || addressWords != nil }
 
     /// The words of the address, lowercased, with the usual abbreviations written out:
     /// "9-11 Fuk Wing St." and "9–11 fuk wing street" are one address.
     public var addressWords: [String]? {
         guard let address else { return nil }
-        let words = address.lowercased().split { !$0.isLetter && !$0.isNumber }.map { Restaurant.abbreviations[String($0)] ?? String($0) }
+        // Scalar by scalar, ASCII lowercased in place: every restaurant of a large site has
+        // its address read so, and Character's properties cost ten times as much.
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        func end() {
+            guard !word.isEmpty else { return }
+            let text = String(word)
+            words.append(Restaurant.abbreviations[text] ?? text)
+            word = String.UnicodeScalarView()
+        }
+        for scalar in address.unicodeScalars {
+            if scalar.isASCII {
+                switch scalar.value {
+                case 0x30...0x39, 0x61...0x7A: word.append(scalar)
+                case 0x41...0x5A: word.append(Unicode.Scalar(scalar.value + 0x20)!)
+                default: end()
+                }
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                word.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            } else {
+                end()
+            }
+        }
+        end()
         return words.isEmpty ? nil : words
     }
 

@@ -124,7 +124,9 @@ final class EditScope {
             guard lists.contextHash == previous.contextHash, lists.moment == moment.key else { return nil }
             index.draftCount = lists.draftCount
             index.restaurants = lists.restaurants.map(\.entry)
-            index.restaurantSlugs = lists.restaurantSlugsByArticle()
+            // Every article's when cards show their restaurants, else the edited ones'.
+            let cardsShowRestaurants = ArticleView.table.place(of: "restaurant").map { previous.cardReads & (UInt64(1) << UInt64($0)) != 0 } ?? true
+            index.restaurantSlugs = lists.restaurantSlugsByArticle(of: cardsShowRestaurants ? nil : Set(changes.articles.map(\.sourcePath)))
         } else if branched {
             return nil
         } else {

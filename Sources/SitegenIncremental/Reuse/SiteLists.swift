@@ -299,9 +299,17 @@ struct SiteLists: Sendable, Equatable {
         return [slug]
     }
 
-    /// The slug of each published article's restaurant page, by its source path.
-    func restaurantSlugsByArticle() -> [String: String] {
+    /// The slug of each published article's restaurant page, by its source path: of the
+    /// articles at `sourcePaths`, or of all.
+    func restaurantSlugsByArticle(of sourcePaths: Set<String>?) -> [String: String] {
         var slugs: [String: String] = [:]
+        if let sourcePaths {
+            let places = Dictionary(sourcePaths.compactMap { path in articles.firstIndex(of: path).map { ($0, path) } }, uniquingKeysWith: { first, _ in first })
+            for restaurant in restaurants {
+                for place in restaurant.members { if let path = places[place] { slugs[path] = restaurant.entry.slug } }
+            }
+            return slugs
+        }
         for restaurant in restaurants {
             for place in restaurant.members { slugs[articles[place]] = restaurant.entry.slug }
         }

@@ -8,16 +8,22 @@ import SitegenSupport
 public enum LabelSpellings {
     public static func check(_ groups: [ArticleGroup], log: DiagnosticLog) {
         for group in groups {
-            let shown = group.label.name
+            let (shown, slug) = (group.label.name, group.label.slug)
             var shownAt: SourceLocation?
             var others: [(name: String, at: SourceLocation)] = []
+            func look(_ name: String, _ place: LineAndColumn, _ article: Article) {
+                if name == shown {
+                    if shownAt == nil { shownAt = place.location(in: article.sourcePath) }
+                } else if name.lowercased() != shown.lowercased() {
+                    others.append((name, place.location(in: article.sourcePath)))
+                }
+            }
             for article in group.articles {
-                for (name, place) in spellings(in: article, of: group) {
-                    if name == shown {
-                        if shownAt == nil { shownAt = place.location(in: article.sourcePath) }
-                    } else if name.lowercased() != shown.lowercased() {
-                        others.append((name, place.location(in: article.sourcePath)))
-                    }
+                switch group.kind {
+                case .meal:
+                    if let meal = article.meal { look(meal.name, article.mealPlace ?? article.slugPlace, article) }
+                case .tag:
+                    for (tag, place) in zip(article.tags, article.tagPlaces) where tag.slug == slug { look(tag.name, place, article) }
                 }
             }
             guard let shownAt else { continue }
@@ -34,16 +40,5 @@ public enum LabelSpellings {
 
     public static func isWarning(_ diagnostic: Diagnostic) -> Bool {
         diagnostic.severity != .error && diagnostic.message.contains(marker)
-    }
-
-    /// How `article` writes the labels of `group`'s slug, and where.
-    private static func spellings(in article: Article, of group: ArticleGroup) -> [(name: String, place: LineAndColumn)] {
-        switch group.kind {
-        case .meal:
-            guard let meal = article.meal, meal.slug == group.label.slug else { return [] }
-            return [(meal.name, article.mealPlace ?? article.slugPlace)]
-        case .tag:
-            return zip(article.tags, article.tagPlaces).compactMap { tag, place in tag.slug == group.label.slug ? (tag.name, place) : nil }
-        }
     }
 }

@@ -13,8 +13,8 @@ public struct SiteIndex: Sendable {
     public var meals: [ArticleGroup]
     public var tags: [ArticleGroup]
     public var restaurants: [RestaurantEntry]
-    /// The slug of each published article's restaurant page, by the article's source path:
-    /// a branch's is not its name's alone.
+    /// The slug of the restaurant page of each published article of a branch, by the
+    /// article's source path (`RestaurantGathering.Gathered.slugs`).
     public var restaurantSlugs: [String: String]
     public var pages: [Page]
     public var teachers: [Teacher]
