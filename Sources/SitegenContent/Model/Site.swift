@@ -66,6 +66,8 @@ public struct Site: Sendable {
     /// Where `homework.grades` is written, for errors about grades that are not in it.
     public var gradesLocation: SourceLocation
     public var extra: Extra
+    /// `strings:`, the theme's words the site writes otherwise, with where each is.
+    public var strings: [(key: String, value: String, location: SourceLocation)] = []
     /// False when site.yaml is not valid YAML: its settings are defaults, and checks
     /// against them (is this grade listed?) would only repeat that one error.
     public var isReadable: Bool
@@ -166,6 +168,19 @@ public struct Site: Sendable {
         self.gradesLocation = gradesLocation
 
         extra = fields.extra()
+        if let node = fields.node("strings") {
+            if let pairs = node.mapping {
+                for pair in pairs {
+                    guard let text = pair.value.scalar, !text.isNull else {
+                        log.error(at: pair.value.location, "'strings.\(pair.key)' must be text, found \(pair.value.shortDescription)")
+                        continue
+                    }
+                    strings.append((pair.key, text.text, pair.keyLocation))
+                }
+            } else if node.scalar?.isNull != true {
+                log.error(at: node.location, "'strings' must be a mapping of the theme's words like {skipToContent: Skip to the article}, found \(node.shortDescription)")
+            }
+        }
         fields.reportUnknownKeys(what: "site.yaml")
         self.title = title ?? ""
     }

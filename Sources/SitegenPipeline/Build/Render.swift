@@ -57,16 +57,19 @@ public enum Render {
                     pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo,
                     homeworkSummary: HomeworkSummary? = nil, reuse: (any PageReuse)? = nil, staging: OutputStaging? = nil) throws(MustacheError) -> Output {
         articles.context.useRestaurantSlugs(index.restaurantSlugs)
-        let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary)
+        let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary, strings: theme.strings)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
         let templateHashes = theme.templateHashes
+        let stringsHash = theme.strings.hash
         // Cards and rows of one article or assignment are rendered once for all the list
         // pages of this run; the memo goes with the run, so no edit can meet a stale one.
         let memo = MustachePartialMemo()
+        // Any page may show the theme's words.
         @Sendable func templatesHash(_ names: [String]) -> UInt64 {
             var print = Fingerprint()
+            print.add(stringsHash)
             for name in names {
                 print.add(name)
                 print.add(templateHashes[name] ?? 0)
@@ -150,12 +153,14 @@ public enum Render {
         public let metas: PageMeta
         public let articles: ArticleViewMemo
         private let today: MustacheValue
+        private let strings: MustacheValue
         /// Made once, for `/restaurants/` and `/map/`, when the first of them is made.
         private let madeRestaurants = Once<RestaurantViews>()
 
         public var restaurants: RestaurantViews { madeRestaurants.value { RestaurantViews(index.restaurants, context: context) } }
 
-        public init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo, homeworkSummary: HomeworkSummary?) {
+        public init(index: SiteIndex, assets: [String: [String: String]], articles: ArticleViewMemo, homeworkSummary: HomeworkSummary?, strings: ThemeStrings) {
+            self.strings = strings.mustacheValue
             self.index = index
             self.articles = articles
             context = self.articles.context
@@ -164,7 +169,7 @@ public enum Render {
             let assetURLs = MustacheValue.fields(MustacheFields(assets.sorted { $0.key < $1.key }.map { kind, byName in
                 (kind, .fields(MustacheFields(byName.sorted { $0.key < $1.key }.map { ($0.key, .string(context.url($0.value))) })))
             }))
-            site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs))
+            site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs, strings: self.strings))
             homework = HomeworkViews(index: index, context: context, summary: homeworkSummary)
             metas = PageMeta(index: index, context: context, homework: homework)
             today = .string(index.moment.date.description)
@@ -179,6 +184,7 @@ public enum Render {
             if fields["meta"] == nil { all.append(("meta", metas.make(for: planned, at: path))) }
             all.append(contentsOf: fields.entries)
             if fields["today"] == nil { all.append(("today", today)) }
+            if fields["t"] == nil { all.append(("t", strings)) }
             return .fields(MustacheFields(all))
         }
 

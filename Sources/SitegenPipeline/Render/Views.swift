@@ -10,6 +10,9 @@ public struct SiteView: MustacheObject {
     public var pages: [MustacheValue]
     /// Fingerprinted asset URLs by extension and name: `{{site.assets.css.style}}`.
     public var assets: MustacheValue
+    /// The theme's words (`t`), here too so that the header and footer, rendered over the
+    /// site, find them in it and are made once for every page.
+    public var strings: MustacheValue = .null
 
     /// One site per render run: the header and footer, rendered over it, are made once for
     /// every page instead of tag by tag on each.
@@ -20,6 +23,11 @@ public struct SiteView: MustacheObject {
     /// that no view above has comes down to the site, a dozen comparisons each.
     public func mustacheMember(_ key: String) -> MustacheValue? {
         switch key.utf8.count {
+        case 1:
+            switch key {
+            case "t": strings
+            default: nil
+            }
         case 4:
             switch key {
             case "root": .string(site.basePath)

@@ -5,15 +5,15 @@ extension DefaultTheme {
     static let textFiles: [String: String] = [
         "404.mustache": #"""
 {{<layout}}
-{{$title}}Page not found – {{site.title}}{{/title}}
+{{$title}}{{t.pageNotFound}} – {{site.title}}{{/title}}
 {{$content}}
-<h1 class="page-title">Page not found</h1>
+<h1 class="page-title">{{t.pageNotFound}}</h1>
 <div class="group empty-state">
-  <p>There is no page at this address. It may have moved, or the link that led here has a typo.</p>
+  <p>{{t.pageNotFoundText}}</p>
 </div>
 <ul class="group">
-  <li class="row"><a class="row-link" href="{{site.root}}"><span class="row-label">Latest articles</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-  <li class="row"><a class="row-link" href="{{site.root}}map/"><span class="row-label">Map of the restaurants</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  <li class="row"><a class="row-link" href="{{site.root}}"><span class="row-label">{{t.latestArticles}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  <li class="row"><a class="row-link" href="{{site.root}}map/"><span class="row-label">{{t.mapOfTheRestaurants}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
   {{#site.hasHomework}}<li class="row"><a class="row-link" href="{{site.root}}homework/"><span class="row-label">{{site.homeworkTitle}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/site.hasHomework}}
 </ul>
 {{/content}}
@@ -676,12 +676,12 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "footer.mustache": #"""
 <footer class="site-footer">
-  <nav aria-label="Browse">
+  <nav aria-label="{{t.browse}}">
     <ul class="footer-nav">
-      <li><a href="{{root}}meals/">Meals</a></li>
-      <li><a href="{{root}}tags/">Tags</a></li>
-      <li><a href="{{root}}restaurants/">Restaurants</a></li>
-      <li><a href="{{root}}map/">Map</a></li>
+      <li><a href="{{root}}meals/">{{t.meals}}</a></li>
+      <li><a href="{{root}}tags/">{{t.tags}}</a></li>
+      <li><a href="{{root}}restaurants/">{{t.restaurants}}</a></li>
+      <li><a href="{{root}}map/">{{t.map}}</a></li>
     </ul>
   </nav>
   <p>{{title}}{{#description}} · {{description}}{{/description}}</p>
@@ -795,10 +795,10 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
         "header.mustache": #"""
 <header class="site-header" id="top">
   <a class="site-title" href="{{root}}">{{title}}</a>
-  <nav aria-label="Sections">
+  <nav aria-label="{{t.sections}}">
     <ul class="site-nav">
-      <li><a href="{{root}}">Articles</a></li>
-      <li><a href="{{root}}map/">Map</a></li>
+      <li><a href="{{root}}">{{t.articles}}</a></li>
+      <li><a href="{{root}}map/">{{t.map}}</a></li>
       {{#hasHomework}}
       <li><a href="{{root}}homework/">{{homeworkTitle}}</a></li>
       {{/hasHomework}}
@@ -983,7 +983,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <script src="{{site.assets.js.site}}" defer></script>
 </head>
 <body>
-<a class="skip-link" href="#content">Skip to content</a>
+<a class="skip-link" href="#content">{{t.skipToContent}}</a>
 {{#site}}
 {{>header}}
 {{/site}}
@@ -1100,10 +1100,10 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "pagination.mustache": #"""
 {{#pagination.hasMany}}
-<nav class="pagination" aria-label="Pages">
-  {{#pagination.prev}}<a class="pagination-link" rel="prev" href="{{pagination.prev}}">← Newer</a>{{/pagination.prev}}
+<nav class="pagination" aria-label="{{t.pages}}">
+  {{#pagination.prev}}<a class="pagination-link" rel="prev" href="{{pagination.prev}}">{{t.newer}}</a>{{/pagination.prev}}
   <span class="pagination-status">Page {{pagination.number}} of {{pagination.count}}</span>
-  {{#pagination.next}}<a class="pagination-link" rel="next" href="{{pagination.next}}">Older →</a>{{/pagination.next}}
+  {{#pagination.next}}<a class="pagination-link" rel="next" href="{{pagination.next}}">{{t.older}}</a>{{/pagination.next}}
 </nav>
 {{/pagination.hasMany}}
 
@@ -1168,6 +1168,27 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/restaurants}}
 {{/content}}
 {{/layout}}
+
+"""#,
+        "strings/en.yaml": #"""
+# The default theme's words in English: every other language's table names the same keys.
+# A site changes any of them under `strings:` in site.yaml; a theme adds a language with
+# strings/<language>.yaml of its own (docs/themes.md, "Words in the site's language").
+skipToContent: Skip to content
+sections: Sections
+browse: Browse
+articles: Articles
+map: Map
+meals: Meals
+tags: Tags
+restaurants: Restaurants
+pages: Pages
+newer: ← Newer
+older: Older →
+pageNotFound: Page not found
+pageNotFoundText: There is no page at this address. It may have moved, or the link that led here has a typo.
+latestArticles: Latest articles
+mapOfTheRestaurants: Map of the restaurants
 
 """#,
         "teachers.mustache": #"""

@@ -17,17 +17,28 @@ public enum TemplateNames {
     /// The name that holds the author's own fields (`extra:`).
     public static let extraFields = "extra"
 
+    /// The name that holds the theme's words (`ThemeStrings`).
+    public static let strings = "t"
+
     /// What every list answers besides its items' names (`MustacheValue.member`).
     public static let listMembers: Set<String> = ["count", "first", "last"]
 
     /// A warning for each name of the site's own templates that no view answers, at its tag.
     /// `assetNames`: the extensions and names of the theme's fingerprinted assets, which
     /// `site.assets` answers (`{{site.assets.css.style}}`).
-    public static func check(_ template: MustacheTemplate, assetNames: Set<String>) -> [Diagnostic] {
+    /// `stringKeys`: the theme's words, which `t` answers (`ThemeStrings`).
+    public static func check(_ template: MustacheTemplate, assetNames: Set<String>, stringKeys: Set<String>) -> [Diagnostic] {
         template.names.compactMap { name in
             // The author's own fields are theirs to name: nothing after `extra`, nor inside
             // a section of it, is sitegen's.
             guard !name.sections.contains(where: { $0.contains(extraFields) }) else { return nil }
+            if let place = name.components.firstIndex(of: strings), place + 1 < name.components.count {
+                let key = name.components[place + 1]
+                guard !stringKeys.contains(key) else { return nil }
+                let hint = Suggestion.closest(to: key, among: Array(stringKeys)).map { "; did you mean '\($0)'?" } ?? ""
+                return .warning(at: SourceLocation(path: template.path, line: name.position.line, column: name.position.column),
+                                "the theme's strings have no word '\(key)': it is always missing, as if empty\(hint)")
+            }
             let checked = name.components.prefix { $0 != extraFields }
             guard let unknown = checked.first(where: { !isKnown($0, assetNames: assetNames) }) else { return nil }
             let dotted = name.components.joined(separator: ".")

@@ -47,6 +47,7 @@ public enum TemplateVocabulary {
         TemplateName("site", "the site", .record("site")),
         TemplateName("meta", "what the layout's `<head>` needs", .record("meta")),
         TemplateName("today", "the build's day, `2026-11-25`"),
+        TemplateName("t", "the theme's words in the site's language, by name: `{{t.skipToContent}}` (its `strings/<language>.yaml`)", .fields),
     ]
 
     public static let templates: [Template] = [
@@ -131,6 +132,7 @@ public enum TemplateVocabulary {
             TemplateName("hasHomework", "true when site.yaml names grades"),
             TemplateName("pages", "the plain pages", .list("page")),
             TemplateName("assets", "the URLs of the theme's assets by extension and name: `{{site.assets.css.style}}` for `assets/style.css`"),
+            TemplateName("t", "the theme's words, as `t` of every page: the header and footer, rendered over `site`, find them here", .fields),
             TemplateName("extra", "site.yaml's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields),
         ]),
         Record(name: "meta", title: "`meta`", names: [

@@ -25,6 +25,8 @@ public struct Theme: Sendable {
     /// A hash of each template's source, so a rebuild re-renders the pages made with an
     /// edited template and no others.
     public var templateHashes: [String: UInt64] = [:]
+    /// Its words in the site's language, which every page may show.
+    public var strings = ThemeStrings.english
 
     /// The templates every site needs.
     public static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
@@ -44,7 +46,8 @@ public struct Theme: Sendable {
         for path in merged.keys.sorted() {
             let (bytes, displayPath) = merged[path]!
             guard path.hasSuffix(".mustache") else {
-                assets[path] = bytes
+                // The theme's words are read by `ThemeStrings`, not published.
+                if !path.hasPrefix(ThemeStrings.folder) { assets[path] = bytes }
                 continue
             }
             if let problem = UTF8Check.firstInvalidByte(in: bytes, path: displayPath) {
@@ -65,8 +68,9 @@ public struct Theme: Sendable {
         }
         // The default theme's templates are checked by its tests; a site's own are checked here.
         let assetNames = TemplateNames.assetNames(assets.keys)
+        let stringKeys = ThemeStrings.keys(in: merged.compactMap { path, file in path.hasPrefix(ThemeStrings.folder) ? (path, file.bytes, file.path) : nil })
         for template in templates where files["\(template.name).mustache"] != nil {
-            for warning in TemplateNames.check(template, assetNames: assetNames) { log.add(warning) }
+            for warning in TemplateNames.check(template, assetNames: assetNames, stringKeys: stringKeys) { log.add(warning) }
         }
         for required in requiredTemplates where library[required] == nil && !broken.contains(required) {
             log.error(at: SourceLocation(path: "Themes/\(name)", line: 1, column: 1), "the theme has no '\(required).mustache' template")
@@ -96,7 +100,7 @@ extension Theme {
     public static func forSite(tree: SourceTree, settings: BuildSettings, log: DiagnosticLog) -> (Theme?, PublishedAssets) {
         let (site, leaflet) = (settings.site, settings.leaflet?.files)
         let themeLog = DiagnosticLog()
-        let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
+        var theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
         // A name that is no folder's name was reported when site.yaml was read.
         if site.theme != "default", tree.themes[site.theme] == nil, Site.isFolderName(site.theme) {
             log.error(at: site.themeLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
@@ -105,6 +109,7 @@ extension Theme {
         if leaflet == nil, site.leafletFolder != nil {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
+        theme?.strings = ThemeStrings.forSite(site, themeFiles: tree.themes[site.theme] ?? [:], log: log)
         var themeAssets = theme?.assets ?? [:]
         for (path, bytes) in leaflet ?? [:] { themeAssets[LeafletFiles.outputFolder + path] = bytes }
         return (theme, PublishedAssets(theme: themeAssets, minify: true))

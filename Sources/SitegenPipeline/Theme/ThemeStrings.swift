@@ -1,0 +1,122 @@
+import SitegenContent
+import SitegenFiles
+import SitegenMustache
+import SitegenSupport
+import SitegenYAML
+
+/// The words a theme prints, in the site's language: `strings/<language>.yaml` of the
+/// theme (the default theme's English, Traditional Chinese for Hong Kong and Simplified
+/// Chinese; a theme may add or change any), then `strings:` of site.yaml. A word missing
+/// from the language's table is the English one, with a warning naming it.
+public struct ThemeStrings: Sendable {
+    /// The table the site's language chose: `zh-HK` for `zh-Hant-TW`, `en` for `en-GB`.
+    public let language: String
+    public let values: [String: String]
+    /// Of every value: pages are made again when a word changes.
+    public let hash: UInt64
+    /// What templates see as `t`.
+    public let mustacheValue: MustacheValue
+
+    public init(language: String, values: [String: String]) {
+        self.language = language
+        self.values = values
+        var print = Fingerprint()
+        for key in values.keys.sorted() {
+            print.add(key)
+            print.add(values[key]!)
+        }
+        hash = print.value
+        mustacheValue = .dictionary(values.mapValues(MustacheValue.string))
+    }
+
+    public static let folder = "strings/"
+
+    /// The table for `tag`: its own, else its language's usual one (Chinese written in
+    /// Traditional characters for Hong Kong, Macau and Taiwan, else Simplified), else the
+    /// language alone, else English.
+    public static func table(for tag: String, among available: Set<String>) -> String {
+        if available.contains(tag) { return tag }
+        let parts = tag.split(separator: "-").map { $0.lowercased() }
+        if parts.first == "zh" {
+            let traditional = parts.contains("hant") || parts.contains("hk") || parts.contains("mo") || parts.contains("tw")
+            let chosen = traditional ? "zh-HK" : "zh-CN"
+            if available.contains(chosen) { return chosen }
+        }
+        if let language = parts.first, let found = available.first(where: { $0.lowercased() == language }) { return found }
+        return "en"
+    }
+}
+
+extension ThemeStrings {
+    /// English, as the default theme has it: the words of a view made without a site.
+    public static let english: ThemeStrings = {
+        let (tables, _) = ThemeStrings.tables(from: DefaultTheme.paths.filter { $0.hasPrefix(folder) }.map { ($0, DefaultTheme.file($0)!, "Themes/default/\($0)") }, log: DiagnosticLog())
+        return ThemeStrings(language: "en", values: tables["en"]?.values ?? [:])
+    }()
+
+    /// The strings of `site` with its theme's files (`files`: by path in the theme).
+    public static func forSite(_ site: Site, themeFiles files: [String: [UInt8]], log: DiagnosticLog) -> ThemeStrings {
+        var sources = DefaultTheme.paths.filter { $0.hasPrefix(folder) }.map { ($0, DefaultTheme.file($0)!, "Themes/default/\($0)") }
+        for (path, bytes) in files where path.hasPrefix(folder) { sources.append((path, bytes, "Themes/\(site.theme)/\(path)")) }
+        let (tables, paths) = ThemeStrings.tables(from: sources, log: log)
+        let english = tables["en"]?.values ?? [:]
+        let chosen = table(for: site.language.text, among: Set(tables.keys))
+        var values = english
+        if chosen != "en", let own = tables[chosen] {
+            values.merge(own.values) { _, mine in mine }
+            let missing = english.keys.filter { own.values[$0] == nil }.sorted()
+            for key in missing {
+                log.warning(at: SourceLocation(path: paths[chosen] ?? "Themes/\(site.theme)/\(folder)\(chosen).yaml", line: 1, column: 1),
+                            "the strings of '\(chosen)' have no '\(key)': it is shown in English ('\(english[key]!)'); add it there, or to 'strings' in site.yaml")
+            }
+        }
+        for (key, value, location) in site.strings {
+            guard english[key] != nil else {
+                let hint = Suggestion.closest(to: key, among: Array(english.keys)).map { "; did you mean '\($0)'?" } ?? ""
+                log.warning(at: location, "'strings' has '\(key)', which no word of the theme is\(hint)")
+                continue
+            }
+            values[key] = value
+        }
+        return ThemeStrings(language: chosen, values: values)
+    }
+
+    /// Every word any table of `sources` names.
+    static func keys(in sources: [(path: String, bytes: [UInt8], display: String)]) -> Set<String> {
+        Set(tables(from: sources, log: DiagnosticLog()).0.values.flatMap { $0.values.keys })
+    }
+
+    /// Each language's table, its files merged in order (the default theme's, then the
+    /// site's theme's), and the path of its last file; a file that is no mapping of text is
+    /// an error at it.
+    private static func tables(from sources: [(path: String, bytes: [UInt8], display: String)], log: DiagnosticLog) -> ([String: (values: [String: String], path: String)], [String: String]) {
+        var tables: [String: (values: [String: String], path: String)] = [:]
+        var paths: [String: String] = [:]
+        for (path, bytes, display) in sources {
+            let name = String(path.dropFirst(folder.count))
+            guard name.hasSuffix(".yaml"), !name.contains("/") else { continue }
+            let language = String(name.dropLast(".yaml".count))
+            let node: YAMLNode?
+            do throws(Diagnostic) {
+                node = try YAMLReader.read(bytes, path: display)
+            } catch {
+                log.add(error)
+                continue
+            }
+            var values = tables[language]?.values ?? [:]
+            for pair in node?.mapping ?? [] {
+                guard let text = pair.value.scalar?.text, !(pair.value.scalar?.isNull ?? true) else {
+                    log.error(at: pair.value.location, "'\(pair.key)' in \(display) must be text, found \(pair.value.shortDescription)")
+                    continue
+                }
+                values[pair.key] = text
+            }
+            if let node, node.mapping == nil {
+                log.error(at: node.location, "\(display) must be a mapping of words like 'skipToContent: Skip to content', found \(node.shortDescription)")
+            }
+            tables[language] = (values, display)
+            paths[language] = display
+        }
+        return (tables, paths)
+    }
+}
