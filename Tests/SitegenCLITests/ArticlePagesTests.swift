@@ -135,7 +135,7 @@ struct ArticlePagesTests {
 
         let drafts = try ScratchSite(files: ["Content/articles/a.md": article("Soon", date: "2026-10-01", extra: "draft: true\ntags: [soon]\n")])
         #expect(drafts.build().succeeded)
-        #expect(drafts.page("index.html").contains("Every article of this site is a draft"))
+        #expect(drafts.page("index.html").contains("<h2 id=\"empty-title\">Nothing published yet</h2>\n  <p>Articles appear here once they are published.</p>"))
         #expect(drafts.page("tags/soon/index.html").contains("The one article tagged “soon” is a draft"))
         // The page says why it is empty, but search engines are not to list a draft's tag.
         #expect(drafts.page("tags/soon/index.html").contains("<meta name=\"robots\" content=\"noindex\">"))

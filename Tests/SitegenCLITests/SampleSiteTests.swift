@@ -58,7 +58,7 @@ struct SampleSiteTests {
         for path in Set(golden.files.keys).union(textFiles.keys).sorted() where path != "MANIFEST" {
             let expected = golden.files[path].map { String(decoding: $0, as: UTF8.self) }
             let actual = textFiles[path].map { String(decoding: $0, as: UTF8.self) }
-            #expect(actual == expected, "\(path) differs from Tests/Golden/sample-site/\(path)\n\(firstDifference(expected ?? "", actual ?? ""))")
+            #expect(actual == expected, "\(path) differs from Tests/Golden/sample-site/\(path)\n\(Self.firstDifference(expected ?? "", actual ?? ""))")
         }
     }
 
@@ -107,7 +107,7 @@ struct SampleSiteTests {
         #expect(check.output.hasPrefix("Checked 59 pages and "))
     }
 
-    private func firstDifference(_ expected: String, _ actual: String) -> String {
+    static func firstDifference(_ expected: String, _ actual: String) -> String {
         let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
         for index in 0..<max(a.count, b.count) where index >= a.count || index >= b.count || a[index] != b[index] {

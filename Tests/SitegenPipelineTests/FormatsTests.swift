@@ -123,7 +123,7 @@ struct FormatsTests {
     }
 
     @Test func namesGradesWithOrdinals() {
-        let names = ["1", "2", "3", "4", "11", "12", "13", "21", "22", "23", "101", "111", "K", "k"].map { GradeNames.name(of: GradeID($0)) }
+        let names = ["1", "2", "3", "4", "11", "12", "13", "21", "22", "23", "101", "111", "K", "k"].map { ViewContext(site: Site(node: nil, log: DiagnosticLog()), formats: Formats(language: LanguageTag("en"))).gradeName(GradeID($0)) }
         #expect(names == ["1st grade", "2nd grade", "3rd grade", "4th grade", "11th grade", "12th grade", "13th grade", "21st grade", "22nd grade", "23rd grade", "101st grade", "111th grade", "Kindergarten", "Kindergarten"])
     }
 

@@ -8,17 +8,22 @@ import Testing
 
 @Suite("Homework sentences")
 struct HomeworkSentenceTests {
+    private static let context = ViewContext(site: Site(node: nil, log: DiagnosticLog()), formats: Formats(language: LanguageTag("en")))
+
+    private func name(_ grade: GradeID) -> String { Self.context.gradeName(grade) }
+
     @Test func namesNoOneTwoThreeAndMoreSubjectsNaturally() {
         let eighth = GradeID("8")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("6")), subjects: [], tonight: true) == "6th grade has no homework tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: eighth), subjects: ["Math"], tonight: true) == "8th grade has homework in Math tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: eighth), subjects: ["Math", "History"], tonight: true) == "8th grade has homework in Math and History tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("7")), subjects: ["Math", "Science", "History"], tonight: true) == "7th grade has homework in Math, Science and History tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("11")), subjects: ["Math", "Science", "History", "Art"], tonight: true) == "11th grade has homework in Math, Science, History and Art tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("K")), subjects: ["Reading"], tonight: true) == "Kindergarten has homework in Reading tonight.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("21")), subjects: [], tonight: false) == "21st grade had no homework last night.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("2")), subjects: ["Math"], tonight: false) == "2nd grade had homework in Math last night.")
-        #expect(HomeworkSentence.make(who: GradeNames.name(of: GradeID("3")), subjects: [], day: "Wednesday, Nov 25") == "3rd grade had no homework on Wednesday, Nov 25.")
+        let strings = ThemeStrings.english
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("6")), subjects: [], tonight: true) == "6th grade has no homework tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(eighth), subjects: ["Math"], tonight: true) == "8th grade has homework in Math tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(eighth), subjects: ["Math", "History"], tonight: true) == "8th grade has homework in Math and History tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("7")), subjects: ["Math", "Science", "History"], tonight: true) == "7th grade has homework in Math, Science and History tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("11")), subjects: ["Math", "Science", "History", "Art"], tonight: true) == "11th grade has homework in Math, Science, History and Art tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("K")), subjects: ["Reading"], tonight: true) == "Kindergarten has homework in Reading tonight.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("21")), subjects: [], tonight: false) == "21st grade had no homework last night.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("2")), subjects: ["Math"], tonight: false) == "2nd grade had homework in Math last night.")
+        #expect(HomeworkSentence.make(strings, who: name(GradeID("3")), subjects: [], day: "Wednesday, Nov 25") == "3rd grade had no homework on Wednesday, Nov 25.")
     }
 }
 

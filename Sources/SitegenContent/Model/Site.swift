@@ -18,7 +18,8 @@ public struct Site: Sendable {
     }
 
     public struct Homework: Sendable {
-        public var title: String
+        /// `homework.title`; without it, the theme's word.
+        public var writtenTitle: String?
         public var school: String
         public var grades: [GradeID]
         public var releaseTime: TimeOfDay
@@ -28,11 +29,6 @@ public struct Site: Sendable {
         /// Names given in `homework.grades` (`{id: 6, name: Primary 6}`).
         public var gradeNames: [GradeID: String] = [:]
 
-        /// How sentences, titles, feeds and calendars name `grade`: its name in site.yaml,
-        /// else "6th grade", "Kindergarten".
-        public func name(of grade: GradeID) -> String {
-            gradeNames[grade] ?? GradeNames.name(of: grade)
-        }
     }
 
     public var title: String
@@ -144,10 +140,10 @@ public struct Site: Sendable {
         }
         allowsRawHTML = unsafe
 
-        var homework = Homework(title: "Homework", school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
+        var homework = Homework(writtenTitle: nil, school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
         var gradesLocation = fields.mappingLocation
         if let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") {
-            homework.title = section.optional("title", String.self) ?? homework.title
+            homework.writtenTitle = section.optional("title", String.self)
             homework.school = section.optional("school", String.self) ?? ""
             homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
             homework.subjects = Site.subjectOrder(section)

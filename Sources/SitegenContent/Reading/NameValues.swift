@@ -125,13 +125,7 @@ public struct EmailAddress: FrontMatterValue, Hashable, Sendable {
 }
 
 public enum GradeNames {
-    /// "6th grade", "1st grade", "Kindergarten"; a grade that is not a number keeps its name.
-    public static func name(of grade: GradeID) -> String {
-        if grade.text.uppercased() == "K" { return "Kindergarten" }
-        guard let number = Int(grade.text) else { return "Grade \(grade.text)" }
-        return "\(ordinal(number)) grade"
-    }
-
+    /// "1st", "2nd", "11th": English ordinals, for the theme's `grade.number`.
     public static func ordinal(_ number: Int) -> String {
         let suffix: String
         switch (number % 100, number % 10) {

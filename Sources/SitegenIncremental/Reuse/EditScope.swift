@@ -76,7 +76,7 @@ final class EditScope {
         let entries = edited.map(\.model)
         let pageTexts = PageTexts(output: outputURL.path, cache: previous, tree: tree, context: build.context)
         self.pageTexts = pageTexts
-        let viewContext = ViewContext(site: site, formats: build.formats, clock: build.settings.clock)
+        let viewContext = ViewContext(site: site, formats: build.formats, clock: build.settings.clock, strings: build.settings.strings)
         guard let changes = ArticleChanges(files: files, entries: entries, previous: previous, models: models, pageTexts: pageTexts,
                                            strict: options.strict, viewContext: viewContext) else { return nil }
         let known = KnownArticles(previous: previous, models: models, pageTexts: pageTexts)

@@ -75,7 +75,7 @@ extension CachedBuild {
         // Edited articles whose cards show the edit: the lists holding the others come out
         // as they were (a story edit rendered five list pages for nothing).
         var onCards: [String] = []
-        let viewContext = ViewContext(site: warm.index.site, formats: build.formats, clock: build.settings.clock)
+        let viewContext = ViewContext(site: warm.index.site, formats: build.formats, clock: build.settings.clock, strings: build.settings.strings)
         for source in edited {
             guard let (old, _) = warm.cache.content[source.file.contentPath]?.decoded() else {
                 dropWarm()

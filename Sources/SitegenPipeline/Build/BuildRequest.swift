@@ -54,6 +54,8 @@ public struct BuildSettings: Sendable {
     /// The instant, in seconds since 1970, the build reads as now for articles' dates: an
     /// article dated after it is scheduled (`BuildMoment.schedulingInstant`).
     public var clock: Int
+    /// The theme's words in the site's language.
+    public var strings: ThemeStrings
     /// The Leaflet `/map/` uses, when there is one.
     public var leaflet: LeafletFiles?
     /// What tells this build's options and tools from another's: a build made with others

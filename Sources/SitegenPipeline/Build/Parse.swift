@@ -24,7 +24,8 @@ public enum Parse {
         let options = request.options
         let signature = [options.toolIdentity, "drafts=\(options.drafts)", "future=\(options.future)", "strict=\(options.strict)", "base=\(options.baseURL ?? "")",
                          "leaflet=\(leaflet?.signature ?? "none")"].joined(separator: "|")
-        return BuildSettings(site: site, teachers: teachers, moment: moment, clock: clock, leaflet: leaflet, signature: signature)
+        let strings = ThemeStrings.forSite(site, themeFiles: tree.themes[site.theme] ?? [:], log: log)
+        return BuildSettings(site: site, teachers: teachers, moment: moment, clock: clock, strings: strings, leaflet: leaflet, signature: signature)
     }
 
     /// One Markdown file; its problems come back with it, so the build cache can keep them.

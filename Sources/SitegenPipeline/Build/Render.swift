@@ -169,7 +169,7 @@ public enum Render {
             let assetURLs = MustacheValue.fields(MustacheFields(assets.sorted { $0.key < $1.key }.map { kind, byName in
                 (kind, .fields(MustacheFields(byName.sorted { $0.key < $1.key }.map { ($0.key, .string(context.url($0.value))) })))
             }))
-            site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs, strings: self.strings))
+            site = .object(SiteView(site: index.site, pages: pageLinks, assets: assetURLs, strings: self.strings, homeworkTitle: context.homeworkTitle))
             homework = HomeworkViews(index: index, context: context, summary: homeworkSummary)
             metas = PageMeta(index: index, context: context, homework: homework)
             today = .string(index.moment.date.description)
@@ -227,6 +227,8 @@ public enum Render {
                         "one": .bool(group.count == 1),
                         "draftCount": .int(group.draftCount),
                         "oneDraft": .bool(group.draftCount == 1),
+                        "countText": .string(context.strings.count("articleCount", group.count)),
+                        "draftsText": .string(context.strings.count(group.kind == .meal ? "mealDrafts" : "tagDrafts", group.draftCount, ["name": group.label.name])),
                     ]),
                     "articles": shared.cards(list.articles),
                     "pagination": pagination(context, list),
@@ -243,6 +245,7 @@ public enum Render {
                             "url": .string(context.url(group.path)),
                             "count": .int(group.count),
                             "one": .bool(group.count == 1),
+                            "countText": .string(context.strings.count("articleCount", group.count)),
                         ])
                     }),
                 ]))
@@ -293,6 +296,7 @@ public enum Render {
             "unpinnedCount": .int(entries.count - pinned.count),
             "unpinnedOne": .bool(entries.count - pinned.count == 1),
             "hasUnpinned": .bool(entries.count > pinned.count),
+            "unpinnedText": .string(shared.context.strings.count("unpinned", entries.count - pinned.count)),
         ])
     }
 
@@ -303,6 +307,7 @@ public enum Render {
         var fields = context.restaurantFields(entry.restaurant)
         fields["count"] = .int(entry.count)
         fields["one"] = .bool(entry.count == 1)
+        fields["countText"] = .string(context.strings.count("articleCount", entry.count))
         fields["articles"] = .array(page.articles.map { .fields(["title": .string($0.title), "url": .string(context.url($0.pagePath))]) })
         return .fields(fields)
     }
@@ -312,6 +317,9 @@ public enum Render {
             "number": .int(list.number),
             "count": .int(list.count),
             "hasMany": .bool(list.count > 1),
+            "status": .string(context.strings.text("pageOf", ["number": "\(list.number)", "count": "\(list.count)"])),
+            "label": .string(context.strings.text("pageNumber", ["number": "\(list.number)"])),
+            "heading": .string(context.strings.text("articlesPageOf", ["number": "\(list.number)", "count": "\(list.count)"])),
         ]
         if list.number > 1 { fields["prev"] = .string(context.url(ListPage.path(base: list.base, number: list.number - 1))) }
         if list.number < list.count { fields["next"] = .string(context.url(ListPage.path(base: list.base, number: list.number + 1))) }
@@ -332,6 +340,7 @@ public enum Render {
                     "address": entry.address.map(MustacheValue.string) ?? .null,
                     "count": .int(entry.count),
                     "one": .bool(entry.count == 1),
+                    "countText": .string(context.strings.count("articleCount", entry.count)),
                 ]
                 if let latitude = entry.latitude, let longitude = entry.longitude {
                     fields["largerMapURL"] = .string(MapLinks(latitude: latitude, longitude: longitude, zoom: context.site.mapZoom).largerMapURL)
@@ -361,6 +370,8 @@ public enum Render {
             JSONString.append(context.url(entry.path), to: &json)
             append(",\"count\":")
             json.append(contentsOf: String(entry.count).utf8)
+            append(",\"countText\":")
+            JSONString.append(context.strings.count("articleCount", entry.count), to: &json)
             append(",\"lat\":")
             MapLinks.appendCoordinate(latitude, to: &json)
             append(",\"lon\":")

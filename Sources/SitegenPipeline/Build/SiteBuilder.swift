@@ -65,7 +65,7 @@ public enum SiteBuilder {
         guard made.report.succeeded else { return true }
         progress("Rendering")
         let pages = reuse.pages(scope.pages, paths: scope.paths, of: scope.index, assets: scope.assets, models: nil)
-        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!, clock: made.settings!.clock))
+        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!, clock: made.settings!.clock, strings: made.settings!.strings))
         guard let rendered = try? Render.run(scope.index, theme: scope.theme, leaflet: made.settings!.leaflet?.files, assets: scope.assets.paths,
                                              pages: (scope.pages, scope.paths), articles: articles, homeworkSummary: scope.homeworkSummary, reuse: pages),
               reuse.rendered(rendered, report: &made.report)
@@ -87,7 +87,7 @@ public enum SiteBuilder {
         let content = Validate.content(validated.lazy.map(\.model.model), teachers: settings.teachers)
         // The index is built mostly on one core: the articles' views are made on the other
         // meanwhile, until the pages are rendered.
-        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock))
+        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock, strings: settings.strings))
         let makingViews = Concurrently { [drafts = request.options.drafts] in articles.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articles.stop() }
         let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)

@@ -21,15 +21,11 @@ public struct HomeworkDigest: Sendable {
     public var work: [Assignment]
     public var upcoming: [(day: CalendarDate, assignments: [Assignment])]
     private let today: CalendarDate
-    private let calendar: SchoolCalendar
     private let subjects: [String]
-    /// How the site names the grade.
-    private let name: String
 
     public init(grade: GradeID, schedule: HomeworkSchedule) {
         self.grade = grade
-        name = schedule.site.homework.name(of: grade)
-        calendar = schedule.site.homework.calendar
+        let calendar = schedule.site.homework.calendar
         today = schedule.moment.date
         if !calendar.isSchoolDay(today) {
             upcoming = schedule.upcoming(of: grade, besides: nil)
@@ -56,28 +52,28 @@ public struct HomeworkDigest: Sendable {
     }
 
     /// The heading of the work shown.
-    public var label: String {
+    public func label(_ strings: ThemeStrings) -> String {
         switch kind {
-        case .tonight: "Tonight"
-        case .lastNight: "Last night"
-        case .lastSchoolDay: "Last school day"
-        case .dayOff: "Next school day"
+        case .tonight: strings.text("label.tonight")
+        case .lastNight: strings.text("label.lastNight")
+        case .lastSchoolDay: strings.text("label.lastSchoolDay")
+        case .dayOff: strings.text("label.nextSchoolDay")
         }
     }
 
     /// "8th grade has homework in Math and History tonight."
-    public func sentence(formats: Formats) -> String {
+    public func sentence(_ context: ViewContext) -> String {
+        let (strings, name) = (context.strings, context.gradeName(grade))
         switch kind {
         case .tonight(let holiday):
-            let tonight = HomeworkSentence.make(who: name, subjects: subjects, tonight: true)
-            return holiday.map { tonight + " " + HomeworkSentence.noSchoolTomorrow($0) } ?? tonight
+            let tonight = HomeworkSentence.make(strings, who: name, subjects: subjects, tonight: true)
+            return holiday.map { tonight + " " + HomeworkSentence.noSchoolTomorrow(strings, $0) } ?? tonight
         case .lastNight:
-            return HomeworkSentence.make(who: name, subjects: subjects, tonight: false)
+            return HomeworkSentence.make(strings, who: name, subjects: subjects, tonight: false)
         case .lastSchoolDay:
-            return HomeworkSentence.make(who: name, subjects: subjects, day: day.map(formats.weekdayDate) ?? "")
+            return HomeworkSentence.make(strings, who: name, subjects: subjects, day: day.map(context.formats.weekdayDate) ?? "")
         case .dayOff(let holiday):
-            return HomeworkSentence.dayOff(who: name, holiday: holiday, due: subjects,
-                                           next: day.map { formats.relativeDay($0, from: today, calendar: calendar) })
+            return HomeworkSentence.dayOff(strings, who: name, holiday: holiday, due: subjects, next: day.map { context.relativeDay($0, from: today) })
         }
     }
 }

@@ -147,41 +147,30 @@ public struct HomeworkSchedule: Sendable {
     }
 }
 
-/// The sentences of the homework pages: "8th grade has homework in Math and History tonight."
+/// The sentences of the homework pages, in the theme's words: "8th grade has homework in
+/// Math and History tonight."
 public enum HomeworkSentence {
-    public static func make(who: String, subjects: [String], tonight: Bool) -> String {
-        let verb = tonight ? "has" : "had"
-        let when = tonight ? "tonight" : "last night"
-        guard !subjects.isEmpty else { return "\(who) \(verb) no homework \(when)." }
-        return "\(who) \(verb) homework in \(naturalList(subjects)) \(when)."
+    /// Tonight's work (`tonight`), or last night's.
+    public static func make(_ strings: ThemeStrings, who: String, subjects: [String], tonight: Bool) -> String {
+        let key = tonight ? "tonight" : "lastNight"
+        return strings.text(key + (subjects.isEmpty ? ".none" : ".some"), ["grade": who, "subjects": strings.list(subjects)])
+    }
+
+    /// A day of the archive: "6th grade had no homework on Wednesday, Nov 25."
+    public static func make(_ strings: ThemeStrings, who: String, subjects: [String], day: String) -> String {
+        strings.text(subjects.isEmpty ? "onDay.none" : "onDay.some", ["grade": who, "subjects": strings.list(subjects), "day": day])
     }
 
     /// A day off: "No school today: Chinese New Year. 8th grade has Math and History due
     /// Monday." `next`: the next school day as the due dates name it.
-    public static func dayOff(who: String, holiday: SchoolCalendar.Holiday?, due subjects: [String], next: String?) -> String {
-        let closed = holiday?.name.map { "No school today: \($0)." } ?? "No school today."
+    public static func dayOff(_ strings: ThemeStrings, who: String, holiday: SchoolCalendar.Holiday?, due subjects: [String], next: String?) -> String {
+        let closed = holiday?.name.map { strings.text("dayOffNamed", ["name": $0]) } ?? strings.text("dayOff")
         guard let next else { return closed }
-        guard !subjects.isEmpty else { return "\(closed) \(who) has nothing due \(next)." }
-        return "\(closed) \(who) has \(naturalList(subjects)) due \(next)."
+        return closed + " " + strings.text(subjects.isEmpty ? "dueNext.none" : "dueNext.some", ["grade": who, "subjects": strings.list(subjects), "day": next])
     }
 
     /// "No school tomorrow: Chinese New Year."
-    public static func noSchoolTomorrow(_ holiday: SchoolCalendar.Holiday) -> String {
-        holiday.name.map { "No school tomorrow: \($0)." } ?? "No school tomorrow."
-    }
-
-    /// The same for a day of the archive: "6th grade had no homework on Wednesday, Nov 25."
-    public static func make(who: String, subjects: [String], day: String) -> String {
-        guard !subjects.isEmpty else { return "\(who) had no homework on \(day)." }
-        return "\(who) had homework in \(naturalList(subjects)) on \(day)."
-    }
-
-    /// "Math", "Math and History", "Math, Science and History".
-    public static func naturalList(_ items: [String]) -> String {
-        switch items.count {
-        case 0: ""
-        case 1: items[0]
-        default: items.dropLast().joined(separator: ", ") + " and " + items.last!
-        }
+    public static func noSchoolTomorrow(_ strings: ThemeStrings, _ holiday: SchoolCalendar.Holiday) -> String {
+        holiday.name.map { strings.text("noSchoolTomorrowNamed", ["name": $0]) } ?? strings.text("noSchoolTomorrow")
     }
 }

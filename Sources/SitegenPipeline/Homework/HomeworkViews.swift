@@ -61,7 +61,7 @@ public struct HomeworkViews: Sendable {
 
     /// The sentence a grade's page leads with.
     public func sentence(of grade: GradeID) -> String {
-        digest(of: grade).sentence(formats: context.formats)
+        digest(of: grade).sentence(context)
     }
 
     private func digest(of grade: GradeID) -> HomeworkDigest {
@@ -70,14 +70,14 @@ public struct HomeworkViews: Sendable {
 
     /// The sentence of a grade's day in the archive.
     public func sentence(of grade: GradeID, on day: CalendarDate) -> String {
-        HomeworkSentence.make(who: site.homework.name(of: grade), subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
+        HomeworkSentence.make(context.strings, who: context.gradeName(grade), subjects: schedule.subjects(ofDay: schedule.assignments(of: grade, on: day)), day: context.formats.weekdayDate(day))
     }
 
     private func makeSummary() -> HomeworkSummary {
         HomeworkSummary(
             grades: site.homework.grades.map { grade in
                 let digest = digest(of: grade)
-                return HomeworkSummary.Grade(name: site.homework.name(of: grade), url: context.url(gradePath(grade)), sentence: digest.sentence(formats: context.formats), count: digest.work.count)
+                return HomeworkSummary.Grade(name: context.gradeName(grade), url: context.url(gradePath(grade)), sentence: digest.sentence(context), count: digest.work.count)
             },
             hasAssignments: !schedule.assignments.isEmpty,
             updated: updatedText,
@@ -89,7 +89,7 @@ public struct HomeworkViews: Sendable {
         let digest = digest(of: grade)
         let upcoming: [MustacheValue] = digest.upcoming.map { day, work in
             .fields([
-                "label": .string("Due " + relativeDay(day)),
+                "label": .string(context.strings.text("dueOn", ["day": relativeDay(day)])),
                 "date": .string(day.description),
                 "assignments": .array(work.map { row($0, grade: grade) }),
             ])
@@ -102,13 +102,14 @@ public struct HomeworkViews: Sendable {
                 "url": .string(context.url(dayPath(grade, day))),
                 "count": .int(count),
                 "one": .bool(count == 1),
+                "countText": .string(context.strings.count("assignmentCount", count)),
             ])
         }
         let published = schedule.assignments.contains { $0.grades.contains(grade) }
         var fields = common(grade)
-        fields["sentence"] = .string(digest.sentence(formats: context.formats))
+        fields["sentence"] = .string(digest.sentence(context))
         fields["digest"] = .fields([
-            "label": .string(digest.label),
+            "label": .string(digest.label(context.strings)),
             "day": digest.day.map { .string(context.formats.weekdayDate($0)) } ?? .null,
             "date": digest.day.map { .string($0.description) } ?? .null,
             "url": digest.day.flatMap { day in digest.isArchiveDay ? .string(context.url(dayPath(grade, day))) : nil } ?? .null,
@@ -119,6 +120,7 @@ public struct HomeworkViews: Sendable {
         fields["hasAssignments"] = .bool(!schedule.assignments.isEmpty)
         fields["onlyDrafts"] = .bool(!published && schedule.draftCounts[grade, default: 0] > 0)
         fields["draftCount"] = .int(schedule.draftCounts[grade, default: 0])
+        fields["onlyDraftsText"] = .string(context.strings.text("onlyDrafts", ["grade": context.gradeName(grade)]))
         return fields
     }
 
@@ -134,7 +136,8 @@ public struct HomeworkViews: Sendable {
         fields["day"] = .fields([
             "label": .string(label),
             "date": .string(day.description),
-            "sentence": .string(HomeworkSentence.make(who: site.homework.name(of: grade), subjects: schedule.subjects(ofDay: work), day: label)),
+            "sentence": .string(HomeworkSentence.make(context.strings, who: context.gradeName(grade), subjects: schedule.subjects(ofDay: work), day: label)),
+            "emptyText": .string(context.strings.text("noAssignmentsThatDay", ["grade": context.gradeName(grade)])),
             "assignments": .array(work.map { row($0, grade: grade, dayURL: dayURL) }),
             "previous": link(previous),
             "next": link(next),
@@ -147,7 +150,7 @@ public struct HomeworkViews: Sendable {
             .fields([
                 "name": .string(teacher.name),
                 "subject": .string(teacher.subject),
-                "grades": .string(HomeworkSentence.naturalList(teacher.grades.map(site.homework.name(of:)))),
+                "grades": .string(context.strings.list(teacher.grades.map(context.gradeName))),
                 "blog": teacher.blog.map { .string($0.text) } ?? .null,
                 "email": teacher.email.map(MustacheValue.string) ?? .null,
                 "extra": teacher.extra.mustacheValue,
@@ -163,7 +166,9 @@ public struct HomeworkViews: Sendable {
     private func makeCommon(_ grade: GradeID) -> MustacheFields {
         var gradeFields: MustacheFields = [
             "id": .string(grade.text),
-            "name": .string(site.homework.name(of: grade)),
+            "name": .string(context.gradeName(grade)),
+            "feedTitle": .string(context.strings.text("feedTitle", ["grade": context.gradeName(grade)])),
+            "calendarTitle": .string(context.strings.text("calendarTitle", ["grade": context.gradeName(grade)])),
             "url": .string(context.url(gradePath(grade))),
             "hasFeeds": .bool(index.hasFeeds),
         ]
@@ -192,12 +197,12 @@ public struct HomeworkViews: Sendable {
     /// "Updated Wednesday, Nov 25, 3:00 PM".
     public var updatedText: String {
         let time = schedule.moment.time ?? site.homework.releaseTime
-        return "Updated \(context.formats.weekdayDate(schedule.moment.date)), \(context.formats.time(time))"
+        return context.strings.text("updatedAt", ["moment": context.strings.text("dayAndTime", ["day": context.formats.weekdayDate(schedule.moment.date), "time": context.formats.time(time)])])
     }
 
     /// "today", "tomorrow" or "Friday, Dec 4", from the build's day.
     public func relativeDay(_ day: CalendarDate) -> String {
-        context.formats.relativeDay(day, from: schedule.moment.date, calendar: site.homework.calendar)
+        context.relativeDay(day, from: schedule.moment.date)
     }
 
     public func gradePath(_ grade: GradeID) -> String { gradePaths[grade] ?? Self.path(of: grade) }
@@ -227,16 +232,19 @@ public struct HomeworkViews: Sendable {
                 updated: released,
                 authorName: assignment.teacher?.name,
                 category: assignment.subject,
-                summary: assignment.due.map { due in "Due " + context.formats.weekdayDate(due.date) + (due.time.map { ", " + context.formats.time($0) } ?? "") },
+                summary: assignment.due.map { due in
+                    let day = context.formats.weekdayDate(due.date)
+                    return context.strings.text("dueOn", ["day": due.time.map { context.strings.text("dayAndTime", ["day": day, "time": context.formats.time($0)]) } ?? day])
+                },
                 contentHTML: assignment.detailsHTML.withUTF8 { Array($0) },
                 contentBase: absolute("")
             )
         }
-        let name = site.homework.name(of: grade)
+        let name = context.gradeName(grade)
         return AtomFeed(
             id: absolute(gradePath(grade)),
-            title: "\(name) – \(site.homework.title) – \(author)",
-            subtitle: "Assignments for \(name) at \(author), newest first",
+            title: "\(name) – \(context.homeworkTitle) – \(author)",
+            subtitle: context.strings.text("feedSubtitle", ["grade": name, "school": author]),
             link: absolute(gradePath(grade)),
             selfLink: absolute(gradePath(grade) + "feed.xml"),
             updated: entries.map(\.updated).max() ?? schedule.momentInstant,
@@ -254,8 +262,8 @@ public struct HomeworkViews: Sendable {
             .sorted(byKey: { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) }, by: <)
             .map { assignment in
                 var description = assignment.detailsText.text
-                if let teacher = assignment.teacher { description += (description.isEmpty ? "" : "\n\n") + "Teacher: \(teacher.name)" }
-                if let link = assignment.link { description += (description.isEmpty ? "" : "\n") + "Link: \(link.text)" }
+                if let teacher = assignment.teacher { description += (description.isEmpty ? "" : "\n\n") + context.strings.text("calendarTeacher", ["name": teacher.name]) }
+                if let link = assignment.link { description += (description.isEmpty ? "" : "\n") + context.strings.text("calendarLink", ["url": link.text]) }
                 return ICalendar.Event(
                     uid: "\(assignment.id)@\(host)",
                     stamp: schedule.releaseInstant(of: assignment.assigned),
@@ -266,9 +274,9 @@ public struct HomeworkViews: Sendable {
                     categories: assignment.subject
                 )
             }
-        let name = site.homework.name(of: grade)
-        return ICalendar(name: "\(name) – \(site.homework.title) – \(author)",
-                         description: "Due dates of \(name) at \(author)",
+        let name = context.gradeName(grade)
+        return ICalendar(name: "\(name) – \(context.homeworkTitle) – \(author)",
+                         description: context.strings.text("calendarDescription", ["grade": name, "school": author]),
                          timeZone: site.timeZone, events: events)
     }
 }

@@ -63,7 +63,7 @@ public struct ArticleView: MustacheObject {
                 return .string(String(repeating: "★", count: full) + (half == 1 ? "½" : "") + String(repeating: "☆", count: 5 - full - half))
             } ?? .null
         },
-        .init("ratingText", "the rating in words, \"4.5 out of 5\"") { $0.article.rating.map { .string("\($0.text) out of 5") } ?? .null },
+        .init("ratingText", "the rating in words, \"4.5 out of 5\"") { view in view.article.rating.map { .string(view.values.context.strings.text("ratingText", ["rating": $0.text])) } ?? .null },
         .init("extra", "the article's own fields, from `extra:`: `{{extra.opening_hours}}`", .fields) { $0.article.extra.mustacheValue },
     ])
 

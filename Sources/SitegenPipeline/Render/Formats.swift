@@ -97,28 +97,9 @@ public final class Formats: Sendable {
         remembered(.time(time)) { Date(timeIntervalSince1970: TimeInterval(time.secondsIntoDay)).formatted(icuStyles.time) }
     }
 
-    /// "today", "tomorrow" or "Friday, Dec 4".
-    /// With a school `calendar`, the next school day within the week is its weekday alone:
-    /// on Friday, work due Monday is due "Monday".
-    public func relativeDay(_ day: CalendarDate, from today: CalendarDate, calendar: SchoolCalendar? = nil) -> String {
-        switch day.dayNumber - today.dayNumber {
-        case 0: "today"
-        case 1: "tomorrow"
-        case 2...6 where calendar?.nextSchoolDay(after: today) == day: weekday(day)
-        default: weekdayDate(day)
-        }
-    }
-
     /// "Monday" in the site's language.
     public func weekday(_ date: CalendarDate) -> String {
         remembered(.weekdayName(date)) { Formats.formatted(date, style: icuStyles.weekdayName) }
-    }
-
-    /// "tomorrow", "Monday, 8:15 AM", "Friday, Dec 4, 8:15 AM".
-    public func dueText(_ due: DateTimeValue, from today: CalendarDate, calendar: SchoolCalendar? = nil) -> String {
-        let day = relativeDay(due.date, from: today, calendar: calendar)
-        guard let time = due.time else { return day }
-        return "\(day), \(self.time(time))"
     }
 
     /// `HK$ 34`, `US$ 12.50`: the currency's symbol in the site's language, a space, the amount.

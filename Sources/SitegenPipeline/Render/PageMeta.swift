@@ -11,6 +11,7 @@ public struct PageMeta: Sendable {
     public var homework: HomeworkViews
 
     public var site: Site { index.site }
+    private var words: ThemeStrings { context.strings }
 
     /// The metadata of `planned`, published at `path` (its `path`, which the plan made once).
     public func make(for planned: PlannedPage, at path: String) -> MustacheValue {
@@ -24,7 +25,7 @@ public struct PageMeta: Sendable {
         if case .notFound = planned { canonical = nil } else { canonical = context.absoluteURL(PlannedPage.urlPath(of: path)) }
         switch planned {
         case .home(let list):
-            if list.number > 1 { title = "\(site.title), page \(list.number)" }
+            if list.number > 1 { title = words.text("sitePage", ["site": site.title, "number": "\(list.number)"]) }
         case .article(let article):
             title = article.title
             description = article.summary
@@ -35,33 +36,33 @@ public struct PageMeta: Sendable {
             title = page.title
             description = page.summary
         case .group(let group, let list):
-            title = group.label.name + (list.number > 1 ? ", page \(list.number)" : "")
-            description = group.kind == .meal ? "\(group.label.name): articles about it on \(site.title)" : "Articles tagged \(group.label.name) on \(site.title)"
+            title = list.number > 1 ? words.text("groupPage", ["name": group.label.name, "number": "\(list.number)"]) : group.label.name
+            description = words.text(group.kind == .meal ? "mealDescription" : "tagDescription", ["name": group.label.name, "site": site.title])
         case .groupIndex(let kind, _):
-            title = kind == .meal ? "Meals" : "Tags"
-            description = "Every \(kind == .meal ? "meal" : "tag") of \(site.title) with its articles"
+            title = words.text(kind == .meal ? "meals" : "tags")
+            description = words.text(kind == .meal ? "mealsDescription" : "tagsDescription", ["site": site.title])
         case .restaurants:
-            title = "Restaurants"
-            description = "Every restaurant of \(site.title) with its address"
+            title = words.text("restaurants")
+            description = words.text("restaurantsDescription", ["site": site.title])
         case .restaurant(let page):
             let entry = page.entry
             title = entry.name
-            description = (entry.address.map { "\(entry.name), \($0)" } ?? entry.name) + ": articles about it on \(site.title)"
+            description = words.text("restaurantDescription", ["name": entry.address.map { "\(entry.name), \($0)" } ?? entry.name, "site": site.title])
             jsonLD = restaurantJSONLD(entry, url: canonical)
         case .map:
-            title = "Map"
-            description = "Every restaurant of \(site.title) on one map"
+            title = words.text("map")
+            description = words.text("mapDescription", ["site": site.title])
         case .homework, .teachers:
-            title = planned.isTeachers ? "Teachers" : site.homework.title
-            description = [site.homework.title, site.homework.school].filter { !$0.isEmpty }.joined(separator: " – ")
+            title = planned.isTeachers ? words.text("teachers") : context.homeworkTitle
+            description = [context.homeworkTitle, site.homework.school].filter { !$0.isEmpty }.joined(separator: " – ")
         case .grade(let grade):
-            title = "\(site.homework.name(of: grade)) – \(site.homework.title)"
+            title = "\(context.gradeName(grade)) – \(context.homeworkTitle)"
             description = homework.sentence(of: grade)
         case .day(let grade, let day):
-            title = "\(site.homework.name(of: grade)), \(context.formats.weekdayDate(day))"
+            title = "\(context.gradeName(grade)), \(context.formats.weekdayDate(day))"
             description = homework.sentence(of: grade, on: day)
         case .notFound:
-            title = "Page not found"
+            title = words.text("pageNotFound")
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
             break
         }

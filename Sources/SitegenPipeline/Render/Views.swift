@@ -13,6 +13,8 @@ public struct SiteView: MustacheObject {
     /// The theme's words (`t`), here too so that the header and footer, rendered over the
     /// site, find them in it and are made once for every page.
     public var strings: MustacheValue = .null
+    /// `homework.title`, or the theme's word for it.
+    public var homeworkTitle = "Homework"
 
     /// One site per render run: the header and footer, rendered over it, are made once for
     /// every page instead of tag by tag on each.
@@ -66,7 +68,7 @@ public struct SiteView: MustacheObject {
             }
         case 13:
             switch key {
-            case "homeworkTitle": .string(site.homework.title)
+            case "homeworkTitle": .string(homeworkTitle)
             default: nil
             }
         default:
@@ -84,6 +86,7 @@ public final class ViewContext: Sendable {
     /// The build's instant for articles' dates (`BuildSettings.clock`): an article dated
     /// after it, shown by `--future` or `serve`, is marked as scheduled.
     public let clock: Int
+    public let strings: ThemeStrings
     /// The record of each meal and tag, by name (its slug comes from its name), made once:
     /// every article shows half a dozen, and a site has a few hundred.
     private let meals = TextMemo<MustacheValue>(limit: 10_000)
@@ -113,10 +116,11 @@ public final class ViewContext: Sendable {
         }
     }
 
-    public init(site: Site, formats: Formats, clock: Int = .max) {
+    public init(site: Site, formats: Formats, clock: Int = .max, strings: ThemeStrings = .english) {
         self.site = site
         self.formats = formats
         self.clock = clock
+        self.strings = strings
     }
 
     public func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
@@ -140,6 +144,7 @@ public final class ViewContext: Sendable {
         fields["name"] = restaurant.name.map(MustacheValue.string) ?? MustacheValue.null
         fields["address"] = restaurant.address.map(MustacheValue.string) ?? MustacheValue.null
         fields["hasCoordinates"] = .bool(restaurant.hasCoordinates)
+        fields["mapTitle"] = .string(restaurant.name.map { strings.text("mapOf", ["name": $0]) } ?? strings.text("mapOfTheRestaurant"))
         // Every published article's restaurant has its page.
         if let slug = restaurant.slug {
             fields["slug"] = .string(slug)
@@ -243,13 +248,13 @@ public struct AssignmentView: MustacheObject {
         case "title": .string(assignment.title)
         case "subject": .string(assignment.subject)
         case "due": assignment.due.map { .string($0.description) } ?? .null
-        case "displayDue": assignment.due.map { .string(context.formats.dueText($0, from: today, calendar: context.site.homework.calendar)) } ?? .null
+        case "displayDue": assignment.due.map { .string(context.dueText($0, from: today)) } ?? .null
         case "teacher": teacher
         case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "link": assignment.link.map { .string($0.text) } ?? .null
         case "icon": .string(assignment.icon.rawValue)
         case "iconView": .string("icon." + assignment.icon.rawValue)
-        case "iconLabel": .string(assignment.icon.label)
+        case "iconLabel": .string(context.strings.text("icon." + assignment.icon.rawValue))
         case "view": .string(variant)
         case "id": .string(assignment.id)
         case "assigned": .string(assignment.assigned.description)
@@ -258,24 +263,6 @@ public struct AssignmentView: MustacheObject {
         case "grades": .array(assignment.grades.map { .string($0.text) })
         case "extra": assignment.extra.mustacheValue
         default: nil
-        }
-    }
-}
-
-extension AssignmentIcon {
-    /// What the icon says to a screen reader.
-    public var label: String {
-        switch self {
-        case .reading: "Reading"
-        case .writing: "Writing"
-        case .worksheet: "Worksheet"
-        case .project: "Project"
-        case .quiz: "Quiz"
-        case .test: "Test"
-        case .study: "Study"
-        case .lab: "Lab"
-        case .practice: "Practice"
-        case .other: "Homework"
         }
     }
 }

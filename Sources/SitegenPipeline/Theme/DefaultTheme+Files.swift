@@ -21,14 +21,14 @@ extension DefaultTheme {
 
 """#,
         "actions.mustache": ##"""
-<nav class="action-bar" aria-label="Article actions" data-action-bar>
+<nav class="action-bar" aria-label="{{t.articleActions}}" data-action-bar data-copied="{{t.linkCopied}}" data-copy-failed="{{t.copyFromAddressBar}}">
   <button type="button" class="action" data-share hidden>
     <svg class="action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M12 3v12M7.5 7.5 12 3l4.5 4.5M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1"/></svg>
-    <span>Share</span>
+    <span>{{t.share}}</span>
   </button>
   <a class="action" href="#top">
     <svg class="action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 14l6-6 6 6"/></svg>
-    <span>Back to top</span>
+    <span>{{t.backToTop}}</span>
   </a>
   <p class="action-status" role="status" data-share-status></p>
 </nav>
@@ -46,7 +46,7 @@ extension DefaultTheme {
     <span class="card-body">
       <span class="card-title">{{title}}</span>
       <span class="card-meta">{{#meal}}{{meal.name}}{{/meal}}{{#meal}}{{#price}} · {{/price}}{{/meal}}{{#price}}{{price}}{{/price}}</span>
-      <span class="card-meta">{{#scheduled}}<strong class="badge">Scheduled</strong> {{/scheduled}}{{#draft}}<strong class="badge">Draft</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</span>
+      <span class="card-meta">{{#scheduled}}<strong class="badge">{{t.scheduled}}</strong> {{/scheduled}}{{#draft}}<strong class="badge">{{t.draft}}</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</span>
     </span>
   </a>
 </article>
@@ -63,7 +63,7 @@ extension DefaultTheme {
   {{/cover}}
   <div class="group article-main">
     <h1 id="article-title" class="article-title">{{title}}</h1>
-    <p class="meta">{{#scheduled}}<strong class="badge">Scheduled</strong> {{/scheduled}}{{#draft}}<strong class="badge">Draft</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#updated}} · Updated <time datetime="{{updated}}">{{displayUpdated}}</time>{{/updated}}{{#author}} · by {{name}}{{/author}}{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</p>
+    <p class="meta">{{#scheduled}}<strong class="badge">{{t.scheduled}}</strong> {{/scheduled}}{{#draft}}<strong class="badge">{{t.draft}}</strong> {{/draft}}<time datetime="{{datetime}}">{{displayDate}}</time>{{#updated}} · {{t.updated}} <time datetime="{{updated}}">{{displayUpdated}}</time>{{/updated}}{{#author}} · {{t.by}} {{name}}{{/author}}{{#rating}} · <span class="rating" role="img" aria-label="{{ratingText}}">{{ratingStars}}</span>{{/rating}}</p>
     <div class="prose">
       {{{body}}}
     </div>
@@ -76,7 +76,7 @@ extension DefaultTheme {
   {{/subContents}}
   {{#meal}}
   <section aria-labelledby="meal-title">
-    <h2 id="meal-title" class="section-header">Meal</h2>
+    <h2 id="meal-title" class="section-header">{{t.meal}}</h2>
     <ul class="group">
       <li class="row"><a class="row-link" href="{{meal.url}}"><span class="row-label">{{meal.name}}</span>{{#price}}<span class="row-value">{{price}}</span>{{/price}}</a></li>
     </ul>
@@ -84,19 +84,19 @@ extension DefaultTheme {
   {{/meal}}
   {{^meal}}{{#price}}
   <section aria-labelledby="meal-title">
-    <h2 id="meal-title" class="section-header">Price</h2>
+    <h2 id="meal-title" class="section-header">{{t.price}}</h2>
     <ul class="group">
-      <li class="row"><span class="row-label">Price</span><span class="row-value">{{price}}</span></li>
+      <li class="row"><span class="row-label">{{t.price}}</span><span class="row-value">{{price}}</span></li>
     </ul>
   </section>
   {{/price}}{{/meal}}
   {{#restaurant}}
   <section aria-labelledby="restaurant-title">
-    <h2 id="restaurant-title" class="section-header">Restaurant</h2>
+    <h2 id="restaurant-title" class="section-header">{{t.restaurant}}</h2>
     <ul class="group">
       {{#name}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/name}}
       {{^name}}
-      {{#address}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">Articles about this place</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/address}}
+      {{#address}}<li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{t.articlesAboutThisPlace}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>{{/address}}
       {{/name}}
       {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
       {{>restaurant.map}}
@@ -105,7 +105,7 @@ extension DefaultTheme {
   {{/restaurant}}
   {{#author}}
   <section aria-labelledby="author-title">
-    <h2 id="author-title" class="section-header">Author</h2>
+    <h2 id="author-title" class="section-header">{{t.author}}</h2>
     <ul class="group">
       <li class="row"><span class="row-label">{{name}}</span>{{#username}}<span class="row-value">@{{username}}</span>{{/username}}</li>
     </ul>
@@ -113,7 +113,7 @@ extension DefaultTheme {
   {{/author}}
   {{#tags.0}}
   <section aria-labelledby="tags-title">
-    <h2 id="tags-title" class="section-header">Tags</h2>
+    <h2 id="tags-title" class="section-header">{{t.tags}}</h2>
     <ul class="group tag-cloud">
       {{#tags}}<li><a class="tag" href="{{url}}">{{name}}</a></li>{{/tags}}
     </ul>
@@ -169,7 +169,7 @@ extension DefaultTheme {
     }
     var count = document.createElement("p");
     count.className = "map-popup-count";
-    count.textContent = place.count + (place.count === 1 ? " article" : " articles");
+    count.textContent = place.countText;
     popup.appendChild(count);
     var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
     marker.bindPopup(popup);
@@ -219,6 +219,9 @@ extension DefaultTheme {
   if (!bar) return;
 
   var share = bar.querySelector("[data-share]");
+  // The words come from the page, in the site's language.
+  var copiedText = bar.getAttribute("data-copied");
+  var failedText = bar.getAttribute("data-copy-failed");
   var status = bar.querySelector("[data-share-status]");
   var statusTimer;
 
@@ -252,12 +255,12 @@ extension DefaultTheme {
       }
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(url).then(
-          function () { say("Link copied"); },
-          function () { say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar"); }
+          function () { say(copiedText); },
+          function () { say(copyWithSelection(url) ? copiedText : failedText); }
         );
         return;
       }
-      say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar");
+      say(copyWithSelection(url) ? copiedText : failedText);
     });
   }
 
@@ -625,7 +628,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 
 """#,
         "assignment.digest.mustache": #"""
-<p class="digest-line"><span class="assignment-subject">{{subject}}</span> {{title}}{{#due}} · due {{displayDue}}{{/due}}</p>
+<p class="digest-line"><span class="assignment-subject">{{subject}}</span> {{title}}{{#due}} · {{t.dueLower}} {{displayDue}}{{/due}}</p>
 
 """#,
         "assignment.row.mustache": #"""
@@ -633,15 +636,15 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   <span class="assignment-icon icon-{{icon}}" role="img" aria-label="{{iconLabel}}">{{>*iconView}}</span>
   <div class="assignment-body">
     <p class="assignment-line"><span class="print-box" aria-hidden="true"></span><span class="assignment-subject">{{subject}}</span> <span class="assignment-title">{{title}}</span></p>
-    <p class="assignment-meta">{{#teacher}}{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}{{/teacher}}{{#teacher}}{{#due}} · {{/due}}{{/teacher}}{{#due}}Due <time datetime="{{due}}">{{displayDue}}</time>{{/due}}</p>
+    <p class="assignment-meta">{{#teacher}}{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}{{/teacher}}{{#teacher}}{{#due}} · {{/due}}{{/teacher}}{{#due}}{{t.due}} <time datetime="{{due}}">{{displayDue}}</time>{{/due}}</p>
     {{#details}}
     <details class="assignment-details">
-      <summary>Details</summary>
+      <summary>{{t.details}}</summary>
       <div class="prose">{{{details}}}</div>
-      {{#link}}<p><a href="{{link}}">Open the assignment’s link</a></p>{{/link}}
+      {{#link}}<p><a href="{{link}}">{{t.openLink}}</a></p>{{/link}}
     </details>
     {{/details}}
-    {{^details}}{{#link}}<p class="assignment-meta"><a href="{{link}}">Open the assignment’s link</a></p>{{/link}}{{/details}}
+    {{^details}}{{#link}}<p class="assignment-meta"><a href="{{link}}">{{t.openLink}}</a></p>{{/link}}{{/details}}
   </div>
 </div>
 
@@ -663,9 +666,9 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 </ul>
 {{/assignments.0}}
 {{^assignments}}
-<div class="group empty-state"><p>No assignments for {{grade.name}} that day; other grades had some.</p></div>
+<div class="group empty-state"><p>{{emptyText}}</p></div>
 {{/assignments}}
-<nav class="pagination screen-only" aria-label="School days">
+<nav class="pagination screen-only" aria-label="{{t.schoolDays}}">
   {{#previous}}<a class="pagination-link" rel="prev" href="{{url}}">← {{label}}</a>{{/previous}}
   {{#next}}<a class="pagination-link" rel="next" href="{{url}}">{{label}} →</a>{{/next}}
 </nav>
@@ -693,8 +696,8 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{$title}}{{grade.name}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
 {{$head}}
 {{#grade.hasFeeds}}
-<link rel="alternate" type="application/atom+xml" title="{{grade.name}}: homework" href="{{grade.feedURL}}">
-<link rel="alternate" type="text/calendar" title="{{grade.name}}: due dates" href="{{grade.calendarURL}}">
+<link rel="alternate" type="application/atom+xml" title="{{grade.feedTitle}}" href="{{grade.feedURL}}">
+<link rel="alternate" type="text/calendar" title="{{grade.calendarTitle}}" href="{{grade.calendarURL}}">
 {{/grade.hasFeeds}}
 {{/head}}
 {{$content}}
@@ -715,9 +718,9 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   {{/digest.assignments.0}}
   {{^digest.assignments}}
   <div class="group empty-state">
-    {{^hasAssignments}}<p>No homework has been posted yet. It appears here once teachers post it.</p>{{/hasAssignments}}
+    {{^hasAssignments}}<p>{{t.noHomeworkYetText}}</p>{{/hasAssignments}}
     {{#hasAssignments}}
-    {{#onlyDrafts}}<p>Every assignment of {{grade.name}} is still a draft; they appear here once published.</p>{{/onlyDrafts}}
+    {{#onlyDrafts}}<p>{{onlyDraftsText}}</p>{{/onlyDrafts}}
     {{^onlyDrafts}}<p>{{sentence}}</p>{{/onlyDrafts}}
     {{/hasAssignments}}
   </div>
@@ -725,7 +728,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 </section>
 
 <section aria-labelledby="upcoming-title">
-  <h2 id="upcoming-title" class="section-header">Upcoming</h2>
+  <h2 id="upcoming-title" class="section-header">{{t.upcoming}}</h2>
   {{#upcoming.0}}
   {{#upcoming}}
   <h3 class="group-title"><time datetime="{{date}}">{{label}}</time></h3>
@@ -737,29 +740,29 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   {{/upcoming}}
   {{/upcoming.0}}
   {{^upcoming}}
-  <div class="group empty-state"><p>Nothing else is due in the coming days.</p></div>
+  <div class="group empty-state"><p>{{t.nothingElseDue}}</p></div>
   {{/upcoming}}
 </section>
 
 {{#recentDays.0}}
 <section class="screen-only" aria-labelledby="days-title">
-  <h2 id="days-title" class="section-header">Past school days</h2>
+  <h2 id="days-title" class="section-header">{{t.pastSchoolDays}}</h2>
   <ul class="group">
     {{#recentDays}}
-    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label"><time datetime="{{date}}">{{label}}</time></span><span class="row-value">{{#count}}{{count}} assignment{{^one}}s{{/one}}{{/count}}{{^count}}none{{/count}}</span></a></li>
+    <li class="row"><a class="row-link" href="{{url}}"><span class="row-label"><time datetime="{{date}}">{{label}}</time></span><span class="row-value">{{#count}}{{countText}}{{/count}}{{^count}}{{t.none}}{{/count}}</span></a></li>
     {{/recentDays}}
   </ul>
 </section>
 {{/recentDays.0}}
 
 <section class="screen-only" aria-labelledby="subscribe-title">
-  <h2 id="subscribe-title" class="section-header">Subscribe</h2>
+  <h2 id="subscribe-title" class="section-header">{{t.subscribe}}</h2>
   <ul class="group">
     {{#grade.hasFeeds}}
-    <li class="row"><a class="row-link" href="{{grade.webcalURL}}"><span class="row-label">Subscribe to the calendar of due dates</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-    <li class="row"><a class="row-link" href="{{grade.feedURL}}"><span class="row-label">Subscribe to the feed of assignments</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{grade.webcalURL}}"><span class="row-label">{{t.subscribeCalendar}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{grade.feedURL}}"><span class="row-label">{{t.subscribeFeed}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
     {{/grade.hasFeeds}}
-    <li class="row"><a class="row-link" href="{{site.root}}homework/teachers/"><span class="row-label">Teachers and their blogs</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{site.root}}homework/teachers/"><span class="row-label">{{t.teachersAndBlogs}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
   </ul>
 </section>
 {{/content}}
@@ -767,14 +770,14 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 
 """#,
         "group.row.mustache": #"""
-<a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{count}} article{{^one}}s{{/one}}</span></a>
+<a class="row-link" href="{{url}}"><span class="row-label">{{name}}</span><span class="row-value">{{countText}}</span></a>
 
 """#,
         "groups.mustache": #"""
 {{<layout}}
-{{$title}}{{#isMeals}}Meals{{/isMeals}}{{#isTags}}Tags{{/isTags}} – {{site.title}}{{/title}}
+{{$title}}{{#isMeals}}{{t.meals}}{{/isMeals}}{{#isTags}}{{t.tags}}{{/isTags}} – {{site.title}}{{/title}}
 {{$content}}
-<h1 class="page-title">{{#isMeals}}Meals{{/isMeals}}{{#isTags}}Tags{{/isTags}}</h1>
+<h1 class="page-title">{{#isMeals}}{{t.meals}}{{/isMeals}}{{#isTags}}{{t.tags}}{{/isTags}}</h1>
 {{#groups.0}}
 <ul class="group">
   {{#groups}}
@@ -784,8 +787,8 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/groups.0}}
 {{^groups}}
 <section class="group empty-state" aria-labelledby="empty-title">
-  <h2 id="empty-title">{{#isMeals}}No meals yet{{/isMeals}}{{#isTags}}No tags yet{{/isTags}}</h2>
-  <p>{{#isMeals}}Give an article a meal in its front matter, such as <code>meal: Breakfast</code>, and it is listed here.{{/isMeals}}{{#isTags}}Give an article tags in its front matter, such as <code>tags: [toast, milk tea]</code>, and they are listed here.{{/isTags}}</p>
+  <h2 id="empty-title">{{#isMeals}}{{t.noMealsYet}}{{/isMeals}}{{#isTags}}{{t.noTagsYet}}{{/isTags}}</h2>
+  <p>{{#isMeals}}{{t.mealsAppearText}}{{/isMeals}}{{#isTags}}{{t.tagsAppearText}}{{/isTags}}</p>
 </section>
 {{/groups}}
 {{/content}}
@@ -812,7 +815,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "home.mustache": #"""
 {{<layout}}
-{{$title}}{{site.title}}{{#pagination.hasMany}} – page {{pagination.number}}{{/pagination.hasMany}}{{/title}}
+{{$title}}{{site.title}}{{#pagination.hasMany}} – {{pagination.label}}{{/pagination.hasMany}}{{/title}}
 {{$head}}
 {{>pagination.head}}
 {{/head}}
@@ -834,7 +837,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/homework.hasGrades}}
 {{#articles.0}}
 <section aria-labelledby="articles-title">
-  <h2 id="articles-title" class="section-header">{{#pagination.hasMany}}Articles, page {{pagination.number}} of {{pagination.count}}{{/pagination.hasMany}}{{^pagination.hasMany}}Latest articles{{/pagination.hasMany}}</h2>
+  <h2 id="articles-title" class="section-header">{{#pagination.hasMany}}{{pagination.heading}}{{/pagination.hasMany}}{{^pagination.hasMany}}{{t.latestArticles}}{{/pagination.hasMany}}</h2>
   <ul class="card-grid">
     {{#articles}}
     <li>{{>*view}}</li>
@@ -846,12 +849,12 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{^articles}}
 <section class="group empty-state" aria-labelledby="empty-title">
   {{#hasDrafts}}
-  <h2 id="empty-title">Nothing published yet</h2>
-  <p>Every article of this site is a draft. Drafts appear once their <code>draft: true</code> is removed; <code>sitegen build --drafts</code> shows them meanwhile.</p>
+  <h2 id="empty-title">{{t.nothingPublishedYet}}</h2>
+  <p>{{t.articlesAppearText}}</p>
   {{/hasDrafts}}
   {{^hasDrafts}}
-  <h2 id="empty-title">No articles yet</h2>
-  <p>Write your first one: add a Markdown file such as <code>Content/articles/lovely-breakfast.md</code> with a <code>title</code> and a <code>date</code> in its front matter, then build again.</p>
+  <h2 id="empty-title">{{t.noArticlesYet}}</h2>
+  <p>{{t.articlesAppearText}}</p>
   {{/hasDrafts}}
 </section>
 {{/articles}}
@@ -876,8 +879,8 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/hasAssignments}}
 {{^hasAssignments}}
 <section class="group empty-state" aria-labelledby="empty-title">
-  <h2 id="empty-title">No homework posted yet</h2>
-  <p>Once teachers post assignments, each grade's homework for tonight appears here.</p>
+  <h2 id="empty-title">{{t.noHomeworkPostedYet}}</h2>
+  <p>{{t.homeworkAppearsText}}</p>
 </section>
 <ul class="group">
   {{#grades}}
@@ -886,7 +889,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 </ul>
 {{/hasAssignments}}
 <ul class="group">
-  <li class="row"><a class="row-link" href="{{teachersURL}}"><span class="row-label">Teachers</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  <li class="row"><a class="row-link" href="{{teachersURL}}"><span class="row-label">{{t.teachers}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
 </ul>
 {{/homework}}
 {{/content}}
@@ -1006,10 +1009,10 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/head}}
 {{$pageClass}} page-wide{{/pageClass}}
 {{$content}}
-<p class="breadcrumb"><a href="{{site.root}}{{#group.isMeal}}meals/{{/group.isMeal}}{{#group.isTag}}tags/{{/group.isTag}}">{{#group.isMeal}}Meals{{/group.isMeal}}{{#group.isTag}}Tags{{/group.isTag}}</a></p>
+<p class="breadcrumb"><a href="{{site.root}}{{#group.isMeal}}meals/{{/group.isMeal}}{{#group.isTag}}tags/{{/group.isTag}}">{{#group.isMeal}}{{t.meals}}{{/group.isMeal}}{{#group.isTag}}{{t.tags}}{{/group.isTag}}</a></p>
 <h1 class="page-title">{{group.name}}</h1>
 {{#articles.0}}
-<p class="page-lead">{{group.count}} article{{^group.one}}s{{/group.one}}</p>
+<p class="page-lead">{{group.countText}}</p>
 <ul class="card-grid">
   {{#articles}}
   <li>{{>*view}}</li>
@@ -1019,8 +1022,8 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/articles.0}}
 {{^articles}}
 <section class="group empty-state" aria-labelledby="empty-title">
-  <h2 id="empty-title">Nothing published here yet</h2>
-  <p>{{#group.oneDraft}}The one article{{/group.oneDraft}}{{^group.oneDraft}}All {{group.draftCount}} articles{{/group.oneDraft}} {{#group.isMeal}}about {{group.name}}{{/group.isMeal}}{{#group.isTag}}tagged “{{group.name}}”{{/group.isTag}} {{#group.oneDraft}}is a draft{{/group.oneDraft}}{{^group.oneDraft}}are drafts{{/group.oneDraft}}. {{#group.oneDraft}}It appears{{/group.oneDraft}}{{^group.oneDraft}}They appear{{/group.oneDraft}} here once published.</p>
+  <h2 id="empty-title">{{t.nothingPublishedHere}}</h2>
+  <p>{{group.draftsText}}</p>
 </section>
 {{/articles}}
 {{/content}}
@@ -1029,7 +1032,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "map.mustache": #"""
 {{<layout}}
-{{$title}}Map – {{site.title}}{{/title}}
+{{$title}}{{t.map}} – {{site.title}}{{/title}}
 {{$head}}
 {{#hasLeaflet}}
 <link rel="stylesheet" href="{{site.root}}assets/leaflet/leaflet.css">
@@ -1046,27 +1049,27 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{/head}}
 {{$pageClass}} page-wide{{/pageClass}}
 {{$content}}
-<h1 class="page-title">Map</h1>
+<h1 class="page-title">{{t.map}}</h1>
 {{#restaurants.0}}
 {{#hasLeaflet}}
-<div class="map" data-map data-images="{{site.root}}assets/leaflet/images/" role="region" aria-label="Map of every restaurant" hidden></div>
+<div class="map" data-map data-images="{{site.root}}assets/leaflet/images/" role="region" aria-label="{{t.mapOfEveryRestaurant}}" hidden></div>
 <script type="application/json" id="map-data">{{{mapData}}}</script>
 {{/hasLeaflet}}
-<h2 class="section-header">Restaurants on the map</h2>
+<h2 class="section-header">{{t.restaurantsOnTheMap}}</h2>
 <ul class="group">
   {{#restaurants}}
   <li class="row row-stacked">
     <a class="row-label" href="{{url}}">{{name}}</a>
     {{#address}}<address class="row-text secondary">{{address}}</address>{{/address}}
-    <span class="row-links">{{count}} article{{^one}}s{{/one}} · <a href="{{largerMapURL}}">OpenStreetMap</a></span>
+    <span class="row-links">{{countText}} · <a href="{{largerMapURL}}">{{t.openStreetMap}}</a></span>
   </li>
   {{/restaurants}}
 </ul>
 {{/restaurants.0}}
 {{^restaurants}}
 <section class="group empty-state" aria-labelledby="empty-title">
-  <h2 id="empty-title">No restaurant on the map yet</h2>
-  <p>{{#hasUnpinned}}{{unpinnedCount}} {{#unpinnedOne}}restaurant has{{/unpinnedOne}}{{^unpinnedOne}}restaurants have{{/unpinnedOne}} no coordinates. {{/hasUnpinned}}Add <code>lat</code> and <code>lon</code> to an article's <code>restaurant</code> to pin it here.</p>
+  <h2 id="empty-title">{{t.noRestaurantOnTheMapYet}}</h2>
+  <p>{{#hasUnpinned}}{{unpinnedText}} {{/hasUnpinned}}{{t.pinHint}}</p>
 </section>
 {{/restaurants}}
 {{/content}}
@@ -1102,7 +1105,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{#pagination.hasMany}}
 <nav class="pagination" aria-label="{{t.pages}}">
   {{#pagination.prev}}<a class="pagination-link" rel="prev" href="{{pagination.prev}}">{{t.newer}}</a>{{/pagination.prev}}
-  <span class="pagination-status">Page {{pagination.number}} of {{pagination.count}}</span>
+  <span class="pagination-status">{{pagination.status}}</span>
   {{#pagination.next}}<a class="pagination-link" rel="next" href="{{pagination.next}}">{{t.older}}</a>{{/pagination.next}}
 </nav>
 {{/pagination.hasMany}}
@@ -1110,11 +1113,11 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "restaurant.map.mustache": #"""
 {{#hasCoordinates}}
-<li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}">
-  <noscript><iframe class="map-embed" src="{{embedURL}}" title="Map of {{#name}}{{name}}{{/name}}{{^name}}the restaurant{{/name}}" width="640" height="320"></iframe></noscript>
+<li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="{{mapTitle}}">
+  <noscript><iframe class="map-embed" src="{{embedURL}}" title="{{mapTitle}}" width="640" height="320"></iframe></noscript>
 </li>
-<li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">View larger map</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
-<li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">Directions</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+<li class="row"><a class="row-link" href="{{largerMapURL}}"><span class="row-label">{{t.viewLargerMap}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+<li class="row"><a class="row-link" href="{{directionsURL}}"><span class="row-label">{{t.directions}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
 {{/hasCoordinates}}
 
 """#,
@@ -1125,15 +1128,15 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{#restaurant}}
 <h1 class="page-title">{{name}}</h1>
 <section aria-labelledby="place-title">
-  <h2 id="place-title" class="section-header">Where</h2>
+  <h2 id="place-title" class="section-header">{{t.where}}</h2>
   <ul class="group">
     {{#address}}<li class="row"><address class="row-text">{{address}}</address></li>{{/address}}
     {{>restaurant.map}}
-    {{^hasCoordinates}}{{^address}}<li class="row"><span class="row-label secondary">No address yet</span></li>{{/address}}{{/hasCoordinates}}
+    {{^hasCoordinates}}{{^address}}<li class="row"><span class="row-label secondary">{{t.noAddressYet}}</span></li>{{/address}}{{/hasCoordinates}}
   </ul>
 </section>
 <section aria-labelledby="articles-title">
-  <h2 id="articles-title" class="section-header">{{count}} article{{^one}}s{{/one}}</h2>
+  <h2 id="articles-title" class="section-header">{{countText}}</h2>
   <ul class="group">
     {{#articles}}
     <li class="row"><a class="row-link" href="{{url}}"><span class="row-label">{{title}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
@@ -1141,7 +1144,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   </ul>
 </section>
 <ul class="group">
-  <li class="row"><a class="row-link" href="{{site.root}}restaurants/"><span class="row-label">Every restaurant</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+  <li class="row"><a class="row-link" href="{{site.root}}restaurants/"><span class="row-label">{{t.everyRestaurant}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
 </ul>
 {{/restaurant}}
 {{/content}}
@@ -1150,20 +1153,20 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 """#,
         "restaurants.mustache": #"""
 {{<layout}}
-{{$title}}Restaurants – {{site.title}}{{/title}}
+{{$title}}{{t.restaurants}} – {{site.title}}{{/title}}
 {{$content}}
-<h1 class="page-title">Restaurants</h1>
+<h1 class="page-title">{{t.restaurants}}</h1>
 {{#restaurants.0}}
 <ul class="group">
   {{#restaurants}}
-  <li class="row"><a class="row-link" href="{{url}}"><span class="row-stack"><span class="row-label">{{name}}</span>{{#address}}<span class="row-detail">{{address}}</span>{{/address}}</span><span class="row-value">{{count}} article{{^one}}s{{/one}}</span></a></li>
+  <li class="row"><a class="row-link" href="{{url}}"><span class="row-stack"><span class="row-label">{{name}}</span>{{#address}}<span class="row-detail">{{address}}</span>{{/address}}</span><span class="row-value">{{countText}}</span></a></li>
   {{/restaurants}}
 </ul>
 {{/restaurants.0}}
 {{^restaurants}}
 <section class="group empty-state" aria-labelledby="empty-title">
-  <h2 id="empty-title">No restaurants yet</h2>
-  <p>Name the restaurant of an article in its front matter, such as <code>restaurant: {name: Toast Box, address: …}</code>, and it is listed here.</p>
+  <h2 id="empty-title">{{t.noRestaurantsYet}}</h2>
+  <p>{{t.restaurantsAppearText}}</p>
 </section>
 {{/restaurants}}
 {{/content}}
@@ -1174,6 +1177,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 # The default theme's words in English: every other language's table names the same keys.
 # A site changes any of them under `strings:` in site.yaml; a theme adds a language with
 # strings/<language>.yaml of its own (docs/themes.md, "Words in the site's language").
+# {name} parts are filled in; a word with .one and .other forms is chosen by its {count}.
 skipToContent: Skip to content
 sections: Sections
 browse: Browse
@@ -1185,18 +1189,412 @@ restaurants: Restaurants
 pages: Pages
 newer: ← Newer
 older: Older →
+pageOf: "Page {number} of {count}"
+pageNumber: "page {number}"
+articlesPageOf: "Articles, page {number} of {count}"
 pageNotFound: Page not found
 pageNotFoundText: There is no page at this address. It may have moved, or the link that led here has a typo.
 latestArticles: Latest articles
 mapOfTheRestaurants: Map of the restaurants
+nothingPublishedYet: Nothing published yet
+noArticlesYet: No articles yet
+articlesAppearText: Articles appear here once they are published.
+scheduled: Scheduled
+draft: Draft
+updated: Updated
+by: by
+meal: Meal
+price: Price
+restaurant: Restaurant
+articlesAboutThisPlace: Articles about this place
+author: Author
+where: Where
+noAddressYet: No address yet
+everyRestaurant: Every restaurant
+viewLargerMap: View larger map
+directions: Directions
+openStreetMap: OpenStreetMap
+mapOf: "Map of {name}"
+mapOfTheRestaurant: Map of the restaurant
+mapOfEveryRestaurant: Map of every restaurant
+restaurantsOnTheMap: Restaurants on the map
+noRestaurantOnTheMapYet: No restaurant on the map yet
+unpinned.one: "{count} restaurant has no coordinates."
+unpinned.other: "{count} restaurants have no coordinates."
+pinHint: Give an article's restaurant its coordinates to pin it here.
+articleActions: Article actions
+share: Share
+backToTop: Back to top
+linkCopied: Link copied
+copyFromAddressBar: Copy the address from the address bar
+ratingText: "{rating} out of 5"
+articleCount.one: "{count} article"
+articleCount.other: "{count} articles"
+assignmentCount.one: "{count} assignment"
+assignmentCount.other: "{count} assignments"
+none: none
+nothingPublishedHere: Nothing published here yet
+mealDrafts.one: "The one article about {name} is a draft; it appears here once published."
+mealDrafts.other: "All {count} articles about {name} are drafts; they appear here once published."
+tagDrafts.one: "The one article tagged “{name}” is a draft; it appears here once published."
+tagDrafts.other: "All {count} articles tagged “{name}” are drafts; they appear here once published."
+noMealsYet: No meals yet
+noTagsYet: No tags yet
+mealsAppearText: Meals appear here once articles name them.
+tagsAppearText: Tags appear here once articles have them.
+noRestaurantsYet: No restaurants yet
+restaurantsAppearText: Restaurants appear here once articles name them.
+homework: Homework
+teachers: Teachers
+noHomeworkPostedYet: No homework posted yet
+homeworkAppearsText: Once teachers post assignments, each grade's homework for tonight appears here.
+noHomeworkYetText: No homework has been posted yet. It appears here once teachers post it.
+onlyDrafts: "Every assignment of {grade} is still a draft; they appear here once published."
+upcoming: Upcoming
+nothingElseDue: Nothing else is due in the coming days.
+pastSchoolDays: Past school days
+subscribe: Subscribe
+subscribeCalendar: Subscribe to the calendar of due dates
+subscribeFeed: Subscribe to the feed of assignments
+teachersAndBlogs: Teachers and their blogs
+feedTitle: "{grade}: homework"
+calendarTitle: "{grade}: due dates"
+schoolDays: School days
+noAssignmentsThatDay: "No assignments for {grade} that day; other grades had some."
+noTeachersYet: No teachers are listed yet.
+due: Due
+dueLower: due
+details: Details
+openLink: Open the assignment’s link
+icon.reading: Reading
+icon.writing: Writing
+icon.worksheet: Worksheet
+icon.project: Project
+icon.quiz: Quiz
+icon.test: Test
+icon.study: Study
+icon.lab: Lab
+icon.practice: Practice
+icon.other: Homework
+tonight.some: "{grade} has homework in {subjects} tonight."
+tonight.none: "{grade} has no homework tonight."
+lastNight.some: "{grade} had homework in {subjects} last night."
+lastNight.none: "{grade} had no homework last night."
+onDay.some: "{grade} had homework in {subjects} on {day}."
+onDay.none: "{grade} had no homework on {day}."
+dayOff: No school today.
+dayOffNamed: "No school today: {name}."
+dueNext.some: "{grade} has {subjects} due {day}."
+dueNext.none: "{grade} has nothing due {day}."
+noSchoolTomorrow: No school tomorrow.
+noSchoolTomorrowNamed: "No school tomorrow: {name}."
+list.separator: ", "
+list.last: "{rest} and {last}"
+label.tonight: Tonight
+label.lastNight: Last night
+label.lastSchoolDay: Last school day
+label.nextSchoolDay: Next school day
+dueOn: "Due {day}"
+today: today
+tomorrow: tomorrow
+dayAndTime: "{day}, {time}"
+updatedAt: "Updated {moment}"
+grade.number: "{ordinal} grade"
+grade.kindergarten: Kindergarten
+grade.other: "Grade {id}"
+feedSubtitle: "Assignments for {grade} at {school}, newest first"
+calendarDescription: "Due dates of {grade} at {school}"
+calendarTeacher: "Teacher: {name}"
+calendarLink: "Link: {url}"
+sitePage: "{site}, page {number}"
+groupPage: "{name}, page {number}"
+mealDescription: "{name}: articles about it on {site}"
+tagDescription: "Articles tagged {name} on {site}"
+mealsDescription: "Every meal of {site} with its articles"
+tagsDescription: "Every tag of {site} with its articles"
+restaurantsDescription: "Every restaurant of {site} with its address"
+restaurantDescription: "{name}: articles about it on {site}"
+mapDescription: "Every restaurant of {site} on one map"
+
+"""#,
+        "strings/zh-CN.yaml": #"""
+# 默认主题的简体中文用字：键与 en.yaml 相同。
+skipToContent: 跳到内容
+sections: 分类
+browse: 浏览
+articles: 文章
+map: 地图
+meals: 餐点
+tags: 标签
+restaurants: 餐厅
+pages: 页面
+newer: ← 较新
+older: 较旧 →
+pageOf: "第 {number} 页，共 {count} 页"
+pageNumber: "第 {number} 页"
+articlesPageOf: "文章：第 {number} 页，共 {count} 页"
+pageNotFound: 找不到页面
+pageNotFoundText: 这个网址没有页面。页面可能已经移走，或者链接有错字。
+latestArticles: 最新文章
+mapOfTheRestaurants: 餐厅地图
+nothingPublishedYet: 暂未发布任何内容
+noArticlesYet: 暂时没有文章
+articlesAppearText: 文章发布后会在这里出现。
+scheduled: 已排期
+draft: 草稿
+updated: 更新于
+by: 作者：
+meal: 餐点
+price: 价格
+restaurant: 餐厅
+articlesAboutThisPlace: 关于这个地方的文章
+author: 作者
+where: 地点
+noAddressYet: 暂时没有地址
+everyRestaurant: 所有餐厅
+viewLargerMap: 查看大地图
+directions: 路线
+openStreetMap: OpenStreetMap
+mapOf: "{name}的地图"
+mapOfTheRestaurant: 餐厅地图
+mapOfEveryRestaurant: 所有餐厅的地图
+restaurantsOnTheMap: 地图上的餐厅
+noRestaurantOnTheMapYet: 地图上暂时没有餐厅
+unpinned.other: "有 {count} 家餐厅没有坐标。"
+pinHint: 为文章的餐厅加上坐标，就会在这里标出来。
+articleActions: 文章操作
+share: 分享
+backToTop: 回到顶部
+linkCopied: 已复制链接
+copyFromAddressBar: 请从地址栏复制网址
+ratingText: "{rating} 分（满分 5 分）"
+articleCount.other: "{count} 篇文章"
+assignmentCount.other: "{count} 项作业"
+none: 没有
+nothingPublishedHere: 这里暂未发布任何内容
+mealDrafts.other: "关于{name}的 {count} 篇文章都是草稿，发布后会在这里出现。"
+tagDrafts.other: "标签为“{name}”的 {count} 篇文章都是草稿，发布后会在这里出现。"
+noMealsYet: 暂时没有餐点
+noTagsYet: 暂时没有标签
+mealsAppearText: 文章写上餐点后，餐点会在这里出现。
+tagsAppearText: 文章加上标签后，标签会在这里出现。
+noRestaurantsYet: 暂时没有餐厅
+restaurantsAppearText: 文章写上餐厅后，餐厅会在这里出现。
+homework: 作业
+teachers: 老师
+noHomeworkPostedYet: 暂时没有作业
+homeworkAppearsText: 老师发布作业后，各年级今晚的作业会在这里出现。
+noHomeworkYetText: 暂时没有作业发布。老师发布后会在这里出现。
+onlyDrafts: "{grade}的作业都还是草稿，发布后会在这里出现。"
+upcoming: 即将到期
+nothingElseDue: 未来几天没有其他作业到期。
+pastSchoolDays: 以往上课日
+subscribe: 订阅
+subscribeCalendar: 订阅到期日日历
+subscribeFeed: 订阅作业动态
+teachersAndBlogs: 老师及其博客
+feedTitle: "{grade}：作业"
+calendarTitle: "{grade}：到期日"
+schoolDays: 上课日
+noAssignmentsThatDay: "{grade}当天没有作业；其他年级有。"
+noTeachersYet: 暂时没有老师信息。
+due: 到期
+dueLower: 到期
+details: 详情
+openLink: 打开作业链接
+icon.reading: 阅读
+icon.writing: 写作
+icon.worksheet: 练习纸
+icon.project: 专题
+icon.quiz: 小测
+icon.test: 测验
+icon.study: 复习
+icon.lab: 实验
+icon.practice: 练习
+icon.other: 作业
+tonight.some: "{grade}今晚有{subjects}作业。"
+tonight.none: "{grade}今晚没有作业。"
+lastNight.some: "{grade}昨晚有{subjects}作业。"
+lastNight.none: "{grade}昨晚没有作业。"
+onDay.some: "{grade}在{day}有{subjects}作业。"
+onDay.none: "{grade}在{day}没有作业。"
+dayOff: 今天不用上课。
+dayOffNamed: "今天不用上课：{name}。"
+dueNext.some: "{grade}的{subjects}作业{day}到期。"
+dueNext.none: "{grade}{day}没有作业到期。"
+noSchoolTomorrow: 明天不用上课。
+noSchoolTomorrowNamed: "明天不用上课：{name}。"
+list.separator: 、
+list.last: "{rest}和{last}"
+label.tonight: 今晚
+label.lastNight: 昨晚
+label.lastSchoolDay: 上一个上课日
+label.nextSchoolDay: 下一个上课日
+dueOn: "{day}到期"
+today: 今天
+tomorrow: 明天
+dayAndTime: "{day} {time}"
+updatedAt: "更新于{moment}"
+grade.number: "{number}年级"
+grade.kindergarten: 幼儿园
+grade.other: "{id}级"
+feedSubtitle: "{school}{grade}的作业，最新的在前"
+calendarDescription: "{school}{grade}的作业到期日"
+calendarTeacher: "老师：{name}"
+calendarLink: "链接：{url}"
+sitePage: "{site}，第 {number} 页"
+groupPage: "{name}，第 {number} 页"
+mealDescription: "{site}上关于{name}的文章"
+tagDescription: "{site}上标签为{name}的文章"
+mealsDescription: "{site}的所有餐点及其文章"
+tagsDescription: "{site}的所有标签及其文章"
+restaurantsDescription: "{site}的所有餐厅及其地址"
+restaurantDescription: "{site}上关于{name}的文章"
+mapDescription: "{site}所有餐厅的地图"
+
+"""#,
+        "strings/zh-HK.yaml": #"""
+# 預設主題的繁體中文（香港）用字：鍵與 en.yaml 相同。
+skipToContent: 跳至內容
+sections: 分類
+browse: 瀏覽
+articles: 文章
+map: 地圖
+meals: 餐點
+tags: 標籤
+restaurants: 餐廳
+pages: 頁面
+newer: ← 較新
+older: 較舊 →
+pageOf: "第 {number} 頁，共 {count} 頁"
+pageNumber: "第 {number} 頁"
+articlesPageOf: "文章：第 {number} 頁，共 {count} 頁"
+pageNotFound: 找不到頁面
+pageNotFoundText: 這個網址沒有頁面。頁面可能已經搬走，或者連結有錯字。
+latestArticles: 最新文章
+mapOfTheRestaurants: 餐廳地圖
+nothingPublishedYet: 暫未發佈任何內容
+noArticlesYet: 暫時未有文章
+articlesAppearText: 文章發佈後會在這裏出現。
+scheduled: 已排程
+draft: 草稿
+updated: 更新於
+by: 作者：
+meal: 餐點
+price: 價錢
+restaurant: 餐廳
+articlesAboutThisPlace: 關於這個地方的文章
+author: 作者
+where: 地點
+noAddressYet: 暫時未有地址
+everyRestaurant: 所有餐廳
+viewLargerMap: 查看較大的地圖
+directions: 路線
+openStreetMap: OpenStreetMap
+mapOf: "{name}的地圖"
+mapOfTheRestaurant: 餐廳地圖
+mapOfEveryRestaurant: 所有餐廳的地圖
+restaurantsOnTheMap: 地圖上的餐廳
+noRestaurantOnTheMapYet: 地圖上暫時未有餐廳
+unpinned.other: "有 {count} 間餐廳未有座標。"
+pinHint: 為文章的餐廳加上座標，就會在這裏標示出來。
+articleActions: 文章操作
+share: 分享
+backToTop: 回到頁頂
+linkCopied: 已複製連結
+copyFromAddressBar: 請從網址列複製網址
+ratingText: "{rating} 分（滿分 5 分）"
+articleCount.other: "{count} 篇文章"
+assignmentCount.other: "{count} 項功課"
+none: 沒有
+nothingPublishedHere: 這裏暫未發佈任何內容
+mealDrafts.other: "關於{name}的 {count} 篇文章都是草稿，發佈後會在這裏出現。"
+tagDrafts.other: "標籤為「{name}」的 {count} 篇文章都是草稿，發佈後會在這裏出現。"
+noMealsYet: 暫時未有餐點
+noTagsYet: 暫時未有標籤
+mealsAppearText: 文章寫上餐點後，餐點會在這裏出現。
+tagsAppearText: 文章加上標籤後，標籤會在這裏出現。
+noRestaurantsYet: 暫時未有餐廳
+restaurantsAppearText: 文章寫上餐廳後，餐廳會在這裏出現。
+homework: 功課
+teachers: 老師
+noHomeworkPostedYet: 暫時未有功課
+homeworkAppearsText: 老師發佈功課後，各級今晚的功課會在這裏出現。
+noHomeworkYetText: 暫時未有功課發佈。老師發佈後會在這裏出現。
+onlyDrafts: "{grade}的功課都仍是草稿，發佈後會在這裏出現。"
+upcoming: 即將到期
+nothingElseDue: 未來幾天沒有其他功課到期。
+pastSchoolDays: 過往上課日
+subscribe: 訂閱
+subscribeCalendar: 訂閱到期日行事曆
+subscribeFeed: 訂閱功課消息
+teachersAndBlogs: 老師及其網誌
+feedTitle: "{grade}：功課"
+calendarTitle: "{grade}：到期日"
+schoolDays: 上課日
+noAssignmentsThatDay: "{grade}當天沒有功課；其他年級有。"
+noTeachersYet: 暫時未有老師資料。
+due: 到期
+dueLower: 到期
+details: 詳情
+openLink: 開啟功課連結
+icon.reading: 閱讀
+icon.writing: 寫作
+icon.worksheet: 工作紙
+icon.project: 專題
+icon.quiz: 小測
+icon.test: 測驗
+icon.study: 溫習
+icon.lab: 實驗
+icon.practice: 練習
+icon.other: 功課
+tonight.some: "{grade}今晚有{subjects}功課。"
+tonight.none: "{grade}今晚沒有功課。"
+lastNight.some: "{grade}昨晚有{subjects}功課。"
+lastNight.none: "{grade}昨晚沒有功課。"
+onDay.some: "{grade}在{day}有{subjects}功課。"
+onDay.none: "{grade}在{day}沒有功課。"
+dayOff: 今天不用上課。
+dayOffNamed: "今天不用上課：{name}。"
+dueNext.some: "{grade}的{subjects}功課{day}到期。"
+dueNext.none: "{grade}{day}沒有功課到期。"
+noSchoolTomorrow: 明天不用上課。
+noSchoolTomorrowNamed: "明天不用上課：{name}。"
+list.separator: 、
+list.last: "{rest}和{last}"
+label.tonight: 今晚
+label.lastNight: 昨晚
+label.lastSchoolDay: 上一個上課日
+label.nextSchoolDay: 下一個上課日
+dueOn: "{day}到期"
+today: 今天
+tomorrow: 明天
+dayAndTime: "{day} {time}"
+updatedAt: "更新於{moment}"
+grade.number: "{number}年級"
+grade.kindergarten: 幼稚園
+grade.other: "{id}級"
+feedSubtitle: "{school}{grade}的功課，最新的在前"
+calendarDescription: "{school}{grade}的功課到期日"
+calendarTeacher: "老師：{name}"
+calendarLink: "連結：{url}"
+sitePage: "{site}，第 {number} 頁"
+groupPage: "{name}，第 {number} 頁"
+mealDescription: "{site}上關於{name}的文章"
+tagDescription: "{site}上標籤為{name}的文章"
+mealsDescription: "{site}的所有餐點及其文章"
+tagsDescription: "{site}的所有標籤及其文章"
+restaurantsDescription: "{site}的所有餐廳及其地址"
+restaurantDescription: "{site}上關於{name}的文章"
+mapDescription: "{site}所有餐廳的地圖"
 
 """#,
         "teachers.mustache": #"""
 {{<layout}}
-{{$title}}Teachers – {{site.homeworkTitle}} – {{site.title}}{{/title}}
+{{$title}}{{t.teachers}} – {{site.homeworkTitle}} – {{site.title}}{{/title}}
 {{$content}}
 <p class="breadcrumb"><a href="{{site.root}}homework/">{{site.homeworkTitle}}</a></p>
-<h1 class="page-title">Teachers</h1>
+<h1 class="page-title">{{t.teachers}}</h1>
 {{#site.school}}<p class="page-lead">{{site.school}}</p>{{/site.school}}
 {{#teachers.0}}
 <ul class="group">
@@ -1210,7 +1608,7 @@ mapOfTheRestaurants: Map of the restaurants
 </ul>
 {{/teachers.0}}
 {{^teachers}}
-<div class="group empty-state"><p>No teachers are listed yet. They are listed in <code>Content/teachers.yaml</code>.</p></div>
+<div class="group empty-state"><p>{{t.noTeachersYet}}</p></div>
 {{/teachers}}
 {{/content}}
 {{/layout}}

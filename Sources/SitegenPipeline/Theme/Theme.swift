@@ -109,7 +109,7 @@ extension Theme {
         if leaflet == nil, site.leafletFolder != nil {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
-        theme?.strings = ThemeStrings.forSite(site, themeFiles: tree.themes[site.theme] ?? [:], log: log)
+        theme?.strings = settings.strings
         var themeAssets = theme?.assets ?? [:]
         for (path, bytes) in leaflet ?? [:] { themeAssets[LeafletFiles.outputFolder + path] = bytes }
         return (theme, PublishedAssets(theme: themeAssets, minify: true))

@@ -31,6 +31,36 @@ public struct ThemeStrings: Sendable {
 
     public static let folder = "strings/"
 
+    /// The word of `key`, its `{name}` parts filled in.
+    public func text(_ key: String, _ fills: [String: String] = [:]) -> String {
+        let pattern = values[key] ?? key
+        guard !fills.isEmpty, pattern.contains("{") else { return pattern }
+        var result = ""
+        var rest = Substring(pattern)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            result += fills[name] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// `key.one` for one, else `key.other`, with `{count}` filled in.
+    public func count(_ key: String, _ count: Int, _ fills: [String: String] = [:]) -> String {
+        let form = count == 1 && values[key + ".one"] != nil ? key + ".one" : key + ".other"
+        return text(form, fills.merging(["count": "\(count)"]) { mine, _ in mine })
+    }
+
+    /// "Math", "Math and History", "Math, Science and History"; "數學和歷史".
+    public func list(_ items: [String]) -> String {
+        switch items.count {
+        case 0: return ""
+        case 1: return items[0]
+        default: return text("list.last", ["rest": items.dropLast().joined(separator: text("list.separator")), "last": items.last!])
+        }
+    }
+
     /// The table for `tag`: its own, else its language's usual one (Chinese written in
     /// Traditional characters for Hong Kong, Macau and Taiwan, else Simplified), else the
     /// language alone, else English.
@@ -64,7 +94,11 @@ extension ThemeStrings {
         var values = english
         if chosen != "en", let own = tables[chosen] {
             values.merge(own.values) { _, mine in mine }
-            let missing = english.keys.filter { own.values[$0] == nil }.sorted()
+            // A language with one form for every count ("{count} 篇文章") has no `.one`:
+            // English's is not its.
+            let oneForm = Set(english.keys.filter { $0.hasSuffix(".one") && own.values[$0] == nil && own.values[String($0.dropLast(4)) + ".other"] != nil })
+            for key in oneForm { values[key] = nil }
+            let missing = english.keys.filter { own.values[$0] == nil && !oneForm.contains($0) }.sorted()
             for key in missing {
                 log.warning(at: SourceLocation(path: paths[chosen] ?? "Themes/\(site.theme)/\(folder)\(chosen).yaml", line: 1, column: 1),
                             "the strings of '\(chosen)' have no '\(key)': it is shown in English ('\(english[key]!)'); add it there, or to 'strings' in site.yaml")

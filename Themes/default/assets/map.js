@@ -34,7 +34,7 @@
     }
     var count = document.createElement("p");
     count.className = "map-popup-count";
-    count.textContent = place.count + (place.count === 1 ? " article" : " articles");
+    count.textContent = place.countText;
     popup.appendChild(count);
     var marker = L.marker([place.lat, place.lon], { title: place.name, alt: place.name, keyboard: true });
     marker.bindPopup(popup);

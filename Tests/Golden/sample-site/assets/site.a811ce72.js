@@ -35,6 +35,9 @@
   if (!bar) return;
 
   var share = bar.querySelector("[data-share]");
+  // The words come from the page, in the site's language.
+  var copiedText = bar.getAttribute("data-copied");
+  var failedText = bar.getAttribute("data-copy-failed");
   var status = bar.querySelector("[data-share-status]");
   var statusTimer;
 
@@ -68,12 +71,12 @@
       }
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(url).then(
-          function () { say("Link copied"); },
-          function () { say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar"); }
+          function () { say(copiedText); },
+          function () { say(copyWithSelection(url) ? copiedText : failedText); }
         );
         return;
       }
-      say(copyWithSelection(url) ? "Link copied" : "Copy the address from the address bar");
+      say(copyWithSelection(url) ? copiedText : failedText);
     });
   }
 
