@@ -146,10 +146,15 @@ extension DefaultTheme {
   element.hidden = false;
   L.Icon.Default.imagePath = element.getAttribute("data-images");
 
-  var map = L.map(element, { scrollWheelZoom: false });
+  // Leaflet's own words, in the site's language from the page.
+  var words = function (name) { return element.getAttribute("data-" + name) || ""; };
+  var map = L.map(element, { scrollWheelZoom: false, zoomControl: false });
+  L.control.zoom({ zoomInTitle: words("zoom-in"), zoomOutTitle: words("zoom-out") }).addTo(map);
+  var contributors = document.createElement("span");
+  contributors.textContent = words("contributors");
   L.tileLayer("https://tile.openstreetmap.org/{z}/{x}/{y}.png", {
     maxZoom: 19,
-    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> " + contributors.innerHTML
   }).addTo(map);
 
   var layer = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false }) : L.featureGroup();
@@ -1052,7 +1057,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <h1 class="page-title">{{t.map}}</h1>
 {{#restaurants.0}}
 {{#hasLeaflet}}
-<div class="map" data-map data-images="{{site.root}}assets/leaflet/images/" role="region" aria-label="{{t.mapOfEveryRestaurant}}" hidden></div>
+<div class="map" data-map data-images="{{site.root}}assets/leaflet/images/" data-contributors="{{t.mapContributors}}" data-zoom-in="{{t.zoomIn}}" data-zoom-out="{{t.zoomOut}}" role="region" aria-label="{{t.mapOfEveryRestaurant}}" hidden></div>
 <script type="application/json" id="map-data">{{{mapData}}}</script>
 {{/hasLeaflet}}
 <h2 class="section-header">{{t.restaurantsOnTheMap}}</h2>
@@ -1214,6 +1219,9 @@ everyRestaurant: Every restaurant
 viewLargerMap: View larger map
 directions: Directions
 openStreetMap: OpenStreetMap
+mapContributors: contributors
+zoomIn: Zoom in
+zoomOut: Zoom out
 mapOf: "Map of {name}"
 mapOfTheRestaurant: Map of the restaurant
 mapOfEveryRestaurant: Map of every restaurant
@@ -1355,6 +1363,9 @@ everyRestaurant: 所有餐厅
 viewLargerMap: 查看大地图
 directions: 路线
 openStreetMap: OpenStreetMap
+mapContributors: 贡献者
+zoomIn: 放大
+zoomOut: 缩小
 mapOf: "{name}的地图"
 mapOfTheRestaurant: 餐厅地图
 mapOfEveryRestaurant: 所有餐厅的地图
@@ -1491,6 +1502,9 @@ everyRestaurant: 所有餐廳
 viewLargerMap: 查看較大的地圖
 directions: 路線
 openStreetMap: OpenStreetMap
+mapContributors: 貢獻者
+zoomIn: 放大
+zoomOut: 縮小
 mapOf: "{name}的地圖"
 mapOfTheRestaurant: 餐廳地圖
 mapOfEveryRestaurant: 所有餐廳的地圖

@@ -11,10 +11,15 @@
   element.hidden = false;
   L.Icon.Default.imagePath = element.getAttribute("data-images");
 
-  var map = L.map(element, { scrollWheelZoom: false });
+  // Leaflet's own words, in the site's language from the page.
+  var words = function (name) { return element.getAttribute("data-" + name) || ""; };
+  var map = L.map(element, { scrollWheelZoom: false, zoomControl: false });
+  L.control.zoom({ zoomInTitle: words("zoom-in"), zoomOutTitle: words("zoom-out") }).addTo(map);
+  var contributors = document.createElement("span");
+  contributors.textContent = words("contributors");
   L.tileLayer("https://tile.openstreetmap.org/{z}/{x}/{y}.png", {
     maxZoom: 19,
-    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+    attribution: "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> " + contributors.innerHTML
   }).addTo(map);
 
   var layer = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false }) : L.featureGroup();
