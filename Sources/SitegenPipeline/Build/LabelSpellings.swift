@@ -6,31 +6,40 @@ import SitegenSupport
 /// they are one group, shown as its newest article writes it, and each other spelling is
 /// a warning at it, naming where the shown one is written.
 public enum LabelSpellings {
-    public static func check(_ groups: [ArticleGroup], log: DiagnosticLog) {
-        for group in groups {
-            let (shown, slug) = (group.label.name, group.label.slug)
-            var shownAt: SourceLocation?
-            var others: [(name: String, at: SourceLocation)] = []
-            func look(_ name: String, _ place: LineAndColumn, _ article: Article) {
-                if name == shown {
-                    if shownAt == nil { shownAt = place.location(in: article.sourcePath) }
-                } else if name.lowercased() != shown.lowercased() {
-                    others.append((name, place.location(in: article.sourcePath)))
-                }
-            }
-            for article in group.articles {
-                switch group.kind {
-                case .meal:
-                    if let meal = article.meal { look(meal.name, article.mealPlace ?? article.slugPlace, article) }
-                case .tag:
-                    for (tag, place) in zip(article.tags, article.tagPlaces) where tag.slug == slug { look(tag.name, place, article) }
-                }
-            }
-            guard let shownAt else { continue }
+    /// A published article's label that is its group's in another spelling.
+    public struct Other: Sendable {
+        var kind: ArticleGroup.Kind
+        var article: Article
+        var label: Label
+    }
+
+    /// A warning at each of `others`, naming where its group's shown spelling is written
+    /// (in the group's newest article, which gave the group its name).
+    public static func check(_ groups: [ArticleGroup], otherSpellings others: [Other], log: DiagnosticLog) {
+        guard !others.isEmpty else { return }
+        var bySlug: [GroupKey: ArticleGroup] = [:]
+        for group in groups { bySlug[GroupKey(kind: group.kind, slug: group.label.slug)] = group }
+        for other in others {
+            guard let group = bySlug[GroupKey(kind: other.kind, slug: other.label.slug)], let newest = group.articles.first,
+                  let shownAt = place(of: group.label, in: newest, kind: group.kind), let at = place(of: other.label, in: other.article, kind: group.kind)
+            else { continue }
             let what = group.kind == .meal ? "meal" : "tag"
-            for other in others {
-                log.warning(at: other.at, "the \(what) '\(other.name)' \(marker) '\(shown)' at \(shownAt), /\(group.path): they are one \(what), shown as '\(shown)'; write them alike, or rename one")
-            }
+            log.warning(at: at, "the \(what) '\(other.label.name)' \(marker) '\(group.label.name)' at \(shownAt), /\(group.path): they are one \(what), shown as '\(group.label.name)'; write them alike, or rename one")
+        }
+    }
+
+    private struct GroupKey: Hashable {
+        var kind: ArticleGroup.Kind
+        var slug: Slug
+    }
+
+    /// Where `article` writes `label`.
+    private static func place(of label: Label, in article: Article, kind: ArticleGroup.Kind) -> SourceLocation? {
+        switch kind {
+        case .meal:
+            return (article.mealPlace ?? article.slugPlace).location(in: article.sourcePath)
+        case .tag:
+            return zip(article.tags, article.tagPlaces).first { $0.0.name == label.name }.map { $0.1.location(in: article.sourcePath) }
         }
     }
 

@@ -82,13 +82,15 @@ public struct SiteIndex: Sendable {
         // Tags, the most groups, are gathered on the other core.
         let published = self.articles
         let tagging = Concurrently { [allArticles] in SiteIndex.groups(.tag, of: allArticles, published: published) { $0.tags } }
-        meals = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
+        let (meals, otherMeals) = SiteIndex.groups(.meal, of: allArticles, published: published) { $0.meal.map { [$0] } ?? [] }
+        self.meals = meals
         let gathered = RestaurantGathering.gather(published)
         let restaurantPages = gathered.pages
         restaurants = restaurantPages.map(\.entry)
         restaurantSlugs = gathered.slugs
-        tags = tagging.wait()
-        LabelSpellings.check(meals + tags, log: log)
+        let (tags, otherTags) = tagging.wait()
+        self.tags = tags
+        LabelSpellings.check(meals + tags, otherSpellings: otherMeals + otherTags, log: log)
 
         homework = scheduling.wait()
         hasFeeds = site.baseURL != nil
@@ -151,7 +153,10 @@ public struct SiteIndex: Sendable {
 
     /// Groups by label slug, so "Milk tea" and "milk tea" are one group, named as the
     /// newest article writes it.
-    private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> [ArticleGroup] {
+    /// Each group, and each published article's label that is its group's in another
+    /// spelling than by case (`LabelSpellings`).
+    private static func groups(_ kind: ArticleGroup.Kind, of all: [Article], published: [Article], labels: (Article) -> [Label]) -> ([ArticleGroup], [LabelSpellings.Other]) {
+        var others: [LabelSpellings.Other] = []
         // Each slug is hashed once per article, for its group's place; a label an article
         // repeats is told by the article last added to the group, by its position. Looked up
         // as values in a dictionary, each group and its last article were copied (retained)
@@ -165,6 +170,10 @@ public struct SiteIndex: Sendable {
                 if let known = places[label.slug] {
                     guard lastAdded[known] != position else { continue }
                     place = known
+                    let shown = groups[known].label.name
+                    if label.name != shown, label.name.lowercased() != shown.lowercased() {
+                        others.append(LabelSpellings.Other(kind: kind, article: published[position], label: label))
+                    }
                 } else {
                     place = groups.count
                     places[label.slug] = place
@@ -188,7 +197,7 @@ public struct SiteIndex: Sendable {
                 }
             }
         }
-        return groups.sorted(byKey: { orderKey(of: $0.label) }, by: <)
+        return (groups.sorted(byKey: { orderKey(of: $0.label) }, by: <), others)
     }
 }
 

@@ -16,6 +16,14 @@ public struct ThemeStrings: Sendable {
     public let hash: UInt64
     /// What templates see as `t`.
     public let mustacheValue: MustacheValue
+    /// Each word with parts to fill in, cut into its parts once: a large site fills some
+    /// in for every card and row.
+    private let patterns: [String: [Part]]
+
+    private enum Part: Sendable {
+        case text(String)
+        case fill(String)
+    }
 
     public init(language: String, values: [String: String]) {
         self.language = language
@@ -27,23 +35,34 @@ public struct ThemeStrings: Sendable {
         }
         hash = print.value
         mustacheValue = .dictionary(values.mapValues(MustacheValue.string))
+        var patterns: [String: [Part]] = [:]
+        for (key, value) in values where value.contains("{") {
+            var parts: [Part] = []
+            var rest = Substring(value)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+                parts.append(.fill(String(rest[rest.index(after: open)..<close])))
+                rest = rest[rest.index(after: close)...]
+            }
+            if !rest.isEmpty { parts.append(.text(String(rest))) }
+            patterns[key] = parts
+        }
+        self.patterns = patterns
     }
 
     public static let folder = "strings/"
 
     /// The word of `key`, its `{name}` parts filled in.
     public func text(_ key: String, _ fills: [String: String] = [:]) -> String {
-        let pattern = values[key] ?? key
-        guard !fills.isEmpty, pattern.contains("{") else { return pattern }
+        guard let parts = patterns[key] else { return values[key] ?? key }
         var result = ""
-        var rest = Substring(pattern)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            result += fills[name] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
+        for part in parts {
+            switch part {
+            case .text(let text): result += text
+            case .fill(let name): result += fills[name] ?? "{\(name)}"
+            }
         }
-        return result + rest
+        return result
     }
 
     /// `key.one` for one, else `key.other`, with `{count}` filled in.
