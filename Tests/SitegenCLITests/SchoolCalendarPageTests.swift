@@ -70,23 +70,4 @@ struct SchoolCalendarPageTests {
         #expect(FolderSnapshot(cached).files == FolderSnapshot(fresh).files)
         #expect(lead(cached, grade: "8").0 == "No school today. 8th grade has English due Monday.")
     }
-
-    @Test func workDueOnADayOffGetsANote() throws {
-        let folder = TemporaryFolder()
-        try folder.write("title: School\nbase_url: https://example.org/\nhomework:\n  grades: [7]\n  holidays: [{date: 2026-12-08, name: Sports Day}, 2026-12-09]\n",
-                         to: "site/Content/site.yaml")
-        try folder.write("- {id: ms-lee, name: Ms Lee, subject: Math, grades: [7]}\n", to: "site/Content/teachers.yaml")
-        for (name, due) in [("a", "2026-12-05"), ("b", "2026-12-08T08:00"), ("c", "2026-12-09"), ("d", "2026-12-07")] {
-            try folder.write("---\ntitle: \(name)\nteacher: ms-lee\nassigned: 2026-12-04\ndue: \(due)\n---\n", to: "site/Content/homework/\(name).md")
-        }
-        let console = CapturedConsole()
-        #expect(CommandLineTool.run(arguments: ["build", "--no-cache", "--strict", "--quiet", "--source", folder.url.appendingPathComponent("site").path,
-                                                "--today", "2026-12-04T15:00"], console: console.console) == 0)
-        #expect(console.error == """
-            Content/homework/a.md:5:6: note: 'due' is 2026-12-05, a day the school is closed, not one of 'homework.school_days': it is shown as due then
-            Content/homework/b.md:5:6: note: 'due' is 2026-12-08, a day the school is closed, in the holiday 'Sports Day' ('homework.holidays'): it is shown as due then
-            Content/homework/c.md:5:6: note: 'due' is 2026-12-09, a day the school is closed, in the holiday of that day ('homework.holidays'): it is shown as due then
-
-            """)
-    }
 }

@@ -82,12 +82,6 @@ public struct AssignmentFields: Sendable {
                 log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(context.site.homework.releaseTime) on \(assigned) ('homework.release_time'): it is past due when it first appears")
             }
         }
-        // Online work may be due on a weekend: worth knowing, not a mistake.
-        if let due, let node = fields.node("due"), !context.site.homework.calendar.isSchoolDay(due.date) {
-            let why = context.site.homework.calendar.holiday(on: due.date).map { "in the holiday \($0.name.map { "'\($0)'" } ?? "of that day") ('homework.holidays')" }
-                ?? "not one of 'homework.school_days'"
-            log.note(at: node.location, "'due' is \(due.date), a day the school is closed, \(why): it is shown as due then")
-        }
         extra = fields.extra()
         fields.reportUnknownKeys(what: "assignment front matter")
 
