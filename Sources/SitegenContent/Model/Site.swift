@@ -140,43 +140,10 @@ public struct Site: Sendable {
         }
         allowsRawHTML = unsafe
 
-        var homework = Homework(writtenTitle: nil, school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
-        var gradesLocation = fields.mappingLocation
-        if let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") {
-            homework.writtenTitle = section.optional("title", String.self)
-            homework.school = section.optional("school", String.self) ?? ""
-            homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
-            homework.subjects = Site.subjectOrder(section)
-            homework.calendar = SchoolCalendar(section)
-            gradesLocation = section.node("grades")?.location ?? section.mappingLocation
-            let (grades, names) = Site.grades(section)
-            homework.gradeNames = names
-            var seen: Set<GradeID> = []
-            for (index, grade) in grades.enumerated() where !seen.insert(grade).inserted {
-                let location = section.node("grades")?.sequence?[index].location ?? gradesLocation
-                log.error(at: location, "grade '\(grade)' is listed twice in 'homework.grades'")
-            }
-            var unique: Set<GradeID> = []
-            homework.grades = grades.filter { unique.insert($0).inserted }
-            section.reportUnknownKeys(what: "site.yaml")
-        }
-        self.homework = homework
-        self.gradesLocation = gradesLocation
+        (homework, gradesLocation) = Site.homework(fields)
 
         extra = fields.extra()
-        if let node = fields.node("strings") {
-            if let pairs = node.mapping {
-                for pair in pairs {
-                    guard let text = pair.value.scalar, !text.isNull else {
-                        log.error(at: pair.value.location, "'strings.\(pair.key)' must be text, found \(pair.value.shortDescription)")
-                        continue
-                    }
-                    strings.append((pair.key, text.text, pair.keyLocation))
-                }
-            } else if node.scalar?.isNull != true {
-                log.error(at: node.location, "'strings' must be a mapping of the theme's words like {skipToContent: Skip to the article}, found \(node.shortDescription)")
-            }
-        }
+        strings = Site.strings(fields)
         fields.reportUnknownKeys(what: "site.yaml")
         self.title = title ?? ""
     }
@@ -216,6 +183,49 @@ public struct Site: Sendable {
             }
         }
         return (grades, names)
+    }
+
+    /// `homework:`, and where its grades are written.
+    private static func homework(_ fields: FieldReader) -> (Homework, SourceLocation) {
+        var homework = Homework(writtenTitle: nil, school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
+        guard let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") else { return (homework, fields.mappingLocation) }
+        homework.writtenTitle = section.optional("title", String.self)
+        homework.school = section.optional("school", String.self) ?? ""
+        homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
+        homework.subjects = Site.subjectOrder(section)
+        homework.calendar = SchoolCalendar(section)
+        let gradesLocation = section.node("grades")?.location ?? section.mappingLocation
+        let (grades, names) = Site.grades(section)
+        homework.gradeNames = names
+        var seen: Set<GradeID> = []
+        for (index, grade) in grades.enumerated() where !seen.insert(grade).inserted {
+            let location = section.node("grades")?.sequence?[index].location ?? gradesLocation
+            section.log.error(at: location, "grade '\(grade)' is listed twice in 'homework.grades'")
+        }
+        var unique: Set<GradeID> = []
+        homework.grades = grades.filter { unique.insert($0).inserted }
+        section.reportUnknownKeys(what: "site.yaml")
+        return (homework, gradesLocation)
+    }
+
+    /// `strings:`, each word with where it is.
+    private static func strings(_ fields: FieldReader) -> [(key: String, value: String, location: SourceLocation)] {
+        guard let node = fields.node("strings") else { return [] }
+        guard let pairs = node.mapping else {
+            if node.scalar?.isNull != true {
+                fields.log.error(at: node.location, "'strings' must be a mapping of the theme's words like {skipToContent: Skip to the article}, found \(node.shortDescription)")
+            }
+            return []
+        }
+        var strings: [(key: String, value: String, location: SourceLocation)] = []
+        for pair in pairs {
+            guard let text = pair.value.scalar, !text.isNull else {
+                fields.log.error(at: pair.value.location, "'strings.\(pair.key)' must be text, found \(pair.value.shortDescription)")
+                continue
+            }
+            strings.append((pair.key, text.text, pair.keyLocation))
+        }
+        return strings
     }
 
     public static func isFolderName(_ name: String) -> Bool {

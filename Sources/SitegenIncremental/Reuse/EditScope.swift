@@ -114,26 +114,7 @@ final class EditScope {
                               schedule: ArticleSchedule(clock: build.settings.clock, includeFuture: options.future), includeDrafts: options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
-        // What the list pages show of the articles not read: as the last build had it.
-        // A restaurant with branches has no page at its family's slug: which branch's page
-        // an edited article links to, only the last build's lists tell.
-        let branched = changes.articles.contains { article in
-            article.restaurant?.slug.map { previous.outputs[RestaurantEntry.path(ofSlug: $0) + "index.html"] == nil } ?? false
-        }
-        if let lists = listed.lists ?? (branched ? SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum) : nil) {
-            guard lists.contextHash == previous.contextHash, lists.moment == moment.key else { return nil }
-            index.draftCount = lists.draftCount
-            index.restaurants = lists.restaurants.map(\.entry)
-            // Every article's when cards show their restaurants, else the edited ones'.
-            let cardsShowRestaurants = ArticleView.table.place(of: "restaurant").map { previous.cardReads & (UInt64(1) << UInt64($0)) != 0 } ?? true
-            index.restaurantSlugs = lists.restaurantSlugsByArticle(of: cardsShowRestaurants ? nil : Set(changes.articles.map(\.sourcePath)))
-        } else if branched {
-            return nil
-        } else {
-            // Gathered from the few articles read, a restaurant could look split where the
-            // article that joins its places was not read; none has branches.
-            index.restaurantSlugs = [:]
-        }
+        guard takeLists(listed.lists, into: &index, changes: changes, moment: moment) else { return nil }
         guard let (shown, paths) = pagesShowing(changes, editedSources, in: index, feedChanges: feedChanges, listed: listed, known: known) else { return nil }
         // Left to the process's exit, as a whole build leaves its own: freed one by one, the
         // lists and the models would hold the edit up on one core after its work was done.
@@ -151,6 +132,29 @@ final class EditScope {
         }
         return ScopedBuild(index: index, theme: theme, assets: assets, pages: shown, paths: paths, homeworkSummary: listed.lists?.homeworkSummary,
                            diagnostics: diagnostics + changes.addedDiagnostics, pageCount: previous.pageCount, fileCount: previous.fileCount)
+    }
+
+    /// What the list pages show of the articles not read, as the last build had it, put in
+    /// `index`; false when the edit needs the whole build. A restaurant with branches has no
+    /// page at its family's slug: which branch's page an edited article links to, only the
+    /// last build's lists tell.
+    private func takeLists(_ listed: SiteLists?, into index: inout SiteIndex, changes: ArticleChanges, moment: BuildMoment) -> Bool {
+        let branched = changes.articles.contains { article in
+            article.restaurant?.slug.map { previous.outputs[RestaurantEntry.path(ofSlug: $0) + "index.html"] == nil } ?? false
+        }
+        guard let lists = listed ?? (branched ? SiteLists.read(besides: cacheFile, checksum: previous.listsChecksum) : nil) else {
+            // Gathered from the few articles read, a restaurant could look split where the
+            // article that joins its places was not read; none has branches.
+            index.restaurantSlugs = [:]
+            return !branched
+        }
+        guard lists.contextHash == previous.contextHash, lists.moment == moment.key else { return false }
+        index.draftCount = lists.draftCount
+        index.restaurants = lists.restaurants.map(\.entry)
+        // Every article's when cards show their restaurants, else the edited ones'.
+        let cardsShowRestaurants = ArticleView.table.place(of: "restaurant").map { previous.cardReads & (UInt64(1) << UInt64($0)) != 0 } ?? true
+        index.restaurantSlugs = lists.restaurantSlugsByArticle(of: cardsShowRestaurants ? nil : Set(changes.articles.map(\.sourcePath)))
+        return true
     }
 
     /// The pages to render: those of `index` that show the edits (the edited articles'

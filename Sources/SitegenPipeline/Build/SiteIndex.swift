@@ -49,21 +49,8 @@ public struct SiteIndex: Sendable {
 
         // Articles and pages claim their paths first, so that two of them with the same
         // slug are reported at the second file.
-        var articles: [Article] = []
-        var allArticles: [Article] = []
-        for article in content.articles.sorted(by: { $0.sourcePath < $1.sourcePath }) {
-            let path = PlannedPage.article(article).path
-            guard claims.claim(path, by: article.sourcePath, at: article.slugLocation) else { continue }
-            // A scheduled article is not there yet: no list, group, feed, map or page of a
-            // restaurant shows it, not even as a draft. Its path is claimed all the same, so
-            // that a clash is an error whenever the build is.
-            if schedule.isScheduled(article) {
-                nextScheduled = min(nextScheduled ?? .max, article.instant)
-                guard schedule.includeFuture else { continue }
-            }
-            allArticles.append(article)
-            if includeDrafts || !article.draft { articles.append(article) }
-        }
+        let (articles, allArticles, nextScheduled) = SiteIndex.claimArticles(content.articles, claims: &claims, schedule: schedule, includeDrafts: includeDrafts)
+        self.nextScheduled = nextScheduled
         let newestFirst = { (a: Article, b: Article) in (a.instant, b.slug) > (b.instant, a.slug) }
         self.articles = articles.sorted(by: newestFirst)
         draftCount = allArticles.count - articles.count
@@ -122,6 +109,28 @@ public struct SiteIndex: Sendable {
     /// Every page to make, in the order they are rendered: the lists and articles first.
     /// `publishesRobots`: false when the author has a Content/robots.txt (a staging site's
     /// `Disallow: /`), published in place of the one made here.
+    /// The articles whose paths are theirs: those shown (`articles`), and those shown or
+    /// left out as drafts (`all`), with the earliest date of the scheduled ones. A scheduled
+    /// article is not there yet: no list, group, feed, map or page of a restaurant shows
+    /// it, not even as a draft. Its path is claimed all the same, so that a clash is an
+    /// error whenever the build is.
+    private static func claimArticles(_ content: [Article], claims: inout PathClaims, schedule: ArticleSchedule,
+                                      includeDrafts: Bool) -> (articles: [Article], all: [Article], nextScheduled: Int?) {
+        var articles: [Article] = []
+        var all: [Article] = []
+        var nextScheduled: Int?
+        for article in content.sorted(by: { $0.sourcePath < $1.sourcePath }) {
+            guard claims.claim(PlannedPage.article(article).path, by: article.sourcePath, at: article.slugLocation) else { continue }
+            if schedule.isScheduled(article) {
+                nextScheduled = min(nextScheduled ?? .max, article.instant)
+                guard schedule.includeFuture else { continue }
+            }
+            all.append(article)
+            if includeDrafts || !article.draft { articles.append(article) }
+        }
+        return (articles, all, nextScheduled)
+    }
+
     private func planned(restaurantPages: [RestaurantPage], publishesRobots: Bool) -> [PlannedPage] {
         var plan: [PlannedPage] = ListPage.split(articles, base: "", size: site.articlesPerPage).map(PlannedPage.home)
         plan += articles.map(PlannedPage.article)
