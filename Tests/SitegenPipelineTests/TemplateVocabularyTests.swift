@@ -23,7 +23,7 @@ struct TemplateVocabularyTests {
         let made = SiteBuilder.make(options, reuse: nil, progress: { _ in })
         guard let index = made.index else { return [] }
         let articles = ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats(language: index.site.language)))
-        let shared = Render.Shared(index: index, assets: ["css": ["style": "assets/style.css"]], articles: articles, homeworkSummary: nil, strings: made.theme?.strings ?? .english)
+        let shared = Render.Shared(index: index, assets: ["css": ["style": "assets/style.css"]], articles: articles, homeworkSummary: nil, strings: made.settings?.strings ?? .english)
         let jobs = Render.jobs(for: index.plan, paths: index.planPaths, shared: shared, leaflet: LeafletFiles.embedded.files)
         return jobs.compactMap { job in
             guard case .template(let name, let context) = job.kind else { return nil }

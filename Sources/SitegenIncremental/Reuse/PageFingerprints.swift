@@ -90,7 +90,7 @@ struct PageFingerprints: Sendable {
         print.add(article.sourcePath)
         print.add(hashes[article.sourcePath] ?? 0)
         if index.schedule.isScheduled(article) { print.add(1) }
-        if let slug = index.restaurantSlugs[article.sourcePath], slug != article.restaurant?.slug { print.add(slug) }
+        if !index.restaurantSlugs.isEmpty, let slug = index.restaurantSlugs[article.sourcePath], slug != article.restaurant?.slug { print.add(slug) }
         return print.value
     }
 

@@ -302,16 +302,10 @@ struct SiteLists: Sendable, Equatable {
     /// The slug of each published article's restaurant page, by its source path: of the
     /// articles at `sourcePaths`, or of all.
     func restaurantSlugsByArticle(of sourcePaths: Set<String>?) -> [String: String] {
+        let places = sourcePaths.map { paths in Set(paths.compactMap { articles.firstIndex(of: $0) }) }
         var slugs: [String: String] = [:]
-        if let sourcePaths {
-            let places = Dictionary(sourcePaths.compactMap { path in articles.firstIndex(of: path).map { ($0, path) } }, uniquingKeysWith: { first, _ in first })
-            for restaurant in restaurants {
-                for place in restaurant.members { if let path = places[place] { slugs[path] = restaurant.entry.slug } }
-            }
-            return slugs
-        }
         for restaurant in restaurants {
-            for place in restaurant.members { slugs[articles[place]] = restaurant.entry.slug }
+            for place in restaurant.members where places?.contains(place) ?? true { slugs[articles[place]] = restaurant.entry.slug }
         }
         return slugs
     }

@@ -57,12 +57,12 @@ public enum Render {
                     pages: (pages: [PlannedPage], paths: [String])? = nil, articles: ArticleViewMemo,
                     homeworkSummary: HomeworkSummary? = nil, reuse: (any PageReuse)? = nil, staging: OutputStaging? = nil) throws(MustacheError) -> Output {
         articles.context.useRestaurantSlugs(index.restaurantSlugs)
-        let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary, strings: theme.strings)
+        let shared = Shared(index: index, assets: assets, articles: articles, homeworkSummary: homeworkSummary, strings: articles.context.strings)
         let planned = pages?.pages ?? index.plan
         let jobs = jobs(for: planned, paths: pages?.paths ?? index.planPaths, shared: shared, leaflet: leaflet)
         let library = theme.library
         let templateHashes = theme.templateHashes
-        let stringsHash = theme.strings.hash
+        let stringsHash = articles.context.strings.hash
         // Cards and rows of one article or assignment are rendered once for all the list
         // pages of this run; the memo goes with the run, so no edit can meet a stale one.
         let memo = MustachePartialMemo()

@@ -14,6 +14,9 @@ public struct HomeworkViews: Sendable {
     private let madeSummary = Once<MadeSummary>()
     /// What every page of a grade shows of it, made once per grade when first asked for.
     private var commonFields: [GradeID: Once<MustacheFields>] = [:]
+    /// What each grade leads with, worked out once for its page, its description and the
+    /// summary.
+    private var digests: [GradeID: Once<HomeworkDigest>] = [:]
     /// What rows show of each teacher, by id.
     private var teacherViews: [String: MustacheValue] = [:]
     /// `homework/grade-8/`, made once per grade.
@@ -26,7 +29,10 @@ public struct HomeworkViews: Sendable {
         self.context = context
         if let summary { _ = madeSummary.value { MadeSummary(values: summary, value: summary.mustacheValue) } }
         for grade in index.site.homework.grades { gradePaths[grade] = Self.path(of: grade) }
-        for grade in index.site.homework.grades { commonFields[grade] = Once() }
+        for grade in index.site.homework.grades {
+            commonFields[grade] = Once()
+            digests[grade] = Once()
+        }
         for teacher in index.teachers { teacherViews[teacher.id] = AssignmentView.teacher(teacher) }
     }
 
@@ -65,7 +71,7 @@ public struct HomeworkViews: Sendable {
     }
 
     private func digest(of grade: GradeID) -> HomeworkDigest {
-        HomeworkDigest(grade: grade, schedule: schedule)
+        digests[grade]?.value { HomeworkDigest(grade: grade, schedule: schedule) } ?? HomeworkDigest(grade: grade, schedule: schedule)
     }
 
     /// The sentence of a grade's day in the archive.

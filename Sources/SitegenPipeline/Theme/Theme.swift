@@ -25,13 +25,11 @@ public struct Theme: Sendable {
     /// A hash of each template's source, so a rebuild re-renders the pages made with an
     /// edited template and no others.
     public var templateHashes: [String: UInt64] = [:]
-    /// Its words in the site's language, which every page may show.
-    public var strings = ThemeStrings.english
-
     /// The templates every site needs.
     public static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
 
-    public static func load(from files: [String: [UInt8]], name: String, log: DiagnosticLog) -> Theme? {
+    /// `stringKeys`: the words `t` answers (`ThemeStrings`), for the theme check.
+    public static func load(from files: [String: [UInt8]], name: String, stringKeys: Set<String> = Set(ThemeStrings.english.values.keys), log: DiagnosticLog) -> Theme? {
         var merged: [String: (bytes: [UInt8], path: String)] = [:]
         for path in DefaultTheme.paths {
             merged[path] = (DefaultTheme.file(path)!, "Themes/default/\(path)")
@@ -68,7 +66,6 @@ public struct Theme: Sendable {
         }
         // The default theme's templates are checked by its tests; a site's own are checked here.
         let assetNames = TemplateNames.assetNames(assets.keys)
-        let stringKeys = ThemeStrings.keys(in: merged.compactMap { path, file in path.hasPrefix(ThemeStrings.folder) ? (path, file.bytes, file.path) : nil })
         for template in templates where files["\(template.name).mustache"] != nil {
             for warning in TemplateNames.check(template, assetNames: assetNames, stringKeys: stringKeys) { log.add(warning) }
         }
@@ -100,7 +97,7 @@ extension Theme {
     public static func forSite(tree: SourceTree, settings: BuildSettings, log: DiagnosticLog) -> (Theme?, PublishedAssets) {
         let (site, leaflet) = (settings.site, settings.leaflet?.files)
         let themeLog = DiagnosticLog()
-        var theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, log: themeLog)
+        let theme = Theme.load(from: tree.themes[site.theme] ?? [:], name: site.theme, stringKeys: Set(settings.strings.values.keys), log: themeLog)
         // A name that is no folder's name was reported when site.yaml was read.
         if site.theme != "default", tree.themes[site.theme] == nil, Site.isFolderName(site.theme) {
             log.error(at: site.themeLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "theme '\(site.theme)' not found: there is no folder Themes/\(site.theme)/")
@@ -109,7 +106,6 @@ extension Theme {
         if leaflet == nil, site.leafletFolder != nil {
             log.error(at: site.leafletLocation ?? SourceLocation(path: Site.path, line: 1, column: 1), "'map.leaflet' must be a folder with leaflet.js and leaflet.css, found '\(site.leafletFolder!)'")
         }
-        theme?.strings = settings.strings
         var themeAssets = theme?.assets ?? [:]
         for (path, bytes) in leaflet ?? [:] { themeAssets[LeafletFiles.outputFolder + path] = bytes }
         return (theme, PublishedAssets(theme: themeAssets, minify: true))

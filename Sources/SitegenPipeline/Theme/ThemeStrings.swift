@@ -99,7 +99,8 @@ public struct ThemeStrings: Sendable {
 extension ThemeStrings {
     /// English, as the default theme has it: the words of a view made without a site.
     public static let english: ThemeStrings = {
-        let (tables, _) = ThemeStrings.tables(from: DefaultTheme.paths.filter { $0.hasPrefix(folder) }.map { ($0, DefaultTheme.file($0)!, "Themes/default/\($0)") }, log: DiagnosticLog())
+        let path = folder + "en.yaml"
+        let (tables, _) = ThemeStrings.tables(from: [(path, DefaultTheme.file(path)!, "Themes/default/" + path)], log: DiagnosticLog())
         return ThemeStrings(language: "en", values: tables["en"]?.values ?? [:])
     }()
 
@@ -107,9 +108,10 @@ extension ThemeStrings {
     public static func forSite(_ site: Site, themeFiles files: [String: [UInt8]], log: DiagnosticLog) -> ThemeStrings {
         var sources = DefaultTheme.paths.filter { $0.hasPrefix(folder) }.map { ($0, DefaultTheme.file($0)!, "Themes/default/\($0)") }
         for (path, bytes) in files where path.hasPrefix(folder) { sources.append((path, bytes, "Themes/\(site.theme)/\(path)")) }
-        let (tables, paths) = ThemeStrings.tables(from: sources, log: log)
+        // Only English and the site's language are read: a build reads its tables every time.
+        let chosen = table(for: site.language.text, among: Set(sources.compactMap { language(of: $0.0) }))
+        let (tables, paths) = ThemeStrings.tables(from: sources.filter { [chosen, "en"].contains(language(of: $0.0)) }, log: log)
         let english = tables["en"]?.values ?? [:]
-        let chosen = table(for: site.language.text, among: Set(tables.keys))
         var values = english
         if chosen != "en", let own = tables[chosen] {
             values.merge(own.values) { _, mine in mine }
@@ -134,9 +136,11 @@ extension ThemeStrings {
         return ThemeStrings(language: chosen, values: values)
     }
 
-    /// Every word any table of `sources` names.
-    static func keys(in sources: [(path: String, bytes: [UInt8], display: String)]) -> Set<String> {
-        Set(tables(from: sources, log: DiagnosticLog()).0.values.flatMap { $0.values.keys })
+    /// The language of a table's path in the theme, `strings/zh-HK.yaml`.
+    private static func language(of path: String) -> String? {
+        let name = path.dropFirst(folder.count)
+        guard path.hasPrefix(folder), name.hasSuffix(".yaml"), !name.contains("/") else { return nil }
+        return String(name.dropLast(".yaml".count))
     }
 
     /// Each language's table, its files merged in order (the default theme's, then the
@@ -146,9 +150,7 @@ extension ThemeStrings {
         var tables: [String: (values: [String: String], path: String)] = [:]
         var paths: [String: String] = [:]
         for (path, bytes, display) in sources {
-            let name = String(path.dropFirst(folder.count))
-            guard name.hasSuffix(".yaml"), !name.contains("/") else { continue }
-            let language = String(name.dropLast(".yaml".count))
+            guard let language = language(of: path) else { continue }
             let node: YAMLNode?
             do throws(Diagnostic) {
                 node = try YAMLReader.read(bytes, path: display)
