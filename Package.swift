@@ -19,6 +19,9 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CPlatform"),
+        // libvips, opened when a site has photos to make: a sitegen without it still builds
+        // a site without them (Sources/CVips/VipsFunctions.h).
+        .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CLeaflet"),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .target(name: "SitegenBuildInfo", plugins: ["BuildInfo"]),
@@ -29,6 +32,8 @@ let package = Package(
         .target(name: "SitegenMustache", dependencies: ["SitegenBytes"]),
         .target(name: "SitegenMarkdown", dependencies: ["CCMark", "SitegenSupport"]),
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
+        // Photos made into published sizes and formats; knows nothing of sites.
+        .target(name: "SitegenImages", dependencies: ["CVips"]),
         // The content model: values, readers and models of a site's files; no cache, no
         // files written, no process-wide state.
         .target(name: "SitegenContent", dependencies: ["SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
@@ -39,7 +44,7 @@ let package = Package(
         // through one protocol (BuildReuse), and builds whole without an answer.
         .target(
             name: "SitegenPipeline",
-            dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenImages", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         // What a build reuses of the last: the build cache and its model store, page
         // fingerprints, and the server's warm rebuilds, answering the pipeline's BuildReuse.
@@ -78,7 +83,7 @@ let package = Package(
 // docs/internals/performance-log.md): the targets a build runs through, but those of the
 // SitegenMustache library, since a package that depends on a library cannot build targets
 // with unsafe flags.
-let buildPathTargets: Set<String> = ["SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenCLI", "sitegen"]
+let buildPathTargets: Set<String> = ["SitegenImages", "SitegenSupport", "SitegenPlatform", "SitegenYAML", "SitegenMarkdown", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenCLI", "sitegen"]
 for target in package.targets where buildPathTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 }

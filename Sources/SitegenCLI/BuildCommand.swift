@@ -81,7 +81,7 @@ enum BuildCommand {
         if showsProgress, clock.now - start > .seconds(1) { console.writeError("\r\u{1B}[K") }
         if parsed.has("--timings") {
             console.printError(stages.summary)
-            console.printError("Parsed \(grouped(report.parsedCount)) content file\(report.parsedCount == 1 ? "" : "s"), rendered \(grouped(report.renderedCount)) page\(report.renderedCount == 1 ? "" : "s")")
+            console.printError("Parsed \(grouped(report.parsedCount)) content file\(report.parsedCount == 1 ? "" : "s"), rendered \(grouped(report.renderedCount)) page\(report.renderedCount == 1 ? "" : "s"), made \(grouped(report.photosMade)) photo\(report.photosMade == 1 ? "" : "s")")
         }
         for diagnostic in report.diagnostics {
             console.printError(diagnostic.description)

@@ -87,7 +87,7 @@ public enum Markdown {
     /// block, counted here rather than in a walk of their own per block.
     private struct Walk {
         var images: [MarkdownImage] = []
-        var sizes: [(url: String, width: Int, height: Int)?] = []
+        var sizes: [ResolvedMarkdownImage?] = []
         var links: [MarkdownLink] = []
         var imagesByBlock: [(block: OpaquePointer, count: Int)] = []
         var rawHTML: MarkdownRawHTML?
@@ -128,11 +128,7 @@ public enum Markdown {
                 if resolved.url != image.source {
                     _ = resolved.url.withCString { cmark_node_set_url(node, $0) }
                 }
-                if let width = resolved.width, let height = resolved.height {
-                    sizes.append((resolved.url, width, height))
-                } else {
-                    sizes.append(nil)
-                }
+                sizes.append(resolved.width != nil && resolved.height != nil ? resolved : nil)
             }
         }
     }
@@ -193,15 +189,27 @@ public enum Markdown {
 
         /// A block with images or a heading, rendered on its own: its inline images get the
         /// size the file has, so the page does not jump while they load, and a heading its id.
-        private mutating func writeAlone(_ block: OpaquePointer, type: cmark_node_type, sizes: ArraySlice<(url: String, width: Int, height: Int)?>) {
+        private mutating func writeAlone(_ block: OpaquePointer, type: cmark_node_type, sizes: ArraySlice<ResolvedMarkdownImage?>) {
             guard let rendered = cmark_render_html(block, options.cmarkValue) else { return }
             var text = String(cString: rendered)
             memory.pointee.free(rendered)
-            for case let size? in sizes {
-                let source = "<img src=\"\(size.url)\""
-                if let range = text.range(of: source) {
-                    text.replaceSubrange(range, with: source + " width=\"\(size.width)\" height=\"\(size.height)\"")
+            var searchFrom = text.startIndex
+            for case let image? in sizes {
+                let source = "<img src=\"\(image.url)\""
+                guard let range = text.range(of: source, range: searchFrom..<text.endIndex), let width = image.width, let height = image.height else { continue }
+                guard let picture = image.picture else {
+                    let sized = source + " width=\"\(width)\" height=\"\(height)\""
+                    text.replaceSubrange(range, with: sized)
+                    searchFrom = text.index(range.lowerBound, offsetBy: sized.count)
+                    continue
                 }
+                // cmark escapes `>` in attributes: the tag ends at the first ` />`.
+                guard let end = text.range(of: " />", range: range.upperBound..<text.endIndex) else { continue }
+                let sources = picture.sources.map { "<source type=\"\($0.type)\" srcset=\"\($0.srcset)\" sizes=\"\(picture.sizes)\">" }.joined()
+                let attributes = text[range.upperBound..<end.lowerBound]
+                let tag = "<picture>\(sources)\(source) srcset=\"\(picture.srcset)\" sizes=\"\(picture.sizes)\" width=\"\(width)\" height=\"\(height)\"\(attributes) loading=\"lazy\" decoding=\"async\" /></picture>"
+                text.replaceSubrange(range.lowerBound..<end.upperBound, with: tag)
+                searchFrom = text.index(range.lowerBound, offsetBy: tag.count)
             }
             if type == CMARK_NODE_HEADING {
                 let level = cmark_node_get_heading_level(block)

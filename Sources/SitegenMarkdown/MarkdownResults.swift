@@ -34,16 +34,35 @@ public struct MarkdownSection: Sendable {
     public var html: String { String(decoding: utf8, as: UTF8.self) }
 }
 
-/// Where an image is published and, when known, its size in pixels.
+/// Where an image is published and, when known, its size in pixels and the sizes and
+/// formats it is published in.
 public struct ResolvedMarkdownImage: Sendable {
     public var url: String
     public var width: Int?
     public var height: Int?
+    public var picture: MarkdownPicture?
 
-    public init(url: String, width: Int? = nil, height: Int? = nil) {
-        self.url = url
+    public init(url: String, width: Int? = nil, height: Int? = nil, picture: MarkdownPicture? = nil) {
+        self.url = picture?.src ?? url
         self.width = width
         self.height = height
+        self.picture = picture
+    }
+}
+
+/// The sizes and formats an image is published in, as `<picture>` offers them; every
+/// value is a URL list already safe in an attribute.
+public struct MarkdownPicture: Sendable {
+    public var sources: [(type: String, srcset: String)]
+    public var src: String
+    public var srcset: String
+    public var sizes: String
+
+    public init(sources: [(type: String, srcset: String)], src: String, srcset: String, sizes: String) {
+        self.sources = sources
+        self.src = src
+        self.srcset = srcset
+        self.sizes = sizes
     }
 }
 

@@ -154,6 +154,8 @@ public struct ArticleFields: Sendable {
     public var subContents: [SubContent]
     /// Links of the body, for `sitegen check`.
     public var links: [ContentLink]
+    /// The photos of the story and its sections, each once (the cover is `cover`).
+    public var photos: [ResolvedImage] = []
     public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
@@ -207,6 +209,7 @@ public struct ArticleFields: Sendable {
 
         let body = ContentBody.render(file, context: context, log: log)
         links = body.links
+        photos = body.photos
         mainHTML = StoredText(utf8: body.sections.first?.html[...] ?? [])
         subContents = body.sections.dropFirst().compactMap { section in
             guard let image = section.image else { return nil }
@@ -245,7 +248,11 @@ public struct ArticleFields: Sendable {
             let location = fields.node("src")?.location ?? fields.mappingLocation
             let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log)
             guard let found, let alt else { return nil }
-            return ResolvedImage(location: .site(found.path), alt: alt, width: width ?? found.width, height: height ?? found.height)
+            // A photo's own size wins over one written: its published sizes are made from it.
+            if found.photo != nil, width != nil || height != nil, let node = fields.node(width != nil ? "width" : "height") {
+                fields.log.warning(at: node.location, "'\(fields.name(width != nil ? "width" : "height"))' is left out: sitegen makes the photo's sizes and knows them")
+            }
+            return ResolvedImage(location: .site(found.path), alt: alt, width: found.photo?.width ?? width ?? found.width, height: found.photo?.height ?? height ?? found.height, photo: found.photo, usedAt: location)
         }
     }
 
@@ -288,7 +295,7 @@ public struct ArticleFields: Sendable {
 
     /// Every field, as a store of models gives them back.
     public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, date: DateTimeValue, instant: Int, summary: String, cover: ResolvedImage?, meal: Label?, price: Price?, author: Site.Author?, restaurant: Restaurant?, restaurantLocation: SourceLocation?, tags: [Label], draft: Bool, mainHTML: StoredText, subContents: [SubContent], links: [ContentLink], rating: Rating? = nil, extra: Extra = .none, updated: (value: DateTimeValue, instant: Int)? = nil,
-                tagPlaces: [LineAndColumn] = [], mealPlace: LineAndColumn? = nil) {
+                tagPlaces: [LineAndColumn] = [], mealPlace: LineAndColumn? = nil, photos: [ResolvedImage] = []) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -313,6 +320,7 @@ public struct ArticleFields: Sendable {
         self.subContents = subContents
         self.links = links
         self.extra = extra
+        self.photos = photos
         pagePath = ArticleFields.pagePath(of: slug)
     }
 }
@@ -375,6 +383,7 @@ extension BinaryWriter {
         }
         array(value.links) { $0.link($1) }
         extra(value.extra)
+        array(value.photos) { $0.image($1) }
     }
 }
 
@@ -433,7 +442,8 @@ extension ArticleFields {
         }
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
+        let photos = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
         self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, date: date, instant: instant, summary: summary, cover: cover, meal: meal, price: price, author: author, restaurant: restaurant, restaurantLocation: restaurantLocation, tags: tags, draft: draft, mainHTML: mainHTML, subContents: subContents, links: links, rating: rating, extra: extra,
-                  updated: updated.map { ($0, updatedInstant) }, tagPlaces: tagPlaces, mealPlace: mealPlace)
+                  updated: updated.map { ($0, updatedInstant) }, tagPlaces: tagPlaces, mealPlace: mealPlace, photos: photos)
     }
 }

@@ -30,6 +30,8 @@ public struct AssignmentFields: Sendable {
     /// The details without markup, for calendars.
     public var detailsText: StoredText
     public var links: [ContentLink]
+    /// The photos its details show, each once.
+    public var photos: [ResolvedImage] = []
     public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
@@ -89,6 +91,7 @@ public struct AssignmentFields: Sendable {
         detailsHTML = StoredText(utf8: details.html[...])
         detailsText = StoredText(details.plainText ?? "")
         links = details.links
+        photos = details.photos
 
         guard let title, let assigned, let subject, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
             throw InvalidContent()
@@ -104,7 +107,7 @@ public struct AssignmentFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink], extra: Extra = .none) {
+    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink], extra: Extra = .none, photos: [ResolvedImage] = []) {
         self.sourcePath = sourcePath
         self.id = id
         self.title = title
@@ -120,6 +123,7 @@ public struct AssignmentFields: Sendable {
         self.detailsText = detailsText
         self.links = links
         self.extra = extra
+        self.photos = photos
     }
 }
 
@@ -140,6 +144,7 @@ extension BinaryWriter {
         text(value.detailsText)
         array(value.links) { $0.link($1) }
         extra(value.extra)
+        array(value.photos) { $0.image($1) }
     }
 }
 
@@ -160,6 +165,7 @@ extension AssignmentFields {
         let detailsText = StoredText(utf8: try reader.slice())
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
-        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links, extra: extra)
+        let photos = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
+        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links, extra: extra, photos: photos)
     }
 }

@@ -10,6 +10,8 @@ public enum ContentBody {
         public var firstParagraph: String?
         public var plainText: String?
         public var links: [ContentLink]
+        /// The photos the text shows, in order, each once.
+        public var photos: [ResolvedImage]
         public var html: [UInt8] {
             guard sections.count > 1 else { return sections.first?.html ?? [] }
             var joined: [UInt8] = []
@@ -54,8 +56,9 @@ public enum ContentBody {
                     resolved.append(nil)
                     return ResolvedMarkdownImage(url: image.source)
                 }
-                resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height))
-                return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height)
+                resolved.append(ResolvedImage(location: .site(found.path), alt: image.alt, width: found.width, height: found.height, photo: found.photo, usedAt: location))
+                return ResolvedMarkdownImage(url: basePath + found.path.urlPathEncoded, width: found.width, height: found.height,
+                                             picture: found.photo.map { PhotoCandidates(path: found.path, photo: $0, settings: context.site.images).markup(basePath: basePath, sizes: PhotoCandidates.proseSizes) })
             }
         })
         if let raw = markdown.rawHTML {
@@ -66,17 +69,23 @@ public enum ContentBody {
         let sections = markdown.sections.map { section -> (ResolvedImage?, [UInt8]) in
             (section.imageIndex.flatMap { resolved[$0] }, section.utf8)
         }
-        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links)
+        var seen: Set<String> = []
+        let photos = resolved.compactMap { image -> ResolvedImage? in
+            guard let image, image.photo != nil, case .site(let path) = image.location, seen.insert(path).inserted else { return nil }
+            return image
+        }
+        return Rendered(sections: sections, firstParagraph: markdown.firstParagraph, plainText: markdown.plainText, links: links, photos: photos)
     }
 
-    public static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?)? {
+    public static func findLocal(_ path: String, file: ContentFile, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> (path: String, width: Int?, height: Int?, photo: PhotoFile?)? {
         switch context.images.find(path, from: file.contentPath) {
-        case .found(let found, let size):
+        case .found(let found, let size, let photo):
             if let problem = size?.problem {
                 log.warning(at: location, "image '\(path)' must be \(ImageSize.expectation), found \(problem)")
             }
-            guard case .size(let width, let height)? = size else { return (found, nil, nil) }
-            return (found, width, height)
+            if let photo, !withinLimits(photo, path: path, found: found, at: location, context: context, log: log) { return nil }
+            guard case .size(let width, let height)? = size else { return (found, nil, nil, photo) }
+            return (found, photo?.width ?? width, photo?.height ?? height, photo)
         case .outside:
             log.error(at: location, "image '\(path)' leads outside Content/")
         case .missing(let candidates):
@@ -84,5 +93,20 @@ public enum ContentBody {
             log.error(at: location, "image '\(path)' not found: looked for \(tried)")
         }
         return nil
+    }
+
+    /// A photo larger than `images:` lets sitegen open is an error here, where it is named,
+    /// before a byte of it is decoded: a small file may say it is 100,000 pixels square.
+    private static func withinLimits(_ photo: PhotoFile, path: String, found: String, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> Bool {
+        let settings = context.site.images
+        if photo.width.multipliedReportingOverflow(by: photo.height).partialValue > settings.maxPixels || photo.width > 1 << 24 || photo.height > 1 << 24 {
+            log.error(at: location, "image '\(path)' must be at most \(settings.maxPixels / 1_000_000) million pixels, found \(photo.width) × \(photo.height): make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/content.md#images)")
+            return false
+        }
+        if let bytes = context.images.fileSize(found), bytes > settings.maxFileBytes {
+            log.error(at: location, "image '\(path)' must be at most \(settings.maxFileBytes >> 20) MB, found \(String(format: "%.1f MB", Double(bytes) / 1_048_576)): make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/content.md#images)")
+            return false
+        }
+        return true
     }
 }

@@ -32,6 +32,7 @@ public enum ContentKeys {
             ContentKey("school_days", "a list of weekdays", default: "`[monday, tuesday, wednesday, thursday, friday]`", "The days the school is open: on any other day the homework pages say there is no school, and \"due Monday\" counts school days.", example: "school_days: [mon, tue, wed, thu, fri, sat]"),
             ContentKey("holidays", "a list of dates, or of mappings with `date` or `from` and `to`, and `name`", default: "none", "Days the school is closed: \"No school tomorrow: Chinese New Year\".", example: "holidays: [{from: 2027-02-05, to: 2027-02-12, name: Chinese New Year}, 2027-04-05]", keys: SchoolCalendar.holidayKeys),
         ])),
+        ContentKey("images", "a mapping", default: "none", "How photos (JPEG, PNG, WebP and AVIF files that pages show) are published: in several sizes and formats, upright, and without the place they were taken.", example: "images: {widths: [480, 960, 1600]}", keys: ImageSettings.keys),
         ContentKey("strings", "a mapping of words", default: "the theme's, in the site's `language`", "The theme's words written otherwise, by name: [every word](../themes.md#words-in-the-sites-language).", example: "strings: {skipToContent: Skip to the story}"),
         .extra,
     ])

@@ -7,17 +7,23 @@ public struct ResolvedImage: Sendable, Hashable {
     public var alt: String
     public var width: Int?
     public var height: Int?
+    /// The file, when it is a photo sitegen makes published sizes of.
+    public var photo: PhotoFile?
+    /// Where the photo is named, for the errors of making its sizes.
+    public var usedAt: SourceLocation?
 
     public enum Location: Sendable, Hashable {
         case site(String)
         case remote(String)
     }
 
-    public init(location: Location, alt: String, width: Int? = nil, height: Int? = nil) {
+    public init(location: Location, alt: String, width: Int? = nil, height: Int? = nil, photo: PhotoFile? = nil, usedAt: SourceLocation? = nil) {
         self.location = location
         self.alt = alt
         self.width = width
         self.height = height
+        self.photo = photo
+        self.usedAt = photo == nil ? nil : usedAt
     }
 }
 
@@ -28,10 +34,13 @@ public struct ImageLookup: Sendable {
     public var staticFiles: Set<String>
     /// Reads up to `count` bytes from the start of a static file, for its pixel size.
     public var readPrefix: @Sendable (_ path: String, _ count: Int) -> [UInt8]?
+    /// The size in bytes of a static file.
+    public var fileSize: @Sendable (_ path: String) -> Int?
 
     public enum Result {
-        /// `size` is nil when the file could not be read.
-        case found(path: String, size: ImageSize?)
+        /// `size` is nil when the file could not be read; `photo` is set for a photo whose
+        /// published sizes sitegen makes.
+        case found(path: String, size: ImageSize?, photo: PhotoFile?)
         case missing(candidates: [String])
         case outside
     }
@@ -50,21 +59,26 @@ public struct ImageLookup: Sendable {
         let normalized = candidates.compactMap(ImageLookup.normalize)
         guard !normalized.isEmpty else { return .outside }
         for candidate in normalized where staticFiles.contains(candidate) {
-            return .found(path: candidate, size: size(of: candidate))
+            let (size, photo) = facts(of: candidate)
+            return .found(path: candidate, size: size, photo: photo)
         }
         return .missing(candidates: normalized)
     }
 
     /// Most files say their size in their first bytes; a JPEG may put it after large
     /// EXIF or colour-profile blocks, and only then is more of the file read.
-    private func size(of path: String) -> ImageSize? {
-        guard let head = readPrefix(path, ImageSize.headerLength) else { return nil }
-        let size = ImageSize.read(head, isWhole: head.count < ImageSize.headerLength)
-        guard size == .needsMore else { return size }
-        return readPrefix(path, ImageSize.wholeFileLimit).map { bytes in
-            let size = ImageSize.read(bytes, isWhole: bytes.count < ImageSize.wholeFileLimit)
-            return size == .needsMore ? .sizeBeyondLimit(format: ImageSize.formatName(of: bytes)) : size
+    private func facts(of path: String) -> (ImageSize?, PhotoFile?) {
+        guard var head = readPrefix(path, ImageSize.headerLength) else { return (nil, nil) }
+        var size = ImageSize.read(head, isWhole: head.count < ImageSize.headerLength)
+        if size == .needsMore {
+            guard let bytes = readPrefix(path, ImageSize.wholeFileLimit) else { return (nil, nil) }
+            size = ImageSize.read(bytes, isWhole: bytes.count < ImageSize.wholeFileLimit)
+            if size == .needsMore { size = .sizeBeyondLimit(format: ImageSize.formatName(of: bytes)) }
+            head = bytes
         }
+        guard case .size(let width, let height) = size, let format = PhotoFile.format(of: head) else { return (size, nil) }
+        let turned = format == .jpeg && ImageSize.jpegOrientation(head) >= 5
+        return (size, PhotoFile(format: format, width: turned ? height : width, height: turned ? width : height))
     }
 
     /// Resolves `.` and `..`; nil when the path climbs out of its root.
@@ -82,9 +96,10 @@ public struct ImageLookup: Sendable {
         return parts.joined(separator: "/")
     }
 
-    public init(staticFiles: Set<String>, readPrefix: @escaping @Sendable (_ path: String, _ count: Int) -> [UInt8]?) {
+    public init(staticFiles: Set<String>, readPrefix: @escaping @Sendable (_ path: String, _ count: Int) -> [UInt8]?, fileSize: @escaping @Sendable (_ path: String) -> Int? = { _ in nil }) {
         self.staticFiles = staticFiles
         self.readPrefix = readPrefix
+        self.fileSize = fileSize
     }
 }
 

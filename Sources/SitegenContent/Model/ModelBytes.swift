@@ -65,6 +65,12 @@ extension BinaryWriter {
         string(value.alt)
         optional(value.width) { $0.integer($1) }
         optional(value.height) { $0.integer($1) }
+        optional(value.photo) { writer, photo in
+            writer.string(photo.format.rawValue)
+            writer.integer(photo.width)
+            writer.integer(photo.height)
+        }
+        optional(value.usedAt) { $0.location($1) }
     }
 
     public mutating func link(_ value: ContentLink) {
@@ -128,7 +134,12 @@ extension BinaryReader {
         let location: ResolvedImage.Location = try bool() ? .site(try string()) : .remote(try string())
         return ResolvedImage(location: location, alt: try string(),
                              width: try optional { reader throws(Corrupt) in try reader.integer() },
-                             height: try optional { reader throws(Corrupt) in try reader.integer() })
+                             height: try optional { reader throws(Corrupt) in try reader.integer() },
+                             photo: try optional { reader throws(Corrupt) in
+                                 guard let format = PhotoFile.Format(rawValue: try reader.string()) else { throw Corrupt() }
+                                 return PhotoFile(format: format, width: try reader.integer(), height: try reader.integer())
+                             },
+                             usedAt: try optional { reader throws(Corrupt) in try reader.location() })
     }
 
     public mutating func link() throws(Corrupt) -> ContentLink {

@@ -15,6 +15,8 @@ public struct Page: Sendable {
     public var draft: Bool
     public var html: String
     public var links: [ContentLink]
+    /// The photos the page shows, each once.
+    public var photos: [ResolvedImage] = []
     public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {
@@ -29,6 +31,7 @@ public struct Page: Sendable {
         let body = ContentBody.render(file, context: context, log: log)
         html = String(decoding: body.html, as: UTF8.self)
         links = body.links
+        photos = body.photos
         self.summary = summary ?? Summary.make(from: body.firstParagraph ?? "")
         guard let title, let slug, !log.entries[errorsBefore...].contains(where: { $0.severity == .error }) else {
             throw InvalidContent()
@@ -40,7 +43,7 @@ public struct Page: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, summary: String, draft: Bool, html: String, links: [ContentLink], extra: Extra = .none) {
+    public init(sourcePath: String, slug: Slug, slugPlace: LineAndColumn, title: String, summary: String, draft: Bool, html: String, links: [ContentLink], extra: Extra = .none, photos: [ResolvedImage] = []) {
         self.sourcePath = sourcePath
         self.slug = slug
         self.slugPlace = slugPlace
@@ -50,6 +53,7 @@ public struct Page: Sendable {
         self.html = html
         self.links = links
         self.extra = extra
+        self.photos = photos
     }
 }
 
@@ -64,6 +68,7 @@ extension BinaryWriter {
         string(value.html)
         array(value.links) { $0.link($1) }
         extra(value.extra)
+        array(value.photos) { $0.image($1) }
     }
 }
 
@@ -78,6 +83,7 @@ extension Page {
         let html = try reader.string()
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
-        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links, extra: extra)
+        let photos = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
+        self.init(sourcePath: sourcePath, slug: slug, slugPlace: slugPlace, title: title, summary: summary, draft: draft, html: html, links: links, extra: extra, photos: photos)
     }
 }

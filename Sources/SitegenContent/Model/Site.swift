@@ -62,6 +62,8 @@ public struct Site: Sendable {
     /// Where `homework.grades` is written, for errors about grades that are not in it.
     public var gradesLocation: SourceLocation
     public var extra: Extra
+    /// `images:`, how photos are published.
+    public var images = ImageSettings()
     /// `strings:`, the theme's words the site writes otherwise, with where each is.
     public var strings: [(key: String, value: String, location: SourceLocation)] = []
     /// False when site.yaml is not valid YAML: its settings are defaults, and checks
@@ -141,6 +143,7 @@ public struct Site: Sendable {
         allowsRawHTML = unsafe
 
         (homework, gradesLocation) = Site.homework(fields)
+        images = ImageSettings(fields)
 
         extra = fields.extra()
         strings = Site.strings(fields)

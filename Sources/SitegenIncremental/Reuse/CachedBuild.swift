@@ -206,6 +206,11 @@ public final class CachedBuild: BuildReuse {
         return LastOutput(files: previous.outputs, folders: previous.folders, isAsLeft: foundAsLeft)
     }
 
+    /// Beside the cache file.
+    public var photoStore: (any PhotoStore)? { file.map { PhotoFolder(root: $0 + ".photos") } }
+
+    public func staticHash(of path: String) -> UInt64? { staticHashes["Content/" + path] }
+
     public func formats(for language: LanguageTag) -> Formats? {
         let formats = Formats(language: language)
         if let facts = (previous ?? candidate)?.formatFacts { formats.learn(facts) }

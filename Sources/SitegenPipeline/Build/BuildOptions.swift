@@ -59,6 +59,8 @@ public struct BuildReport: Sendable {
     public var renderedCount = 0
     /// Content files this build parsed; the others' models were the cache's.
     public var parsedCount = 0
+    /// Photos this build made into their sizes; the others' were the cache's.
+    public var photosMade = 0
     public var byteCount = 0
     /// Files the build wrote, found unchanged, and removed as no longer part of the site.
     public var writtenCount = 0

@@ -17,6 +17,7 @@ import SitegenSupport
 /// | parse | `changes(in:settings:)`: nothing, a few files edited in place, or unknown |
 /// | validate | `models(of:)`: the model of each file that did not change |
 /// | index | `scope(_:in:)`: an index of only what the edits show, and its pages |
+/// | photos | `photoStore`, `staticHash(of:)`: the files made of photos before |
 /// | render | `pages(_:paths:of:)`: which pages are as the last build left them |
 /// | render | `rendered(_:)`: whether what the build read held still |
 /// | write | `lastOutput`: the output as the last build left it |
@@ -37,6 +38,13 @@ public protocol BuildReuse: AnyObject {
     /// **index**: when the only changes are `edited` files edited in place, an index of
     /// what they show and the pages to render; nil when the build must index every model.
     func scope(_ edited: [EditedSource], in build: ScopeRequest) -> ScopedBuild?
+
+    /// **photos**: where the files made of photos are kept between builds.
+    var photoStore: (any PhotoStore)? { get }
+
+    /// **photos**: the hash of the bytes of the static file at `path` (relative to
+    /// Content/), when the reuse knows it without reading the file.
+    func staticHash(of path: String) -> UInt64?
 
     /// **render**: what the pages about to be rendered (`pages`, at `paths`) showed when the
     /// last build made them. `models`: every source's model, by position in the tree, when

@@ -41,9 +41,12 @@ public enum SiteBuilder {
         if case .edited(let files) = changes, let reuse {
             let edited = zip(files, Validate.models(files, tree: tree, context: context)).map(EditedSource.init)
             let scopeRequest = ScopeRequest(tree: tree, settings: settings, context: context, formats: formats)
-            if let scope = reuse.scope(edited, in: scopeRequest) {
+            // A photo new to the site is made by a whole build.
+            if let scope = reuse.scope(edited, in: scopeRequest),
+               let colours = Photos.colours(showing: edited.map(\.model.model), staticFiles: tree.staticFiles, settings: settings.site.images,
+                                            store: reuse.photoStore, staticHash: { reuse.staticHash(of: $0) }) {
                 var scoped = made
-                if renderScope(scope, edited: edited.count, into: &scoped, reuse: reuse, progress: progress) { return scoped }
+                if renderScope(scope, edited: edited.count, colours: colours, into: &scoped, reuse: reuse, progress: progress) { return scoped }
             }
         }
         return whole(made, log: log, context: context, reuse: reuse, staging: staging, progress: progress)
@@ -51,7 +54,7 @@ public enum SiteBuilder {
 
     /// The pages of `scope` rendered; false when the scope did not hold and the whole site
     /// is to be built instead.
-    private static func renderScope(_ scope: ScopedBuild, edited: Int, into made: inout Made, reuse: any BuildReuse, progress: (String) -> Void) -> Bool {
+    private static func renderScope(_ scope: ScopedBuild, edited: Int, colours: PhotoColours, into made: inout Made, reuse: any BuildReuse, progress: (String) -> Void) -> Bool {
         made.report.diagnostics = finish(scope.diagnostics, strict: made.request!.options.strict)
         made.report.parsedCount = edited
         made.report.extent = .edits
@@ -65,7 +68,8 @@ public enum SiteBuilder {
         guard made.report.succeeded else { return true }
         progress("Rendering")
         let pages = reuse.pages(scope.pages, paths: scope.paths, of: scope.index, assets: scope.assets, models: nil)
-        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!, clock: made.settings!.clock, strings: made.settings!.strings))
+        let articles = ArticleViewMemo(context: ViewContext(site: made.settings!.site, formats: made.formats!, clock: made.settings!.clock, strings: made.settings!.strings,
+                                                            photoColours: colours))
         guard let rendered = try? Render.run(scope.index, theme: scope.theme, leaflet: made.settings!.leaflet?.files, assets: scope.assets.paths,
                                              pages: (scope.pages, scope.paths), articles: articles, homeworkSummary: scope.homeworkSummary, reuse: pages),
               reuse.rendered(rendered, report: &made.report)
@@ -85,9 +89,14 @@ public enum SiteBuilder {
         made.report.parsedCount = validated.count { $0.parsed }
         for result in validated { result.model.diagnostics.forEach(log.add) }
         let content = Validate.content(validated.lazy.map(\.model.model), teachers: settings.teachers)
+        progress("Photos")
+        let photos = Photos.run(content, settings: settings.site.images, staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"),
+                                store: reuse?.photoStore, staticHash: { path in reuse?.staticHash(of: path) }, log: log)
+        made.report.photosMade = photos.madeCount
         // The index is built mostly on one core: the articles' views are made on the other
         // meanwhile, until the pages are rendered.
-        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock, strings: settings.strings))
+        let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock, strings: settings.strings,
+                                                            photoColours: PhotoColours(photos.colours)))
         let makingViews = Concurrently { [drafts = request.options.drafts] in articles.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articles.stop() }
         let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)
@@ -106,7 +115,7 @@ public enum SiteBuilder {
         // A first build's folders are made on a thread of their own, in the order the pages
         // are rendered.
         made.staging = staging ? OutputStaging(output: request.outputURL).map { staging in
-            staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).map { index.planPaths[$0] } + tree.staticFiles + Array(assets.files.keys)) : staging
+            staging.mirrorsOutput ? staging.makingFolders(for: PlannedPage.workOrder(index.plan).map { index.planPaths[$0] } + tree.staticFiles + photos.files.map(\.path) + Array(assets.files.keys)) : staging
         } : nil
         let pages = reuse?.pages(index.plan, paths: index.planPaths, of: index, assets: assets, models: validated)
         articles.stop()
@@ -124,9 +133,9 @@ public enum SiteBuilder {
         made.report.pageCount = rendered.files.count { $0.path.hasSuffix(".html") }
         made.report.renderedCount = rendered.renderedCount
         made.workings = rendered.workings
-        made.files = rendered.files + tree.staticFiles.map { path in
+        made.files = rendered.files + tree.staticFiles.filter { !photos.replaced.contains($0) }.map { path in
             OutputFile(path: path, contents: .copy(request.sourceURL.appendingPathComponent("Content").appendingPathComponent(path), hash: pages?.staticHash(of: path)))
-        } + assets.files.sorted(by: { $0.key < $1.key }).map { OutputFile(path: $0.key, contents: .bytes($0.value)) }
+        } + photos.files + assets.files.sorted(by: { $0.key < $1.key }).map { OutputFile(path: $0.key, contents: .bytes($0.value)) }
         return made
     }
 

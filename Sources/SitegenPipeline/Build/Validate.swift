@@ -69,6 +69,8 @@ public enum Validate {
             guard let handle = FileHandle(forReadingAtPath: contentRoot + "/" + path) else { return nil }
             defer { try? handle.close() }
             do { return try handle.read(upToCount: count).map(Array.init) ?? [] } catch { return nil }
+        } fileSize: { path in
+            tree.stamps["Content/" + path]?.size
         }
         return ModelContext(site: site, teachers: Dictionary(teachers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), images: images)
     }

@@ -257,7 +257,9 @@ extension ViewContext {
     public func absoluteImageURL(_ image: ResolvedImage) -> String? {
         switch image.location {
         case .remote(let url): url
-        case .site(let path): absoluteURL(path)
+        case .site(let path):
+            // Link previews show a photo large: its widest fallback size.
+            absoluteURL(image.photo.flatMap { PhotoCandidates(path: path, photo: $0, settings: site.images).of($0.fallback).last?.path } ?? path)
         }
     }
 }

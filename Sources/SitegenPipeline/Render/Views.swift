@@ -97,6 +97,8 @@ public final class ViewContext: Sendable {
     /// The slug of each article's restaurant page (`SiteIndex.restaurantSlugs`), told when
     /// the index is made: the views are made ahead of it, on the other core.
     private let restaurantSlugs = Mutex<[String: String]>([:])
+    /// Each photo's colour, shown while it loads (`Photos.Output.colours`).
+    public let photoColours: PhotoColours
 
     /// A restaurant as written, its coordinates by their bits: -0.0 and 0.0 are equal as
     /// numbers but not as text.
@@ -116,11 +118,12 @@ public final class ViewContext: Sendable {
         }
     }
 
-    public init(site: Site, formats: Formats, clock: Int = .max, strings: ThemeStrings = .english) {
+    public init(site: Site, formats: Formats, clock: Int = .max, strings: ThemeStrings = .english, photoColours: PhotoColours = PhotoColours()) {
         self.site = site
         self.formats = formats
         self.clock = clock
         self.strings = strings
+        self.photoColours = photoColours
     }
 
     public func url(_ path: String) -> String { site.basePath + path.urlPathEncoded }
@@ -161,10 +164,11 @@ public final class ViewContext: Sendable {
         return fields
     }
 
-    /// Where an image is: its page in the site, or the remote address as written.
+    /// Where an image is: its file in the site (a photo's fallback size), or the remote
+    /// address as written.
     public func url(of image: ResolvedImage) -> String {
         switch image.location {
-        case .site(let path): url(path)
+        case .site(let path): url(image.photo.map { PhotoCandidates(path: path, photo: $0, settings: site.images).fallbackSource.path } ?? path)
         case .remote(let remote): remote
         }
     }
@@ -176,11 +180,41 @@ public final class ViewContext: Sendable {
     /// An image's URL, text and size as templates read them, with the URL given (a page's
     /// meta tags give it absolute).
     public func image(_ image: ResolvedImage, url: String) -> MustacheValue {
+        if let photo = image.photo, case .site(let path) = image.location {
+            return photoFields(path: path, photo: photo, alt: image.alt, absoluteURL: url.hasPrefix("http") ? url : nil)
+        }
         var fields = MustacheFields(reservingCapacity: 4)
         fields["url"] = .string(url)
         fields["alt"] = .string(image.alt)
         if let width = image.width { fields["width"] = .int(width) }
         if let height = image.height { fields["height"] = .int(height) }
+        return .fields(fields)
+    }
+
+    /// A photo as templates read it: the fallback's URL, every size and format made of it,
+    /// `srcset`s, and its colour.
+    /// `absoluteURL`: the photo's URL in a page's meta tags, where every URL is absolute.
+    private func photoFields(path: String, photo: PhotoFile, alt: String, absoluteURL: String?) -> MustacheValue {
+        let candidates = PhotoCandidates(path: path, photo: photo, settings: site.images)
+        let address = { (path: String) in (absoluteURL != nil ? self.site.origin ?? "" : "") + self.url(path) }
+        var fields = MustacheFields(reservingCapacity: 10)
+        // Link previews name one file, the widest fallback, and its size.
+        let shown = absoluteURL != nil ? candidates.of(candidates.fallback).last ?? candidates.fallbackSource : nil
+        fields["url"] = .string(absoluteURL ?? address(candidates.fallbackSource.path))
+        fields["alt"] = .string(alt)
+        fields["width"] = .int(shown?.width ?? photo.width)
+        fields["height"] = .int(shown?.height ?? photo.height)
+        fields["srcset"] = .string(candidates.sourceSet(candidates.fallback, url: address))
+        fields["type"] = .string(candidates.fallback.mediaType)
+        let offered = site.images.formats.filter { $0 != candidates.fallback }
+        fields["sources"] = .array(offered.map { encoding in
+            .fields(["type": .string(encoding.mediaType), "srcset": .string(candidates.sourceSet(encoding, url: address))])
+        })
+        fields["candidates"] = .array(candidates.candidates.map { candidate in
+            .fields(["url": .string(address(candidate.path)), "width": .int(candidate.width), "height": .int(candidate.height), "format": .string(candidate.encoding.rawValue)])
+        })
+        if let original = candidates.original { fields["original"] = .string(address(original.path)) }
+        if let colour = photoColours[path] { fields["placeholder"] = .string(colour) }
         return .fields(fields)
     }
 }
@@ -283,5 +317,27 @@ public struct PageView: MustacheObject {
         case "extra": page.extra.mustacheValue
         default: nil
         }
+    }
+}
+
+/// Each photo's colour by its path in the site: the photos stage's, or for a build that
+/// renders only some pages, looked up as they are asked for.
+public final class PhotoColours: Sendable {
+    private let known: [String: String]
+    private let lookUp: (@Sendable (String) -> String?)?
+    private let found = Mutex<[String: String?]>([:])
+
+    public init(_ known: [String: String] = [:], lookUp: (@Sendable (String) -> String?)? = nil) {
+        self.known = known
+        self.lookUp = lookUp
+    }
+
+    public subscript(path: String) -> String? {
+        if let colour = known[path] { return colour }
+        guard let lookUp else { return nil }
+        if let colour = found.withLock({ $0[path] }) { return colour }
+        let colour = lookUp(path)
+        found.withLock { $0[path] = colour }
+        return colour
     }
 }

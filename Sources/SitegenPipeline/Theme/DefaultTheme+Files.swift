@@ -38,7 +38,8 @@ extension DefaultTheme {
 <article class="card">
   <a class="card-link" href="{{url}}">
     {{#cover}}
-    <img class="card-image" src="{{url}}" alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} loading="lazy">
+    {{! One column on phones, two from 600px, three from 960px, in a column of 68rem. }}
+    {{<picture}}{{$class}} class="card-image"{{/class}}{{$sizes}}(min-width: 1120px) 352px, (min-width: 960px) calc((100vw - 64px) / 3), (min-width: 600px) calc((100vw - 48px) / 2), calc(100vw - 32px){{/sizes}}{{/picture}}
     {{/cover}}
     {{^cover}}
     <span class="card-image card-image-empty" aria-hidden="true"></span>
@@ -59,7 +60,8 @@ extension DefaultTheme {
 {{#article}}
 <article class="article" aria-labelledby="article-title">
   {{#cover}}
-  <img class="cover" src="{{url}}" alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}}>
+  {{! The cover is what a reader sees first: fetched first, not lazily. }}
+  {{<picture}}{{$class}} class="cover"{{/class}}{{$sizes}}(min-width: 44rem) 42rem, calc(100vw - 32px){{/sizes}}{{$loading}} fetchpriority="high"{{/loading}}{{/picture}}
   {{/cover}}
   <div class="group article-main">
     <h1 id="article-title" class="article-title">{{title}}</h1>
@@ -70,7 +72,7 @@ extension DefaultTheme {
   </div>
   {{#subContents}}
   <section class="group sub-content">
-    <img src="{{image.url}}" alt="{{image.alt}}"{{#image.width}} width="{{image.width}}"{{/image.width}}{{#image.height}} height="{{image.height}}"{{/image.height}} loading="lazy">
+    {{#image}}{{<picture}}{{$sizes}}(min-width: 44rem) 42rem, calc(100vw - 32px){{/sizes}}{{/picture}}{{/image}}
     <div class="prose">{{{html}}}</div>
   </section>
   {{/subContents}}
@@ -348,6 +350,8 @@ body {
 a { color: var(--accent); }
 
 img { max-width: 100%; height: auto; }
+/* A photo's <picture> only offers its files: the <img> in it is laid out as if alone. */
+picture { display: contents; }
 
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 
@@ -1114,6 +1118,11 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   {{#pagination.next}}<a class="pagination-link" rel="next" href="{{pagination.next}}">{{t.older}}</a>{{/pagination.next}}
 </nav>
 {{/pagination.hasMany}}
+
+"""#,
+        "picture.mustache": #"""
+{{! A photo in every size and format made of it, for the browser to pick the one that fits: `sizes` says how wide the page shows it, `attributes` adds to <img> (lazy loading unless told otherwise). Other images are shown as they are. }}
+<picture>{{#sources}}<source type="{{type}}" srcset="{{srcset}}" sizes="{{$sizes}}100vw{{/sizes}}">{{/sources}}<img{{$class}}{{/class}} src="{{url}}"{{#srcset}} srcset="{{srcset}}" sizes="{{$sizes}}100vw{{/sizes}}"{{/srcset}} alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}}{{$loading}} loading="lazy" decoding="async"{{/loading}}{{#placeholder}} style="background-color: {{placeholder}}"{{/placeholder}}></picture>
 
 """#,
         "restaurant.map.mustache": #"""

@@ -149,10 +149,26 @@ public enum TemplateVocabulary {
         ]),
         Record(name: "article", title: "An article (`article`, `article.card`)", names: ArticleView.table.names),
         Record(name: "image", title: "An image (`cover`, `meta.image`, a section's `image`)", names: [
-            TemplateName("url", "where it is"),
+            TemplateName("url", "where it is; for a photo, its JPEG (or PNG) no wider than 960 pixels, for `<img src>`"),
             TemplateName("alt", "what it shows"),
-            TemplateName("width", "its width in pixels, when known"),
+            TemplateName("width", "its width in pixels, when known (a photo's, once upright)"),
             TemplateName("height", "its height in pixels, when known"),
+            TemplateName("srcset", "a photo's: every width of its JPEG (or PNG), for `<img srcset>`"),
+            TemplateName("type", "a photo's: the media type of `url` and `srcset`, `image/jpeg` or `image/png`"),
+            TemplateName("sources", "a photo's: each format of `images.formats`, best first, for `<source>`", .list("imageSource")),
+            TemplateName("candidates", "a photo's: every file made of it", .list("imageCandidate")),
+            TemplateName("placeholder", "a photo's mean colour, `#a0522d`, to show while it loads"),
+            TemplateName("original", "a photo's URL at its own size, with `images.keep_originals`"),
+        ]),
+        Record(name: "imageSource", title: "A format of a photo (`sources`)", names: [
+            TemplateName("type", "its media type, `image/webp` or `image/avif`"),
+            TemplateName("srcset", "every width of it, for `<source srcset>`"),
+        ]),
+        Record(name: "imageCandidate", title: "A file made of a photo (`candidates`)", names: [
+            TemplateName("url", "where it is"),
+            TemplateName("width", "its width in pixels"),
+            TemplateName("height", "its height in pixels"),
+            TemplateName("format", "`avif`, `webp`, `jpeg` or `png`"),
         ]),
         Record(name: "label", title: "A meal or tag (`meal`, `tags`)", names: [
             TemplateName("name", "its name as written"),

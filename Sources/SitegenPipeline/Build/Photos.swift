@@ -1,0 +1,269 @@
+import Foundation
+import SitegenContent
+import SitegenFiles
+import SitegenImages
+import SitegenSupport
+
+/// Where the files made of photos are kept between builds, by the hash of a photo's bytes
+/// and the settings they were made with (`PhotoKey`): a build makes only photos it has
+/// not made before.
+public protocol PhotoStore: Sendable {
+    /// The files made of a photo before; nil when none are kept.
+    func made(_ key: PhotoKey) -> StoredPhoto?
+    /// Keeps what was made of a photo; nil when it could not be kept.
+    func keep(_ made: MadePhoto, as key: PhotoKey) -> StoredPhoto?
+    /// Forgets every photo but those of `keys`, the ones a whole build used.
+    func prune(keeping keys: Set<PhotoKey>)
+}
+
+/// A photo's bytes and what it is made into, as a name for what was made.
+public struct PhotoKey: Sendable, Hashable {
+    public var text: String
+
+    public init(hash: UInt64, settings: ImageSettings, keepsOriginal: Bool) {
+        var fingerprint = Fingerprint()
+        fingerprint.add(settings.fingerprint)
+        fingerprint.add(keepsOriginal ? "original" : "sizes")
+        text = String(hash, radix: 16) + "-" + String(fingerprint.value, radix: 16)
+    }
+}
+
+/// The files made of one photo, each where it is kept and with the hash of its bytes.
+public struct StoredPhoto: Sendable {
+    public enum File: Sendable {
+        case kept(URL, hash: UInt64)
+        case bytes([UInt8])
+    }
+
+    /// By `StoredPhoto.name(width:encoding:)`.
+    public var files: [String: File]
+    public var colour: String?
+
+    public init(files: [String: File], colour: String?) {
+        self.files = files
+        self.colour = colour
+    }
+
+    /// What was made, held in memory (a build with no store).
+    public init(_ made: MadePhoto) {
+        var files: [String: File] = [:]
+        for image in made.images { files[StoredPhoto.name(width: image.requestedWidth, encoding: image.encoding)] = .bytes(image.bytes) }
+        self.init(files: files, colour: made.meanColour)
+    }
+
+    /// `640.webp`, or `original.jpg` for the photo at its own size.
+    public static func name(width: Int?, encoding: ImageEncoding) -> String {
+        let ext = switch encoding {
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        case .avif: "avif"
+        case .png: "png"
+        }
+        return (width.map(String.init) ?? "original") + "." + ext
+    }
+}
+
+/// The **photos** stage: each photo that content shows is made into its published sizes
+/// and formats (`PhotoCandidates`), upright, in sRGB and without metadata; every other
+/// photo file of Content/ is published at its own path without its metadata. Runs once the
+/// models are validated, so that the views know each photo's colour.
+public enum Photos {
+    public struct Output: Sendable {
+        /// The files made, by output path.
+        public var files: [OutputFile] = []
+        /// Each shown photo's mean colour, by its path in the site.
+        public var colours: [String: String] = [:]
+        /// The static files published here, not copied as they are.
+        public var replaced: Set<String> = []
+        /// How many photos were made now rather than found in the store.
+        public var madeCount = 0
+    }
+
+    /// One photo to publish: its path, what it is, and where it is first shown (nil for a
+    /// photo no content shows, published at its own path).
+    struct Job: Sendable {
+        var path: String
+        var photo: PhotoFile?
+        var usedAt: SourceLocation?
+    }
+
+    /// The file extensions of the photos sitegen opens.
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "avif"]
+
+    public static func run(_ content: SiteContent, settings: ImageSettings, staticFiles: [String], contentFolder: URL, store: (any PhotoStore)?,
+                           staticHash: (String) -> UInt64?, log: DiagnosticLog) -> Output {
+        let jobs = self.jobs(content, staticFiles: staticFiles)
+        guard !jobs.isEmpty else { return Output() }
+        let hashes = Dictionary(jobs.compactMap { job in staticHash(job.path).map { (job.path, $0) } }, uniquingKeysWith: { first, _ in first })
+        if let problem = PhotoMaker.libraryProblem() {
+            let job = jobs.first { $0.usedAt != nil } ?? jobs[0]
+            let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
+            let more = jobs.count > 1 ? " (and \(jobs.count - 1) more)" : ""
+            log.error(at: location, "image '\(job.path)'\(more) is a photo, and sitegen publishes photos through libvips, which it could not open: \(problem). Install it (on Debian and Ubuntu: sudo apt install libvips42), or publish no photos from Content/ (docs/photos.md)")
+            return Output()
+        }
+        let results = parallelMap(jobs) { job in
+            publish(job, settings: settings, contentFolder: contentFolder, store: store, staticHash: hashes[job.path])
+        }
+        var output = Output()
+        var keys: Set<PhotoKey> = []
+        var failed = false
+        for (job, result) in zip(jobs, results) {
+            switch result {
+            case .failed(let reason):
+                failed = true
+                let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
+                log.error(at: location, "image '\(job.path)' must be a photo sitegen can read, found one libvips could not: \(reason). Save it again from a photo editor, or replace it (docs/photos.md)")
+            case .copied:
+                continue
+            case .published(let files, let colour, let made, let key):
+                keys.insert(key)
+                output.files += files
+                output.replaced.insert(job.path)
+                if made { output.madeCount += 1 }
+                if job.photo != nil, let colour { output.colours[job.path] = colour }
+            }
+        }
+        if !failed { store?.prune(keeping: keys) }
+        return output
+    }
+
+    /// The colours of the photos a build of only some pages shows, looked up in the store
+    /// as they are asked for; nil when a photo the edited models show was never made (one
+    /// new to the site), and the whole site is to be built instead.
+    public static func colours(showing edited: [SourceModel.Model], staticFiles: [String], settings: ImageSettings, store: (any PhotoStore)?,
+                               staticHash: (String) -> UInt64?) -> PhotoColours? {
+        var hashes: [String: UInt64] = [:]
+        for path in staticFiles where hasPhotoExtension(path) {
+            if let hash = staticHash(path) { hashes[path] = hash }
+        }
+        let key: @Sendable (String) -> PhotoKey? = { [hashes] path in
+            hashes[path].map { PhotoKey(hash: $0, settings: settings, keepsOriginal: settings.keepOriginals && settings.stripMetadata) }
+        }
+        var content = SiteContent()
+        for model in edited {
+            switch model {
+            case .article(let article): content.articles.append(article)
+            case .page(let page): content.pages.append(page)
+            case .assignment(let assignment): content.assignments.append(assignment)
+            case .none: break
+            }
+        }
+        for job in jobs(content, staticFiles: []) {
+            guard let store, let key = key(job.path), store.made(key) != nil else { return nil }
+        }
+        guard let store else { return PhotoColours() }
+        return PhotoColours { path in key(path).flatMap { store.made($0)?.colour } }
+    }
+
+    static func hasPhotoExtension(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[path.index(after: dot)...].contains("/") else { return false }
+        return extensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+
+    /// The photos the content shows, each once at its first place, then the other photo
+    /// files of Content/.
+    static func jobs(_ content: SiteContent, staticFiles: [String]) -> [Job] {
+        var shown: [String: Job] = [:]
+        func add(_ image: ResolvedImage?) {
+            guard let image, let photo = image.photo, case .site(let path) = image.location else { return }
+            if let known = shown[path], let at = known.usedAt, let new = image.usedAt, at <= new { return }
+            shown[path] = Job(path: path, photo: photo, usedAt: image.usedAt)
+        }
+        for article in content.articles {
+            add(article.cover)
+            article.subContents.forEach { add($0.image) }
+            article.photos.forEach(add)
+        }
+        content.pages.forEach { $0.photos.forEach(add) }
+        content.assignments.forEach { $0.photos.forEach(add) }
+        let loose = staticFiles.filter { shown[$0] == nil && hasPhotoExtension($0) }
+        return shown.values.sorted { $0.path < $1.path } + loose.map { Job(path: $0, photo: nil, usedAt: nil) }
+    }
+
+    enum Result: Sendable {
+        case published([OutputFile], colour: String?, made: Bool, key: PhotoKey)
+        /// A file that is no still photo after all (an animation): published as it is.
+        case copied
+        case failed(String)
+    }
+
+    private static func publish(_ job: Job, settings: ImageSettings, contentFolder: URL, store: (any PhotoStore)?, staticHash: UInt64?) -> Result {
+        let source = contentFolder.appendingPathComponent(job.path)
+        var bytes: [UInt8]?
+        var photo = job.photo
+        if photo == nil {
+            // A photo no content shows: its format and size from its first bytes.
+            guard let read = FileReader.read(source.path) else { return .failed("the file could not be read") }
+            guard case .size(let width, let height) = ImageSize.read(read), let format = PhotoFile.format(of: read) else { return .copied }
+            let turned = format == .jpeg && ImageSize.jpegOrientation(read) >= 5
+            photo = PhotoFile(format: format, width: turned ? height : width, height: turned ? width : height)
+            bytes = read
+        }
+        guard let photo else { return .copied }
+        let candidates = PhotoCandidates(path: job.path, photo: photo, settings: settings)
+        // The photo at its own size: every photo no content shows, and with `keep_originals`
+        // the shown ones too; made again without metadata, or else published as it is.
+        let publishesOriginal = job.photo == nil || settings.keepOriginals
+        if publishesOriginal, !settings.stripMetadata, job.photo == nil { return .copied }
+        let original: PhotoCandidate? = publishesOriginal && settings.stripMetadata
+            ? PhotoCandidate(path: job.path, width: photo.width, height: photo.height, encoding: photo.encoding) : nil
+        guard let hash = staticHash ?? (bytes ?? FileReader.read(source.path)).map(ContentHash.value) else { return .failed("the file could not be read") }
+        let key = PhotoKey(hash: hash, settings: settings, keepsOriginal: original != nil)
+        var made = false
+        var stored = store?.made(key)
+        if stored == nil {
+            guard let read = bytes ?? FileReader.read(source.path) else { return .failed("the file could not be read") }
+            let order = PhotoOrder(widths: job.photo == nil ? [] : candidates.widths,
+                                   encodings: job.photo == nil ? [] : (settings.formats + [candidates.fallback]).map(\.imageEncoding),
+                                   original: original.map(\.encoding.imageEncoding), quality: settings.quality, stripsMetadata: settings.stripMetadata)
+            do {
+                let photo = try PhotoMaker.make(read, width: photo.width, order: order)
+                stored = store?.keep(photo, as: key) ?? StoredPhoto(photo)
+                made = true
+            } catch {
+                return .failed(error.reason)
+            }
+        }
+        guard let stored else { return .failed("the files made of it could not be kept") }
+        var files: [OutputFile] = []
+        let wanted = (job.photo == nil ? [] : candidates.candidates).map { ($0, Int?.some($0.width)) } + (original.map { [($0, nil)] } ?? [])
+        for (candidate, width) in wanted {
+            guard let file = stored.files[StoredPhoto.name(width: width, encoding: candidate.encoding.imageEncoding)] else {
+                return .failed("libvips made no \(candidate.encoding.rawValue) of it")
+            }
+            let contents: OutputFile.Contents = switch file {
+            case .kept(let url, let hash): .copy(url, hash: hash)
+            case .bytes(let bytes): .bytes(bytes)
+            }
+            files.append(OutputFile(path: candidate.path, contents: contents))
+        }
+        if publishesOriginal, original == nil {
+            files.append(OutputFile(path: job.path, contents: .copy(source, hash: staticHash)))
+        }
+        return .published(files, colour: stored.colour, made: made, key: key)
+    }
+}
+
+extension PhotoEncoding {
+    var imageEncoding: ImageEncoding {
+        switch self {
+        case .avif: .avif
+        case .webp: .webp
+        case .jpeg: .jpeg
+        case .png: .png
+        }
+    }
+}
+
+extension PhotoFile {
+    /// The format a photo is kept in at its own size: its own.
+    var encoding: PhotoEncoding {
+        switch format {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        }
+    }
+}
