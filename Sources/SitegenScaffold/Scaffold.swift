@@ -299,7 +299,8 @@ public enum Scaffold {
     }
 
     /// The photo at `source` as an article's cover in `folder`: its path there, and the
-    /// front matter's `cover:` line with the size read from the file.
+    /// front matter's `cover:` line, with the size read from the file for an image the build
+    /// does not make sizes of (a GIF, an SVG).
     private static func coverPhoto(_ source: URL, folder: String) throws(ScaffoldError) -> (source: URL, path: String, line: String) {
         guard let bytes = FileManager.default.contents(atPath: source.path) else {
             throw ScaffoldError(description: "--cover: cannot read \(source.path)")
@@ -311,8 +312,8 @@ public enum Scaffold {
         guard ImageLookup.normalize(name) == name, !name.hasPrefix(".") else {
             throw ScaffoldError(description: "--cover: rename \(name) to a plain file name like cover.jpg")
         }
-        return (source, folder + "/" + name,
-                "cover: {src: \(YAMLText.scalar(name)), alt: Say what the photo shows, width: \(width), height: \(height)}")
+        let size = PhotoFile.format(of: Array(bytes.prefix(ImageSize.headerLength))) == nil ? ", width: \(width), height: \(height)" : ""
+        return (source, folder + "/" + name, "cover: {src: \(YAMLText.scalar(name)), alt: Say what the photo shows\(size)}")
     }
 
     private static func articleText(title: String, slug: Slug, date: CalendarDate, site: Site, cover: String?) -> String {

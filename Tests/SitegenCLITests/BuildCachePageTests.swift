@@ -113,8 +113,10 @@ extension BuildCacheTests {
     @Test func copiesAStaticFileAgainOnlyWhenItsStampChanged() throws {
         let folder = TemporaryFolder()
         let (cached, _, cache) = try twinSites(in: folder)
-        let photo = cached.appendingPathComponent("Content/articles/lovely-breakfast/tea.jpg")
-        let published = cached.appendingPathComponent("Output/articles/lovely-breakfast/tea.jpg")
+        // Not a photo: a photo is published in the sizes made of it, not copied.
+        let photo = cached.appendingPathComponent("Content/articles/lovely-breakfast/menu.txt")
+        let published = cached.appendingPathComponent("Output/articles/lovely-breakfast/menu.txt")
+        try Data("Kaya toast 18\nMilk tea 16\n".utf8).write(to: photo)
         let original = try Data(contentsOf: photo)
         // Long settled: a stamp within the clock's tick of a build is checked by the bytes.
         let stamp = Date(timeIntervalSinceNow: -3600)

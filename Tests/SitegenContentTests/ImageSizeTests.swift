@@ -62,7 +62,7 @@ struct ImageSizeTests {
         jpeg += [0xFF, 0xC0, 0, 17, 8, 0x03, 0x2A, 0x04, 0x38] + Array(repeating: 0, count: 12)
         let file = jpeg
         let lookup = ImageLookup(staticFiles: ["big.jpg"]) { _, count in Array(file.prefix(count)) }
-        guard case .found(_, let size) = lookup.find("big.jpg", from: "articles/a/index.md") else { Issue.record("big"); return }
+        guard case .found(_, let size, _) = lookup.find("big.jpg", from: "articles/a/index.md") else { Issue.record("big"); return }
         #expect(size == .size(width: 1080, height: 810))
     }
 
@@ -75,7 +75,7 @@ struct ImageSizeTests {
         jpeg += [0xFF, 0xC0, 0, 17, 8, 0x03, 0x2A, 0x04, 0x38] + Array(repeating: 0, count: 12)
         let file = jpeg
         let lookup = ImageLookup(staticFiles: ["huge.jpg"]) { _, count in Array(file.prefix(count)) }
-        guard case .found(_, let size) = lookup.find("huge.jpg", from: "articles/a/index.md") else { Issue.record("huge"); return }
+        guard case .found(_, let size, _) = lookup.find("huge.jpg", from: "articles/a/index.md") else { Issue.record("huge"); return }
         #expect(size?.problem == "a JPEG whose size is not in its first 64 MB")
     }
 

@@ -8,13 +8,13 @@ import Testing
 struct PathTests {
     @Test func resolvesImagesAgainstTheArticleFolderThenContent() {
         let lookup = ImageLookup(staticFiles: ["articles/a/toast.jpg", "images/logo.png", "tea.jpg"]) { _, _ in nil }
-        guard case .found(let first, _) = lookup.find("toast.jpg", from: "articles/a/index.md") else { Issue.record("toast"); return }
+        guard case .found(let first, _, _) = lookup.find("toast.jpg", from: "articles/a/index.md") else { Issue.record("toast"); return }
         #expect(first == "articles/a/toast.jpg")
-        guard case .found(let second, _) = lookup.find("/images/logo.png", from: "articles/a/index.md") else { Issue.record("logo"); return }
+        guard case .found(let second, _, _) = lookup.find("/images/logo.png", from: "articles/a/index.md") else { Issue.record("logo"); return }
         #expect(second == "images/logo.png")
-        guard case .found(let third, _) = lookup.find("tea.jpg", from: "articles/a/index.md") else { Issue.record("tea"); return }
+        guard case .found(let third, _, _) = lookup.find("tea.jpg", from: "articles/a/index.md") else { Issue.record("tea"); return }
         #expect(third == "tea.jpg")
-        guard case .found(let fourth, _) = lookup.find("../a/toast.jpg?v=2", from: "articles/a/index.md") else { Issue.record("query"); return }
+        guard case .found(let fourth, _, _) = lookup.find("../a/toast.jpg?v=2", from: "articles/a/index.md") else { Issue.record("query"); return }
         #expect(fourth == "articles/a/toast.jpg")
         guard case .outside = lookup.find("../../../secret.png", from: "articles/a/index.md") else { Issue.record("outside"); return }
         guard case .missing(let tried) = lookup.find("nope.jpg", from: "articles/a/index.md") else { Issue.record("missing"); return }

@@ -22,7 +22,7 @@ struct TemplateVocabularyTests {
         options.drafts = true
         let made = SiteBuilder.make(options, reuse: nil, progress: { _ in })
         guard let index = made.index else { return [] }
-        let articles = ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats(language: index.site.language)))
+        let articles = ArticleViewMemo(context: ViewContext(site: index.site, formats: Formats(language: index.site.language), photoColours: PhotoColours(made.photoColours)))
         let shared = Render.Shared(index: index, assets: ["css": ["style": "assets/style.css"]], articles: articles, homeworkSummary: nil, strings: made.settings?.strings ?? .english)
         let jobs = Render.jobs(for: index.plan, paths: index.planPaths, shared: shared, leaflet: LeafletFiles.embedded.files)
         return jobs.compactMap { job in

@@ -249,9 +249,6 @@ public struct ArticleFields: Sendable {
             let found = ContentBody.findLocal(path, file: file, at: location, context: context, log: fields.log)
             guard let found, let alt else { return nil }
             // A photo's own size wins over one written: its published sizes are made from it.
-            if found.photo != nil, width != nil || height != nil, let node = fields.node(width != nil ? "width" : "height") {
-                fields.log.warning(at: node.location, "'\(fields.name(width != nil ? "width" : "height"))' is left out: sitegen makes the photo's sizes and knows them")
-            }
             return ResolvedImage(location: .site(found.path), alt: alt, width: found.photo?.width ?? width ?? found.width, height: found.photo?.height ?? height ?? found.height, photo: found.photo, usedAt: location)
         }
     }

@@ -93,6 +93,7 @@ public enum SiteBuilder {
         let photos = Photos.run(content, settings: settings.site.images, staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"),
                                 store: reuse?.photoStore, staticHash: { path in reuse?.staticHash(of: path) }, log: log)
         made.report.photosMade = photos.madeCount
+        made.photoColours = photos.colours
         // The index is built mostly on one core: the articles' views are made on the other
         // meanwhile, until the pages are rendered.
         let articles = ArticleViewMemo(context: ViewContext(site: settings.site, formats: made.formats!, clock: settings.clock, strings: settings.strings,

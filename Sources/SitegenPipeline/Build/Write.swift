@@ -17,6 +17,8 @@ public struct Made {
     /// Every file of the output, or with `isScoped` only those of the pages a scope renders.
     public var files: [OutputFile]?
     public var isScoped = false
+    /// Each shown photo's colour, by its path in the site (`Photos.Output.colours`).
+    public var photoColours: [String: String] = [:]
     /// Where a first build's pages wait to be moved into the output.
     public var staging: OutputStaging?
     /// What the pages were made with (`Render.Output.workings`).
