@@ -57,8 +57,12 @@ def test_photos():
     ImageDraw.Draw(upright).rectangle([0, 32, 47, 63], fill="#2040d0")
     save_phone_jpeg(upright, FIXTURES / "phone.jpg")
 
-    whole = (FIXTURES / "phone.jpg").read_bytes()
-    (FIXTURES / "truncated.jpg").write_bytes(whole[: len(whole) // 2])
+    # A photo whose header is whole and whose picture stops two thirds of the way through.
+    noise = Image.effect_noise((160, 120), 60).convert("RGB")
+    buffer = io.BytesIO()
+    noise.save(buffer, "JPEG", quality=90)
+    whole = buffer.getvalue()
+    (FIXTURES / "truncated.jpg").write_bytes(whole[: len(whole) * 2 // 3])
     (FIXTURES / "not-an-image.jpg").write_bytes(b"<!doctype html><title>Saved the page, not the photo</title>\n")
 
     # A PNG of a few dozen bytes that says it is 100,000 pixels square.

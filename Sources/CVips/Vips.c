@@ -12,15 +12,20 @@ SITEGEN_VIPS_FUNCTIONS(DECLARE)
 
 struct sitegen_picture {
     VipsImage *image;
+    /// Its pixels, which `image` reads and does not own.
+    void *pixels;
 };
 
 static pthread_once_t opened = PTHREAD_ONCE_INIT;
 static const char *open_error;
 
 static void open_once(void) {
-    void *library = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
+    // SITEGEN_LIBVIPS names another libvips (one built by hand, in another folder).
+    const char *named = getenv("SITEGEN_LIBVIPS");
+    void *library = dlopen(named && *named ? named : "libvips.so.42", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-        open_error = "libvips is not installed (the Debian and Ubuntu package is libvips42)";
+        open_error = named && *named ? "the libvips SITEGEN_LIBVIPS names could not be opened"
+                                     : "libvips is not installed";
         return;
     }
 #define RESOLVE(name, result, parameters) \
@@ -58,15 +63,28 @@ static char *take_error(void) {
     return copy;
 }
 
+/// The pixels of `image`, worked out, in an image of their own: one that carries nothing
+/// but them. No EXIF, XMP, IPTC or colour profile of the photo can reach a file made from
+/// it, whatever a saver of this libvips does with its `strip` option.
 static sitegen_picture *held(VipsImage *image, char **error) {
-    VipsImage *memory = sg_vips_image_copy_memory(image);
+    size_t size = 0;
+    void *pixels = sg_vips_image_write_to_memory(image, &size);
+    int width = sg_vips_image_get_width(image), height = sg_vips_image_get_height(image);
+    int bands = sg_vips_image_get_bands(image), format = sg_vips_image_get_format(image);
     sg_g_object_unref(image);
-    if (!memory) {
+    if (!pixels) {
+        *error = take_error();
+        return NULL;
+    }
+    VipsImage *bare = sg_vips_image_new_from_memory(pixels, size, width, height, bands, format);
+    if (!bare) {
+        sg_g_free(pixels);
         *error = take_error();
         return NULL;
     }
     sitegen_picture *picture = malloc(sizeof *picture);
-    picture->image = memory;
+    picture->image = bare;
+    picture->pixels = pixels;
     return picture;
 }
 
@@ -112,7 +130,8 @@ static int flattened(VipsImage *image, VipsImage **out) {
     return status;
 }
 
-int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, int quality, int strip, void **bytes, size_t *length, char **error) {
+int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, int quality, void **bytes, size_t *length, char **error) {
+    const int strip = 1;
     VipsImage *image = picture->image;
     VipsImage *flat = NULL;
     if (encoding == SITEGEN_ENCODE_JPEG && sg_vips_image_hasalpha(image)) {
@@ -178,6 +197,7 @@ done:
 void sitegen_picture_free(sitegen_picture *picture) {
     if (!picture) return;
     sg_g_object_unref(picture->image);
+    sg_g_free(picture->pixels);
     free(picture);
 }
 

@@ -21,7 +21,8 @@ typedef struct _VipsArrayDouble VipsArrayDouble;
     X(vips_error_clear, void, (void)) \
     X(vips_thumbnail_buffer, int, (void *buf, size_t len, VipsImage **out, int width, ...)) \
     X(vips_thumbnail_image, int, (VipsImage *in, VipsImage **out, int width, ...)) \
-    X(vips_image_copy_memory, VipsImage *, (VipsImage *image)) \
+    X(vips_image_new_from_memory, VipsImage *, (const void *data, size_t size, int width, int height, int bands, int format)) \
+    X(vips_image_get_format, int, (const VipsImage *image)) \
     X(vips_image_write_to_memory, void *, (VipsImage *in, size_t *size)) \
     X(vips_image_get_width, int, (const VipsImage *image)) \
     X(vips_image_get_height, int, (const VipsImage *image)) \

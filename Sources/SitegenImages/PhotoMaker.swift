@@ -25,14 +25,12 @@ public struct PhotoOrder: Sendable {
     /// The photo at its own size, in this encoding, as a kept original.
     public var original: ImageEncoding?
     public var quality: Int
-    public var stripsMetadata: Bool
 
-    public init(widths: [Int], encodings: [ImageEncoding], original: ImageEncoding?, quality: Int, stripsMetadata: Bool) {
+    public init(widths: [Int], encodings: [ImageEncoding], original: ImageEncoding?, quality: Int) {
         self.widths = widths
         self.encodings = encodings
         self.original = original
         self.quality = quality
-        self.stripsMetadata = stripsMetadata
     }
 }
 
@@ -59,7 +57,7 @@ public struct PhotoFailure: Error, Sendable {
 }
 
 /// Makes the published files of photos through libvips: one decode per photo, turned upright
-/// and into sRGB, then each width made from it and each written without metadata.
+/// and into sRGB, then each width made from it; no file made carries the photo's metadata.
 public enum PhotoMaker {
     /// nil when libvips is ready; else why not, for a message that names the package.
     public static func libraryProblem() -> String? {
@@ -114,12 +112,13 @@ public enum PhotoMaker {
         var output: UnsafeMutableRawPointer?
         var length = 0
         var error: UnsafeMutablePointer<CChar>?
-        guard sitegen_picture_encode(picture, encoding.library, Int32(quality), order.stripsMetadata ? 1 : 0, &output, &length, &error) == 0, let output else {
+        guard sitegen_picture_encode(picture, encoding.library, Int32(quality), &output, &length, &error) == 0, let output else {
             defer { free(error) }
             throw PhotoFailure(reason: error.map { String(cString: $0) } ?? "libvips gave no reason")
         }
         defer { sitegen_buffer_free(output) }
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        var bytes = [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        if encoding == .webp { bytes = ContainerMetadata.strippedWebP(bytes) }
         return MadeImage(requestedWidth: requestedWidth, width: Int(sitegen_picture_width(picture)), height: Int(sitegen_picture_height(picture)), encoding: encoding, bytes: bytes)
     }
 

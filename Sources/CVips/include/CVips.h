@@ -27,10 +27,9 @@ sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, ch
 int sitegen_picture_width(const sitegen_picture *picture);
 int sitegen_picture_height(const sitegen_picture *picture);
 int sitegen_picture_has_alpha(sitegen_picture *picture);
-/// Encodes `picture` with no metadata (`strip` 1) or with what the decode left (`strip` 0);
-/// a JPEG flattens transparency onto white. 0 on success, with `*bytes` to be freed with
-/// sitegen_buffer_free().
-int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, int quality, int strip, void **bytes, size_t *length, char **error);
+/// Encodes `picture`, which carries no metadata; a JPEG flattens transparency onto white.
+/// 0 on success, with `*bytes` to be freed with sitegen_buffer_free().
+int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, int quality, void **bytes, size_t *length, char **error);
 /// The mean colour of `picture`, as 0xRRGGBB; -1 when it cannot be worked out.
 int32_t sitegen_picture_mean_colour(sitegen_picture *picture);
 void sitegen_picture_free(sitegen_picture *picture);

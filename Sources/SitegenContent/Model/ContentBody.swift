@@ -81,7 +81,15 @@ public enum ContentBody {
         switch context.images.find(path, from: file.contentPath) {
         case .found(let found, let size, let photo):
             if let problem = size?.problem {
-                log.warning(at: location, "image '\(path)' must be \(ImageSize.expectation), found \(problem)")
+                // A file named as a photo that is none would be published as it is, and
+                // whatever it holds with it.
+                let isBrokenPhoto = PhotoFile.hasPhotoExtension(found) && size.map(ImageSize.isBroken) == true
+                let message = "image '\(path)' must be \(ImageSize.expectation), found \(problem)"
+                if isBrokenPhoto {
+                    log.error(at: location, message + ": replace it with the photo itself (docs/photos.md)")
+                    return nil
+                }
+                log.warning(at: location, message)
             }
             if let photo, !withinLimits(photo, path: path, found: found, at: location, context: context, log: log) { return nil }
             guard case .size(let width, let height)? = size else { return (found, nil, nil, photo) }

@@ -11,8 +11,8 @@ public struct ImageSettings: Sendable, Hashable {
     public var quality = 75
     /// Whether the photo itself is published too, at its full size.
     public var keepOriginals = false
-    /// Whether what a photo's file says beyond its pixels (camera, place, time) is left
-    /// out of every file made from it, the kept original among them.
+    /// Whether a kept original (and a photo no content shows) leaves out what its file says
+    /// beyond its pixels (camera, place, time); the sizes made of a photo never carry it.
     public var stripMetadata = true
     /// The largest photo, in pixels, and the largest file, in bytes, sitegen opens.
     public var maxPixels = 100_000_000
@@ -25,7 +25,7 @@ public struct ImageSettings: Sendable, Hashable {
         ContentKey("formats", "a list of `avif` and `webp`", default: "`[webp]`", "The formats offered before the JPEG (or PNG) every browser shows, best first. AVIF files are smaller and take far longer to make; `[]` makes JPEG alone.", example: "formats: [avif, webp]"),
         ContentKey("quality", "a whole number from 1 to 100", default: "`75`", "How closely the made files keep to the photo, against their size.", example: "quality: 80"),
         ContentKey("keep_originals", "`true` or `false`", default: "`false`", "Also publish each photo at its full size (turned upright, and without metadata unless `strip_metadata` is false).", example: "keep_originals: true"),
-        ContentKey("strip_metadata", "`true` or `false`", default: "`true`", "Leave out of every published photo what its file says beyond its pixels: the camera, the time, and the place it was taken. With `false`, a kept original is published byte for byte.", example: "strip_metadata: false"),
+        ContentKey("strip_metadata", "`true` or `false`", default: "`true`", "Leave out of a photo published at its own size (a kept original, or a photo no page shows) what its file says beyond its pixels: the camera, the time, and the place it was taken. With `false`, such a photo is published byte for byte; the sizes made of a photo never carry any of it.", example: "strip_metadata: false"),
         ContentKey("max_megapixels", "a whole number from 1 to 1000", default: "`100`", "The largest photo sitegen opens, in millions of pixels: a larger one is an error at the line that uses it.", example: "max_megapixels: 50"),
         ContentKey("max_megabytes", "a whole number from 1 to 1000", default: "`50`", "The largest photo file sitegen opens, in megabytes.", example: "max_megabytes: 20"),
     ])

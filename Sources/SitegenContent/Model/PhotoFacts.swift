@@ -1,6 +1,15 @@
 /// What a photo file's first bytes say beyond its size: whether sitegen makes published
 /// sizes of it, and which way up it is meant to be seen.
 extension PhotoFile {
+    /// The file extensions of the photos sitegen opens.
+    public static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "avif"]
+
+    /// Whether the file's name says it is a photo sitegen opens.
+    public static func hasPhotoExtension(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[path.index(after: dot)...].contains("/") else { return false }
+        return extensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+
     /// The format of a still photo sitegen makes sizes of, from the file's first bytes;
     /// nil for every other file: an animation (GIF, animated PNG or WebP, an AVIF
     /// sequence) and a drawing (SVG) are published as they are.
@@ -35,6 +44,14 @@ extension PhotoFile {
 }
 
 extension ImageSize {
+    /// Whether the file is no image at all, or one cut short before its size.
+    public static func isBroken(_ size: ImageSize) -> Bool {
+        switch size {
+        case .empty, .cutShort, .unknown: true
+        default: false
+        }
+    }
+
     /// A JPEG's EXIF orientation, 1 (upright) to 8; 5 to 8 mean it is stored turned a
     /// quarter, so that it is seen with its width and height swapped. 1 when it says none.
     public static func jpegOrientation(_ bytes: [UInt8]) -> Int {

@@ -87,11 +87,11 @@ public enum Photos {
         var usedAt: SourceLocation?
     }
 
-    /// The file extensions of the photos sitegen opens.
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "avif"]
-
     public static func run(_ content: SiteContent, settings: ImageSettings, staticFiles: [String], contentFolder: URL, store: (any PhotoStore)?,
                            staticHash: (String) -> UInt64?, log: DiagnosticLog) -> Output {
+        // A build that fails already makes no photo: a photo its errors refused (one too
+        // large to open) would be taken for one no content shows.
+        guard !log.hasErrors else { return Output() }
         let jobs = self.jobs(content, staticFiles: staticFiles)
         guard !jobs.isEmpty else { return Output() }
         let hashes = Dictionary(jobs.compactMap { job in staticHash(job.path).map { (job.path, $0) } }, uniquingKeysWith: { first, _ in first })
@@ -99,7 +99,7 @@ public enum Photos {
             let job = jobs.first { $0.usedAt != nil } ?? jobs[0]
             let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
             let more = jobs.count > 1 ? " (and \(jobs.count - 1) more)" : ""
-            log.error(at: location, "image '\(job.path)'\(more) is a photo, and sitegen publishes photos through libvips, which it could not open: \(problem). Install it (on Debian and Ubuntu: sudo apt install libvips42), or publish no photos from Content/ (docs/photos.md)")
+            log.error(at: location, "image '\(job.path)'\(more) must be published through libvips, found that \(problem): install it (on Debian and Ubuntu: sudo apt install libvips42) (docs/photos.md)")
             return Output()
         }
         let results = parallelMap(jobs) { job in
@@ -134,7 +134,7 @@ public enum Photos {
     public static func colours(showing edited: [SourceModel.Model], staticFiles: [String], settings: ImageSettings, store: (any PhotoStore)?,
                                staticHash: (String) -> UInt64?) -> PhotoColours? {
         var hashes: [String: UInt64] = [:]
-        for path in staticFiles where hasPhotoExtension(path) {
+        for path in staticFiles where PhotoFile.hasPhotoExtension(path) {
             if let hash = staticHash(path) { hashes[path] = hash }
         }
         let key: @Sendable (String) -> PhotoKey? = { [hashes] path in
@@ -156,11 +156,6 @@ public enum Photos {
         return PhotoColours { path in key(path).flatMap { store.made($0)?.colour } }
     }
 
-    static func hasPhotoExtension(_ path: String) -> Bool {
-        guard let dot = path.lastIndex(of: "."), !path[path.index(after: dot)...].contains("/") else { return false }
-        return extensions.contains(path[path.index(after: dot)...].lowercased())
-    }
-
     /// The photos the content shows, each once at its first place, then the other photo
     /// files of Content/.
     static func jobs(_ content: SiteContent, staticFiles: [String]) -> [Job] {
@@ -177,7 +172,7 @@ public enum Photos {
         }
         content.pages.forEach { $0.photos.forEach(add) }
         content.assignments.forEach { $0.photos.forEach(add) }
-        let loose = staticFiles.filter { shown[$0] == nil && hasPhotoExtension($0) }
+        let loose = staticFiles.filter { shown[$0] == nil && PhotoFile.hasPhotoExtension($0) }
         return shown.values.sorted { $0.path < $1.path } + loose.map { Job(path: $0, photo: nil, usedAt: nil) }
     }
 
@@ -196,6 +191,12 @@ public enum Photos {
             // A photo no content shows: its format and size from its first bytes.
             guard let read = FileReader.read(source.path) else { return .failed("the file could not be read") }
             guard case .size(let width, let height) = ImageSize.read(read), let format = PhotoFile.format(of: read) else { return .copied }
+            guard width.multipliedReportingOverflow(by: height).partialValue <= settings.maxPixels, width < 1 << 24, height < 1 << 24 else {
+                return .failed("it is \(width) × \(height) pixels, more than the \(settings.maxPixels / 1_000_000) million 'images.max_megapixels' lets sitegen open")
+            }
+            guard read.count <= settings.maxFileBytes else {
+                return .failed("it is larger than the \(settings.maxFileBytes >> 20) MB 'images.max_megabytes' lets sitegen open")
+            }
             let turned = format == .jpeg && ImageSize.jpegOrientation(read) >= 5
             photo = PhotoFile(format: format, width: turned ? height : width, height: turned ? width : height)
             bytes = read
@@ -216,7 +217,7 @@ public enum Photos {
             guard let read = bytes ?? FileReader.read(source.path) else { return .failed("the file could not be read") }
             let order = PhotoOrder(widths: job.photo == nil ? [] : candidates.widths,
                                    encodings: job.photo == nil ? [] : (settings.formats + [candidates.fallback]).map(\.imageEncoding),
-                                   original: original.map(\.encoding.imageEncoding), quality: settings.quality, stripsMetadata: settings.stripMetadata)
+                                   original: original.map(\.encoding.imageEncoding), quality: settings.quality)
             do {
                 let photo = try PhotoMaker.make(read, width: photo.width, order: order)
                 stored = store?.keep(photo, as: key) ?? StoredPhoto(photo)

@@ -1,0 +1,146 @@
+import Foundation
+import SitegenCLI
+import SitegenContent
+import SitegenTestSupport
+import Testing
+
+/// Photos as a build publishes them: upright, without metadata, in every size, and broken
+/// or hostile files refused at the line that names them.
+@Suite("Photos")
+struct PhotoTests {
+    static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/photos")
+
+    /// A site whose one article shows `photo` (a file of Tests/Fixtures/photos) as its cover
+    /// and again in its story.
+    private func site(photo: String, siteYAML: String = "") throws -> TemporaryFolder {
+        let folder = TemporaryFolder()
+        try folder.write("title: Bites\nbase_url: https://example.org/\n" + siteYAML, to: "site/Content/site.yaml")
+        try folder.write("---\ntitle: Toast\ndate: 2026-10-01\ncover: {src: \(photo), alt: A photo}\n---\nText.\n\n![Again](\(photo))\n\nMore.\n",
+                         to: "site/Content/articles/toast/index.md")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(photo), to: folder.url.appendingPathComponent("site/Content/articles/toast/" + photo))
+        return folder
+    }
+
+    private func build(_ folder: TemporaryFolder, output: String = "out", cached: Bool = false, timings: Bool = false) -> (status: Int32, errors: String) {
+        let console = CapturedConsole()
+        let cache = cached ? ["--cache-dir", folder.url.appendingPathComponent("cache").path] : ["--no-cache"]
+        let status = CommandLineTool.run(arguments: ["build", "--quiet", "--source", folder.url.appendingPathComponent("site").path,
+                                                     "--output", folder.url.appendingPathComponent(output).path, "--today", "2026-10-02"] + cache + (timings ? ["--timings"] : []),
+                                         console: console.console)
+        return (status, console.error)
+    }
+
+    private func published(_ folder: TemporaryFolder, _ path: String, output: String = "out") -> [UInt8]? {
+        FileManager.default.contents(atPath: folder.url.appendingPathComponent(output).appendingPathComponent(path).path).map(Array.init)
+    }
+
+    /// What no published photo may hold: EXIF (its APP1 segment or a WebP's chunk), XMP,
+    /// and the tags of the place it was taken.
+    static func metadataMarkers(in bytes: [UInt8]) -> [String] {
+        ["Exif", "EXIF", "XMP ", "xmpmeta", "http://ns.adobe.com", "GPS", "Sitegen Test Phone"].filter { marker in
+            let needle = Array(marker.utf8)
+            return bytes.indices.dropLast(needle.count - 1).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+    }
+
+    @Test func aPhoneSPhotoIsPublishedUprightInEverySizeWithoutItsPlace() throws {
+        let folder = try site(photo: "phone.jpg")
+        let (status, errors) = build(folder)
+        #expect(status == 0, "\(errors)")
+        // Stored 64 wide and 48 tall, turned by its EXIF orientation: 48 wide and 64 tall.
+        for name in ["phone-48w.jpg", "phone-48w.webp"] {
+            let bytes = try #require(published(folder, "articles/toast/" + name), "\(name)")
+            #expect(ImageSize.read(bytes) == .size(width: 48, height: 64), "\(name)")
+            #expect(Self.metadataMarkers(in: bytes) == [], "\(name)")
+        }
+        #expect(published(folder, "articles/toast/phone.jpg") == nil)
+        let page = String(decoding: try #require(published(folder, "articles/toast/index.html")), as: UTF8.self)
+        #expect(page.contains("<picture><source type=\"image/webp\" srcset=\"/articles/toast/phone-48w.webp 48w\" sizes=\"(min-width: 44rem) 42rem, calc(100vw - 32px)\"><img class=\"cover\" src=\"/articles/toast/phone-48w.jpg\" srcset=\"/articles/toast/phone-48w.jpg 48w\" sizes=\"(min-width: 44rem) 42rem, calc(100vw - 32px)\" alt=\"A photo\" width=\"48\" height=\"64\" fetchpriority=\"high\" style=\"background-color: #"))
+    }
+
+    @Test func keptOriginalsAreStrippedUnlessTheSiteSaysOtherwise() throws {
+        let folder = try site(photo: "phone.jpg", siteYAML: "images: {keep_originals: true}\n")
+        #expect(build(folder).status == 0)
+        let original = try #require(published(folder, "articles/toast/phone.jpg"))
+        #expect(ImageSize.read(original) == .size(width: 48, height: 64))
+        #expect(Self.metadataMarkers(in: original) == [])
+
+        try folder.write("title: Bites\nbase_url: https://example.org/\nimages: {keep_originals: true, strip_metadata: false}\n", to: "site/Content/site.yaml")
+        #expect(build(folder, output: "kept").status == 0)
+        #expect(published(folder, "articles/toast/phone.jpg", output: "kept") == Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("phone.jpg"))))
+    }
+
+    @Test func aPhotoNoContentShowsIsPublishedAtItsPathWithoutItsPlace() throws {
+        let folder = try site(photo: "badge.png")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("phone.jpg"), to: folder.url.appendingPathComponent("site/Content/loose.jpg"))
+        #expect(build(folder).status == 0)
+        let loose = try #require(published(folder, "loose.jpg"))
+        #expect(ImageSize.read(loose) == .size(width: 48, height: 64))
+        #expect(Self.metadataMarkers(in: loose) == [])
+        // A PNG with transparency falls back to a PNG, not a JPEG on white.
+        #expect(published(folder, "articles/toast/badge-40w.png") != nil)
+        #expect(published(folder, "articles/toast/badge-40w.jpg") == nil)
+    }
+
+    @Test func aPhotoCutShortIsAnErrorWhereItIsNamed() throws {
+        let folder = try site(photo: "truncated.jpg")
+        let (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("Content/articles/toast/index.md:4:14: error: image 'articles/toast/truncated.jpg' must be a photo sitegen can read, found one libvips could not: "), "\(errors)")
+        #expect(errors.contains("Save it again from a photo editor, or replace it (docs/photos.md)\n"))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out").path))
+    }
+
+    @Test func aFileNamedAsAPhotoThatIsNoneIsAnError() throws {
+        let folder = try site(photo: "not-an-image.jpg")
+        let (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("""
+            Content/articles/toast/index.md:4:14: error: image 'not-an-image.jpg' must be a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file, found a file that begins '<!doctype ht': replace it with the photo itself (docs/photos.md)
+            Content/articles/toast/index.md:8:1: error: image 'not-an-image.jpg' must be a PNG, JPEG, GIF, WebP, AVIF, SVG or BMP file, found a file that begins '<!doctype ht': replace it with the photo itself (docs/photos.md)
+            """), "\(errors)")
+    }
+
+    @Test func aDecompressionBombIsRefusedBeforeItIsOpened() throws {
+        let folder = try site(photo: "bomb.png")
+        let (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("""
+            Content/articles/toast/index.md:4:14: error: image 'bomb.png' must be at most 100 million pixels, found 100000 × 100000: make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/content.md#images)
+            """), "\(errors)")
+    }
+
+    @Test func theLimitsAreTheSiteS() throws {
+        let folder = try site(photo: "phone.jpg", siteYAML: "images: {max_megabytes: 1, max_megapixels: 1}\n")
+        #expect(build(folder).status == 0)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("site/Content/articles/toast/phone.jpg"))
+        var big = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("phone.jpg")))
+        // Two megabytes of comment before the picture: still a photo, now a large file.
+        big.insert(contentsOf: [0xFF, 0xFE, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 65_533), at: 2)
+        for _ in 0..<32 { big.insert(contentsOf: [0xFF, 0xFE, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 65_533), at: 2) }
+        try Data(big).write(to: folder.url.appendingPathComponent("site/Content/articles/toast/phone.jpg"))
+        let (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("Content/articles/toast/index.md:4:14: error: image 'phone.jpg' must be at most 1 MB, found 2.1 MB: make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/content.md#images)"), "\(errors)")
+    }
+
+    @Test func aRebuildWithThePhotosUnchangedMakesNoneAgain() throws {
+        let folder = try site(photo: "phone.jpg")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("badge.png"), to: folder.url.appendingPathComponent("site/Content/articles/toast/badge.png"))
+        try folder.write("---\ntitle: Toast\ndate: 2026-10-01\ncover: {src: phone.jpg, alt: A photo}\n---\nText.\n\n![A badge](badge.png)\n", to: "site/Content/articles/toast/index.md")
+        #expect(build(folder, cached: true, timings: true).errors.contains("made 2 photos"))
+        // A change of the theme builds every page, and makes no photo.
+        try folder.write("title: Bites again\nbase_url: https://example.org/\n", to: "site/Content/site.yaml")
+        #expect(build(folder, cached: true, timings: true).errors.contains("made 0 photos"))
+        // One photo changed: that one alone is made again.
+        let photo = folder.url.appendingPathComponent("site/Content/articles/toast/phone.jpg")
+        var bytes = Array(try Data(contentsOf: photo))
+        let model = Array("Model 12".utf8)
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: model) })
+        bytes[at + 7] = UInt8(ascii: "3")
+        try Data(bytes).write(to: photo)
+        #expect(build(folder, cached: true, timings: true).errors.contains("made 1 photo\n"))
+        #expect(build(folder, output: "fresh").status == 0)
+        #expect(FolderSnapshot(folder.url.appendingPathComponent("out")).files == FolderSnapshot(folder.url.appendingPathComponent("fresh")).files)
+    }
+}
