@@ -18,8 +18,11 @@ RUN SITEGEN_COMMIT="$SITEGEN_COMMIT" SITEGEN_REPOSITORY="$SITEGEN_REPOSITORY" Sc
     && install -D -m 755 .build/release/sitegen /out/sitegen \
     && strip --strip-unneeded /out/sitegen
 
-# The binary needs nothing but the C library.
+# The binary needs the C library, and libvips to publish photos.
 FROM debian:bookworm-slim
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libvips42 \
+    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/sitegen /usr/local/bin/sitegen
 WORKDIR /site
 ENTRYPOINT ["sitegen"]

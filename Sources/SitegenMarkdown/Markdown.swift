@@ -12,11 +12,15 @@ public enum Markdown {
         /// Invalid UTF-8 becomes U+FFFD. A caller that has checked the text whole can skip
         /// cmark's check of every line.
         public var checksUTF8 = true
+        /// A standalone image starts a section of its own (an article's photo sections);
+        /// otherwise it stays in the HTML where it is (a page's, an assignment's).
+        public var splitsAtImages = true
 
-        public init(allowsRawHTML: Bool = false, smartPunctuation: Bool = true, checksUTF8: Bool = true) {
+        public init(allowsRawHTML: Bool = false, smartPunctuation: Bool = true, checksUTF8: Bool = true, splitsAtImages: Bool = true) {
             self.allowsRawHTML = allowsRawHTML
             self.smartPunctuation = smartPunctuation
             self.checksUTF8 = checksUTF8
+            self.splitsAtImages = splitsAtImages
         }
 
         var cmarkValue: Int32 {
@@ -168,7 +172,7 @@ public enum Markdown {
                     nextWithImages += 1
                 }
                 defer { imageIndex += imagesInBlock }
-                if isStandaloneImage(current) {
+                if options.splitsAtImages, isStandaloneImage(current) {
                     finishSection()
                     sections.append(MarkdownSection(image: walked.images[imageIndex], imageIndex: imageIndex, utf8: []))
                     continue

@@ -106,7 +106,7 @@ struct PhotoTests {
         let (status, errors) = build(folder)
         #expect(status == 1)
         #expect(errors.hasPrefix("""
-            Content/articles/toast/index.md:4:14: error: image 'bomb.png' must be at most 100 million pixels, found 100000 × 100000: make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/content.md#images)
+            Content/articles/toast/index.md:4:14: error: image 'bomb.png' must be at most 100 million pixels, found 100000 × 100000: make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/photos.md)
             """), "\(errors)")
     }
 
@@ -121,7 +121,7 @@ struct PhotoTests {
         try Data(big).write(to: folder.url.appendingPathComponent("site/Content/articles/toast/phone.jpg"))
         let (status, errors) = build(folder)
         #expect(status == 1)
-        #expect(errors.hasPrefix("Content/articles/toast/index.md:4:14: error: image 'phone.jpg' must be at most 1 MB, found 2.1 MB: make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/content.md#images)"), "\(errors)")
+        #expect(errors.hasPrefix("Content/articles/toast/index.md:4:14: error: image 'phone.jpg' must be at most 1 MB, found 2.1 MB: make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/photos.md)"), "\(errors)")
     }
 
     @Test func aRebuildWithThePhotosUnchangedMakesNoneAgain() throws {
@@ -142,5 +142,15 @@ struct PhotoTests {
         #expect(build(folder, cached: true, timings: true).errors.contains("made 1 photo\n"))
         #expect(build(folder, output: "fresh").status == 0)
         #expect(FolderSnapshot(folder.url.appendingPathComponent("out")).files == FolderSnapshot(folder.url.appendingPathComponent("fresh")).files)
+    }
+
+    @Test func aPageShowsItsPhotoWhereItIsWritten() throws {
+        let folder = try site(photo: "phone.jpg")
+        try folder.write("---\ntitle: About\n---\nHello.\n\n![Us](/articles/toast/phone.jpg)\n\nAnd a small one ![inline](/articles/toast/phone.jpg) in a line.\n", to: "site/Content/pages/about.md")
+        #expect(build(folder).status == 0)
+        let page = String(decoding: try #require(published(folder, "about/index.html")), as: UTF8.self)
+        let picture = "<picture><source type=\"image/webp\" srcset=\"/articles/toast/phone-48w.webp 48w\" sizes=\"(min-width: 44rem) calc(42rem - 32px), calc(100vw - 64px)\"><img src=\"/articles/toast/phone-48w.jpg\" srcset=\"/articles/toast/phone-48w.jpg 48w\" sizes=\"(min-width: 44rem) calc(42rem - 32px), calc(100vw - 64px)\" width=\"48\" height=\"64\" alt=\"%@\" loading=\"lazy\" decoding=\"async\" /></picture>"
+        #expect(page.contains("<p>" + picture.replacingOccurrences(of: "%@", with: "Us") + "</p>"))
+        #expect(page.contains("<p>And a small one " + picture.replacingOccurrences(of: "%@", with: "inline") + " in a line.</p>"))
     }
 }

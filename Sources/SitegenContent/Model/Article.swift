@@ -156,6 +156,14 @@ public struct ArticleFields: Sendable {
     public var links: [ContentLink]
     /// The photos of the story and its sections, each once (the cover is `cover`).
     public var photos: [ResolvedImage] = []
+
+    /// The paths of every photo the article shows, its cover's among them.
+    public var photoPaths: [String] {
+        ([cover].compactMap { $0 } + photos).compactMap { image in
+            guard image.photo != nil, case .site(let path) = image.location else { return nil }
+            return path
+        }
+    }
     public var extra: Extra
 
     public init(file: ContentFile, context: ModelContext, log: DiagnosticLog) throws(InvalidContent) {

@@ -87,7 +87,7 @@ public struct AssignmentFields: Sendable {
         extra = fields.extra()
         fields.reportUnknownKeys(what: "assignment front matter")
 
-        let details = ContentBody.render(file, context: context, log: log, includePlainText: true)
+        let details = ContentBody.render(file, context: context, log: log, includePlainText: true, splitsAtImages: false)
         detailsHTML = StoredText(utf8: details.html[...])
         detailsText = StoredText(details.plainText ?? "")
         links = details.links

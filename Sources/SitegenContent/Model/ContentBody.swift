@@ -21,12 +21,14 @@ public enum ContentBody {
         }
     }
 
-    public static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false) -> Rendered {
+    /// `splitsAtImages`: whether a standalone image starts a section (an article's photo
+    /// sections) or stays in the HTML (a page's and an assignment's single body).
+    public static func render(_ file: ContentFile, context: ModelContext, log: DiagnosticLog, includePlainText: Bool = false, splitsAtImages: Bool = true) -> Rendered {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
         var links: [ContentLink] = []
         // A content file is read only once it is known to be UTF-8 (Parse.content).
-        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false), includePlainText: includePlainText, resolveLink: { link in
+        let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false, splitsAtImages: splitsAtImages), includePlainText: includePlainText, resolveLink: { link in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)
             if let scheme = LinkDestination.refusedScheme(of: link.destination) {
                 log.error(at: location, "link '\(link.destination)' must be \(LinkDestination.expectation), found the scheme '\(scheme):'")
@@ -108,11 +110,11 @@ public enum ContentBody {
     private static func withinLimits(_ photo: PhotoFile, path: String, found: String, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> Bool {
         let settings = context.site.images
         if photo.width.multipliedReportingOverflow(by: photo.height).partialValue > settings.maxPixels || photo.width > 1 << 24 || photo.height > 1 << 24 {
-            log.error(at: location, "image '\(path)' must be at most \(settings.maxPixels / 1_000_000) million pixels, found \(photo.width) × \(photo.height): make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/content.md#images)")
+            log.error(at: location, "image '\(path)' must be at most \(settings.maxPixels / 1_000_000) million pixels, found \(photo.width) × \(photo.height): make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/photos.md)")
             return false
         }
         if let bytes = context.images.fileSize(found), bytes > settings.maxFileBytes {
-            log.error(at: location, "image '\(path)' must be at most \(settings.maxFileBytes >> 20) MB, found \(String(format: "%.1f MB", Double(bytes) / 1_048_576)): make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/content.md#images)")
+            log.error(at: location, "image '\(path)' must be at most \(settings.maxFileBytes >> 20) MB, found \(String(format: "%.1f MB", Double(bytes) / 1_048_576)): make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/photos.md)")
             return false
         }
         return true

@@ -28,7 +28,7 @@ public struct Page: Sendable {
         draft = fields.optional("draft", Bool.self) ?? false
         extra = fields.extra()
         fields.reportUnknownKeys(what: "page front matter")
-        let body = ContentBody.render(file, context: context, log: log)
+        let body = ContentBody.render(file, context: context, log: log, splitsAtImages: false)
         html = String(decoding: body.html, as: UTF8.self)
         links = body.links
         photos = body.photos

@@ -234,6 +234,9 @@ private struct ArticleChanges {
                   case (.article(let old), let oldProblems)? = previous.model(file.contentPath, from: models, pages: pageTexts),
                   SiteIndex.keepsOrder(new, of: old)
             else { return nil }
+            // Another set of photos: one no longer shown is published at its own path, one
+            // newly shown in its sizes, which the photos stage of a whole build does.
+            guard Set(new.photoPaths) == Set(old.photoPaths) else { return nil }
             if new.title != old.title { retitled.append(new) }
             if new.meal != old.meal || new.tags != old.tags {
                 // Two spellings of one meal or tag are the whole index's to tell.

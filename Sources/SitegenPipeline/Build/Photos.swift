@@ -99,7 +99,7 @@ public enum Photos {
             let job = jobs.first { $0.usedAt != nil } ?? jobs[0]
             let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
             let more = jobs.count > 1 ? " (and \(jobs.count - 1) more)" : ""
-            log.error(at: location, "image '\(job.path)'\(more) must be published through libvips, found that \(problem): install it (on Debian and Ubuntu: sudo apt install libvips42) (docs/photos.md)")
+            log.error(at: location, "image '\(job.path)'\(more) must be published through libvips, found that \(problem): install it (sudo apt install libvips42 on Debian 12 and Ubuntu 22.04, libvips42t64 on later ones) (docs/photos.md)")
             return Output()
         }
         let results = parallelMap(jobs) { job in
