@@ -76,24 +76,22 @@ public enum PhotoMaker {
         defer { sitegen_picture_free(decoded) }
         var images: [MadeImage] = []
         if let original = order.original {
-            images.append(try encode(decoded, original, requestedWidth: nil, order: order, quality: max(order.quality, 90)))
+            images.append(try encode(decoded, original, requestedWidth: nil, quality: max(order.quality, 90)))
         }
+        // Each width is made from the one above it: every resize reads fewer pixels than
+        // one from the decoded photo would, and the quality is alike.
         var smallest: OpaquePointer?
         defer { if smallest != decoded { sitegen_picture_free(smallest) } }
         for target in order.widths.sorted(by: >) {
-            let sized = target == Int(sitegen_picture_width(decoded)) ? decoded : try picture { error in
-                sitegen_picture_resized(decoded, Int32(target), &error)
+            let above = smallest ?? decoded
+            let sized = target == Int(sitegen_picture_width(above)) ? above : try picture { error in
+                sitegen_picture_resized(above, Int32(target), &error)
             }
-            for encoding in order.encodings {
-                do {
-                    images.append(try encode(sized, encoding, requestedWidth: target, order: order, quality: order.quality))
-                } catch {
-                    if sized != decoded { sitegen_picture_free(sized) }
-                    throw error
-                }
-            }
-            if smallest != nil, smallest != decoded { sitegen_picture_free(smallest) }
+            if sized != above, above != decoded { sitegen_picture_free(above) }
             smallest = sized
+            for encoding in order.encodings {
+                images.append(try encode(sized, encoding, requestedWidth: target, quality: order.quality))
+            }
         }
         let colour = smallest.map { sitegen_picture_mean_colour($0) } ?? -1
         return MadePhoto(images: images, meanColour: colour < 0 ? nil : hexColour(colour))
@@ -108,7 +106,7 @@ public enum PhotoMaker {
         return picture
     }
 
-    private static func encode(_ picture: OpaquePointer, _ encoding: ImageEncoding, requestedWidth: Int?, order: PhotoOrder, quality: Int) throws(PhotoFailure) -> MadeImage {
+    private static func encode(_ picture: OpaquePointer, _ encoding: ImageEncoding, requestedWidth: Int?, quality: Int) throws(PhotoFailure) -> MadeImage {
         var output: UnsafeMutableRawPointer?
         var length = 0
         var error: UnsafeMutablePointer<CChar>?
