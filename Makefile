@@ -32,9 +32,11 @@ test: test-deps
 	Scripts/check-dist.sh
 	Scripts/check-action.sh
 
-## Prints the benchmark figures (release builds): Mustache renders, then full site builds.
+## Prints the benchmark figures (release builds): Mustache renders, full site builds, then
+## photos beside Hugo's image pipeline (Scripts/bench-photos.sh).
 bench: deps
 	Scripts/bench.sh
+	Scripts/bench-photos.sh
 
 ## Prints the instructions (callgrind) of a full build, a rebuild with nothing changed and
 ## one after an article is edited, of the 1,000 + 5,000 corpus (`Scripts/instructions.sh

@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "SitegenMustacheTests", dependencies: ["SitegenMustache", "SitegenTestSupport"]),
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
+        .testTarget(name: "SitegenImagesTests", dependencies: ["SitegenImages"]),
         .testTarget(name: "SitegenContentTests", dependencies: ["SitegenContent", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPipelineTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenSiteFixtures", "SitegenTestSupport"]),
         .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),

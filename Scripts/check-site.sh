@@ -40,7 +40,7 @@ $venv/bin/python Tests/browser/check_jsonld.py "$site" "$every"
 $venv/bin/python Tests/browser/check_base_path.py .build/debug/sitegen .
 
 $venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots \
-    "" page/2/ articles/lovely-breakfast/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
+    "" page/2/ articles/lovely-breakfast/ articles/milk-tea-at-kam-wah/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
     meals/ tags/ tags/🥚/ restaurants/ restaurants/kam-wah-cafe/ map/ about/ \
     homework/ homework/teachers/ homework/grade-6/ homework/grade-7/ homework/grade-8/ \
     homework/grade-6/2026-11-24/ homework/grade-6/2026-11-25/

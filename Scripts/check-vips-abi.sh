@@ -13,7 +13,7 @@ trap 'rm -rf "$check"' EXIT
     echo 'SITEGEN_VIPS_FUNCTIONS(SAME)'
     echo '_Static_assert(SITEGEN_VIPS_INTERPRETATION_SRGB == VIPS_INTERPRETATION_sRGB, "sRGB");'
     echo '_Static_assert(SITEGEN_VIPS_FORMAT_UCHAR == VIPS_FORMAT_UCHAR, "uchar");'
-    echo '_Static_assert(SITEGEN_VIPS_SIZE_DOWN == VIPS_SIZE_DOWN, "size down");'
+    echo '_Static_assert(SITEGEN_VIPS_SIZE_FORCE == VIPS_SIZE_FORCE, "size force");'
     echo '_Static_assert(SITEGEN_VIPS_FAIL_ON_TRUNCATED == VIPS_FAIL_ON_TRUNCATED, "fail on");'
     echo '_Static_assert(SITEGEN_VIPS_HEIF_COMPRESSION_AV1 == VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "AV1");'
     echo '_Static_assert(SITEGEN_VIPS_MAX_COORD == VIPS_MAX_COORD, "max coord");'

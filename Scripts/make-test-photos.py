@@ -40,8 +40,8 @@ def phone_exif(orientation):
 
 
 def stored_turned(upright):
-    """The pixels a phone held upright stores, with orientation 6: turned a quarter
-    anticlockwise, for a viewer to turn clockwise."""
+    """The pixels a phone stores with orientation 6: turned a quarter anticlockwise, for a
+    viewer to turn clockwise."""
     return upright.transpose(Image.Transpose.ROTATE_90)
 
 
@@ -79,19 +79,23 @@ def test_photos():
 
 
 def sample_photo():
-    """The sample site's phone photo: a pot of milk tea being pulled, drawn 1512 wide and
-    2016 tall, stored turned with the place it was taken."""
-    width, height = 1512, 2016
+    """The sample site's phone photo, the milk tea article's cover: tea poured from a pot
+    into a cup, drawn 2016 wide and 1512 tall, stored turned with the place it was taken."""
+    width, height = 2016, 1512
     upright = Image.new("RGB", (width, height), "#e9dcc6")
     draw = ImageDraw.Draw(upright)
-    draw.rectangle([0, int(height * 0.62), width, height], fill="#7a4a2a")
-    # The cup, below; the pot, above, pouring.
-    draw.ellipse([420, 1260, 1090, 1420], fill="#f6f2ea", outline="#c8bfae", width=8)
-    draw.rectangle([470, 1330, 1040, 1640], fill="#f6f2ea")
-    draw.ellipse([470, 1580, 1040, 1700], fill="#f6f2ea", outline="#c8bfae", width=8)
-    draw.ellipse([500, 1300, 1010, 1390], fill="#b98a5e")
-    draw.polygon([(520, 240), (1000, 240), (1080, 760), (440, 760)], fill="#9aa3a8", outline="#5f686d")
-    draw.line([(760, 760), (760, 1330)], fill="#b98a5e", width=36)
+    draw.rectangle([0, int(height * 0.66), width, height], fill="#7a4a2a")
+    # The pot, up on the left, pouring; the cup, down on the right.
+    draw.polygon([(260, 180), (760, 180), (840, 640), (180, 640)], fill="#9aa3a8", outline="#5f686d")
+    draw.polygon([(840, 420), (1180, 520), (1180, 560), (840, 500)], fill="#9aa3a8")
+    draw.line([(1180, 540), (1330, 1010)], fill="#b98a5e", width=34)
+    draw.ellipse([1040, 960, 1620, 1100], fill="#f6f2ea", outline="#c8bfae", width=8)
+    draw.rectangle([1080, 1030, 1580, 1290], fill="#f6f2ea")
+    draw.ellipse([1080, 1230, 1580, 1340], fill="#f6f2ea", outline="#c8bfae", width=8)
+    draw.ellipse([1100, 985, 1560, 1075], fill="#b98a5e")
+    # Grain, as a phone's sensor leaves: a photo, not a flat drawing, to size.
+    grain = Image.effect_noise((width, height), 18).convert("RGB")
+    upright = Image.blend(upright, grain, 0.06)
     save_phone_jpeg(upright, ROOT / "Content" / "articles" / "milk-tea-at-kam-wah" / "pulling.jpg", quality=82)
 
 

@@ -96,14 +96,15 @@ static sitegen_picture *held(VipsImage *image, char **error) {
     return picture;
 }
 
-sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int width, char **error) {
+sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int width, int height, char **error) {
     VipsImage *out = NULL;
     // thumbnail turns the photo upright by its EXIF orientation and converts an embedded
     // colour profile to sRGB; a JPEG shrinks while it decodes. A file cut short is an
-    // error, not grey rows.
+    // error, not grey rows. The size is forced: the caller worked out the height the page
+    // says, which rounding could otherwise miss by a pixel.
     if (sg_vips_thumbnail_buffer((void *)bytes, length, &out, width,
-                                 "height", SITEGEN_VIPS_MAX_COORD,
-                                 "size", SITEGEN_VIPS_SIZE_DOWN,
+                                 "height", height,
+                                 "size", SITEGEN_VIPS_SIZE_FORCE,
                                  "option_string", "fail_on=truncated",
                                  NULL) != 0) {
         *error = take_error();
@@ -112,11 +113,11 @@ sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int wi
     return held(out, error);
 }
 
-sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, char **error) {
+sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, int height, char **error) {
     VipsImage *out = NULL;
     if (sg_vips_thumbnail_image(picture->image, &out, width,
-                                "height", SITEGEN_VIPS_MAX_COORD,
-                                "size", SITEGEN_VIPS_SIZE_DOWN,
+                                "height", height,
+                                "size", SITEGEN_VIPS_SIZE_FORCE,
                                 "no_rotate", 1,
                                 NULL) != 0) {
         *error = take_error();
@@ -210,3 +211,5 @@ void sitegen_picture_free(sitegen_picture *picture) {
 }
 
 void sitegen_buffer_free(void *bytes) { sg_g_free(bytes); }
+
+void sitegen_error_free(char *error) { free(error); }

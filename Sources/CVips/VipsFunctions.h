@@ -43,7 +43,7 @@ typedef struct _VipsArrayDouble VipsArrayDouble;
 // libvips's enumerations, as numbers (checked like the functions).
 #define SITEGEN_VIPS_INTERPRETATION_SRGB 22
 #define SITEGEN_VIPS_FORMAT_UCHAR 0
-#define SITEGEN_VIPS_SIZE_DOWN 2
+#define SITEGEN_VIPS_SIZE_FORCE 3
 #define SITEGEN_VIPS_FAIL_ON_TRUNCATED 1
 #define SITEGEN_VIPS_HEIF_COMPRESSION_AV1 4
 #define SITEGEN_VIPS_MAX_COORD 10000000

@@ -1,7 +1,4 @@
 import CVips
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A format photos are written in.
 public enum ImageEncoding: Sendable, Hashable {
@@ -19,18 +16,29 @@ public enum ImageEncoding: Sendable, Hashable {
 
 /// What to make of one photo.
 public struct PhotoOrder: Sendable {
-    /// Each width in each encoding.
-    public var widths: [Int]
+    /// Each size in each encoding, never larger than the photo.
+    public var sizes: [PhotoSize]
     public var encodings: [ImageEncoding]
     /// The photo at its own size, in this encoding, as a kept original.
     public var original: ImageEncoding?
     public var quality: Int
 
-    public init(widths: [Int], encodings: [ImageEncoding], original: ImageEncoding?, quality: Int) {
-        self.widths = widths
+    public init(sizes: [PhotoSize], encodings: [ImageEncoding], original: ImageEncoding?, quality: Int) {
+        self.sizes = sizes
         self.encodings = encodings
         self.original = original
         self.quality = quality
+    }
+}
+
+/// A size in pixels.
+public struct PhotoSize: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
 }
 
@@ -66,12 +74,14 @@ public enum PhotoMaker {
         return error.map { String(cString: $0) } ?? "libvips would not start"
     }
 
-    /// Makes `order` of the photo in `bytes`, whose own width is `width`.
-    public static func make(_ bytes: [UInt8], width: Int, order: PhotoOrder) throws(PhotoFailure) -> MadePhoto {
+    /// Makes `order` of the photo in `bytes`, whose own size, upright, is `size`.
+    public static func make(_ bytes: [UInt8], size: PhotoSize, order: PhotoOrder) throws(PhotoFailure) -> MadePhoto {
         if let problem = libraryProblem() { throw PhotoFailure(reason: problem) }
-        let decodeWidth = order.original != nil ? width : min(width, order.widths.max() ?? width)
+        let largest = order.original != nil ? size : order.sizes.max { $0.width < $1.width } ?? size
         let decoded = try picture { error in
-            bytes.withUnsafeBytes { buffer in sitegen_picture_decode(buffer.baseAddress, buffer.count, Int32(decodeWidth), &error) }
+            bytes.withUnsafeBytes { buffer in
+                sitegen_picture_decode(buffer.baseAddress, buffer.count, Int32(largest.width), Int32(largest.height), &error)
+            }
         }
         defer { sitegen_picture_free(decoded) }
         var images: [MadeImage] = []
@@ -82,15 +92,16 @@ public enum PhotoMaker {
         // one from the decoded photo would, and the quality is alike.
         var smallest: OpaquePointer?
         defer { if smallest != decoded { sitegen_picture_free(smallest) } }
-        for target in order.widths.sorted(by: >) {
+        for target in order.sizes.sorted(by: { $0.width > $1.width }) {
             let above = smallest ?? decoded
-            let sized = target == Int(sitegen_picture_width(above)) ? above : try picture { error in
-                sitegen_picture_resized(above, Int32(target), &error)
+            let isSame = target.width == Int(sitegen_picture_width(above)) && target.height == Int(sitegen_picture_height(above))
+            let sized = isSame ? above : try picture { error in
+                sitegen_picture_resized(above, Int32(target.width), Int32(target.height), &error)
             }
             if sized != above, above != decoded { sitegen_picture_free(above) }
             smallest = sized
             for encoding in order.encodings {
-                images.append(try encode(sized, encoding, requestedWidth: target, quality: order.quality))
+                images.append(try encode(sized, encoding, requestedWidth: target.width, quality: order.quality))
             }
         }
         let colour = smallest.map { sitegen_picture_mean_colour($0) } ?? -1
@@ -100,7 +111,7 @@ public enum PhotoMaker {
     private static func picture(_ make: (inout UnsafeMutablePointer<CChar>?) -> OpaquePointer?) throws(PhotoFailure) -> OpaquePointer {
         var error: UnsafeMutablePointer<CChar>?
         guard let picture = make(&error) else {
-            defer { free(error) }
+            defer { sitegen_error_free(error) }
             throw PhotoFailure(reason: error.map { String(cString: $0) } ?? "libvips gave no reason")
         }
         return picture
@@ -111,7 +122,7 @@ public enum PhotoMaker {
         var length = 0
         var error: UnsafeMutablePointer<CChar>?
         guard sitegen_picture_encode(picture, encoding.library, Int32(quality), &output, &length, &error) == 0, let output else {
-            defer { free(error) }
+            defer { sitegen_error_free(error) }
             throw PhotoFailure(reason: error.map { String(cString: $0) } ?? "libvips gave no reason")
         }
         defer { sitegen_buffer_free(output) }

@@ -36,14 +36,15 @@ def check(path):
 
 
 def upright(output):
-    """The sample's milk tea photo: 1512 wide and 2016 tall, the wall (light) above."""
+    """The sample's milk tea cover: stored 1512 wide and 2016 tall, seen 2016 wide and 1512
+    tall, its light wall above and its brown table below."""
     photo = output / "articles" / "milk-tea-at-kam-wah" / "pulling-320w.jpg"
     if not photo.exists():
         return
     with Image.open(photo) as image:
         image = image.convert("RGB")
         width, height = image.size
-        if width >= height:
+        if width <= height:
             failures.append(f"{photo}: {width} × {height}, on its side")
         top = image.getpixel((width // 2, 4))
         bottom = image.getpixel((width // 10, height - 4))

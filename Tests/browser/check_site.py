@@ -130,6 +130,42 @@ def check_share(driver, base):
     return []
 
 
+def check_photos(driver, base, path):
+    """The cover a browser picks of the sizes offered, at 390 px on a 3x phone and 1280 px
+    on a 1x screen: at least as wide as it is shown, the smallest such, and, on the phone,
+    the photos above the fold no more than 200 KB in all."""
+    problems, figures = [], []
+    for width, density, mobile in [(390, 3, True), (1280, 1, False)]:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 844, "deviceScaleFactor": density, "mobile": mobile})
+        driver.get(base + path)
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "const c = document.querySelector('img.cover'); return c && c.complete && c.currentSrc !== ''"))
+        picked = driver.execute_script("""
+            const cover = document.querySelector('img.cover');
+            const entry = performance.getEntriesByName(cover.currentSrc)[0];
+            const above = Array.from(document.images)
+              .filter(img => img.complete && img.currentSrc && img.getBoundingClientRect().top < window.innerHeight)
+              .map(img => (performance.getEntriesByName(img.currentSrc)[0] || {}).encodedBodySize || 0);
+            return {src: cover.currentSrc, shown: cover.getBoundingClientRect().width, bytes: entry ? entry.encodedBodySize : -1,
+                    above: above.reduce((a, b) => a + b, 0),
+                    offered: Array.from(cover.parentElement.querySelector('source').srcset.matchAll(/ (\\d+)w/g)).map(m => +m[1])};""")
+        chosen = int(picked["src"].rsplit("-", 1)[1].split("w.")[0])
+        needed = picked["shown"] * density
+        fitting = [w for w in picked["offered"] if w >= needed]
+        label = f"{width}px {density}x"
+        figures.append(f"{label}: {picked['src'].rsplit('/', 1)[1]} ({picked['bytes'] / 1024:.0f} KB) shown {picked['shown']:.0f}px wide; {picked['above'] / 1024:.0f} KB of photos above the fold")
+        if not picked["src"].endswith(".webp"):
+            problems.append(f"{label}: took {picked['src']}, not the WebP")
+        if fitting and chosen != min(fitting):
+            problems.append(f"{label}: took the {chosen}w, where the {min(fitting)}w is the smallest at least {needed:.0f}px wide")
+        if mobile and picked["above"] > 200 * 1024:
+            problems.append(f"{label}: {picked['above'] / 1024:.0f} KB of photos above the fold, more than 200 KB")
+    return problems, figures
+
+
 def check_print(driver, base, path, prints):
     """Printing a homework page gives an agenda of one or two pages."""
     import base64
@@ -188,6 +224,16 @@ def main():
             else:
                 passed += 1
                 print(f"ok   print /{path}: {pages} page(s)")
+        if "articles/milk-tea-at-kam-wah/" in paths:
+            problems, figures = check_photos(driver, base, "articles/milk-tea-at-kam-wah/")
+            for figure in figures:
+                print(f"     {figure}")
+            if problems:
+                failed += 1
+                print("FAIL photos:", "; ".join(problems))
+            else:
+                passed += 1
+                print("ok   the browser picks the size of the cover that fits, at 390px 3x and 1280px 1x")
         if "articles/lovely-breakfast/" in paths:
             problems = check_share(driver, base)
             if problems:

@@ -19,11 +19,12 @@ typedef enum {
     SITEGEN_ENCODE_PNG = 3,
 } sitegen_encoding;
 
-/// Decodes `bytes` to at most `width` pixels wide (never wider than it is), upright and
-/// in sRGB, held in memory. NULL on failure, with `*error` to be freed with free().
-sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int width, char **error);
-/// A copy of `picture` `width` pixels wide, made from it.
-sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, char **error);
+/// Decodes `bytes` to `width` × `height` pixels (the caller keeps its proportions and never
+/// makes it larger), upright and in sRGB, held in memory. NULL on failure, with `*error`
+/// to be freed with sitegen_error_free().
+sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int width, int height, char **error);
+/// A copy of `picture` `width` × `height` pixels, made from it.
+sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, int height, char **error);
 int sitegen_picture_width(const sitegen_picture *picture);
 int sitegen_picture_height(const sitegen_picture *picture);
 int sitegen_picture_has_alpha(sitegen_picture *picture);
@@ -34,5 +35,7 @@ int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, 
 int32_t sitegen_picture_mean_colour(sitegen_picture *picture);
 void sitegen_picture_free(sitegen_picture *picture);
 void sitegen_buffer_free(void *bytes);
+/// Frees an `*error` of the functions above.
+void sitegen_error_free(char *error);
 
 #endif

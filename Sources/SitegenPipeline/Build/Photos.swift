@@ -215,11 +215,12 @@ public enum Photos {
         var stored = store?.made(key)
         if stored == nil {
             guard let read = bytes ?? FileReader.read(source.path) else { return .failed("the file could not be read") }
-            let order = PhotoOrder(widths: job.photo == nil ? [] : candidates.widths,
+            let sizes = candidates.of(candidates.fallback).map { PhotoSize(width: $0.width, height: $0.height) }
+            let order = PhotoOrder(sizes: job.photo == nil ? [] : sizes,
                                    encodings: job.photo == nil ? [] : (settings.formats + [candidates.fallback]).map(\.imageEncoding),
                                    original: original.map(\.encoding.imageEncoding), quality: settings.quality)
             do {
-                let photo = try PhotoMaker.make(read, width: photo.width, order: order)
+                let photo = try PhotoMaker.make(read, size: PhotoSize(width: photo.width, height: photo.height), order: order)
                 stored = store?.keep(photo, as: key) ?? StoredPhoto(photo)
                 made = true
             } catch {

@@ -90,6 +90,7 @@ public enum SiteBuilder {
         for result in validated { result.model.diagnostics.forEach(log.add) }
         let content = Validate.content(validated.lazy.map(\.model.model), teachers: settings.teachers)
         progress("Photos")
+        DrawingSafety.check(staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"), log: log)
         let photos = Photos.run(content, settings: settings.site.images, staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"),
                                 store: reuse?.photoStore, staticHash: { path in reuse?.staticHash(of: path) }, log: log)
         made.report.photosMade = photos.madeCount
