@@ -7,7 +7,8 @@ Usage: compare-rebuilds.py ROUNDS CORPUS SITEGEN [SITEGEN ...]
   CORPUS is a folder made by ../shared/bench/gen_corpus.py (e.g. /tmp/sitegen-bench/site-articles).
 
 Each binary rebuilds its own copy of the corpus, in /dev/shm, built once before the first
-round (the theme's article card copied into the site, so that editing it is a template
+round (the theme's article card, and the partial it includes, copied into the site, so
+that editing it is a template
 edit). Each round runs every binary's rows, in an order that turns by one each round; a
 full build goes into a new output and cache folder, removed after it. Prints each
 binary's median wall time per row and its median ratio to the first binary's, taken round
@@ -38,6 +39,8 @@ def prepare(corpus, scratch):
     theme = os.path.join(site, "Themes", "default")
     os.makedirs(theme, exist_ok=True)
     shutil.copy(os.path.join(ROOT, "Themes", "default", "article.card.mustache"), theme)
+    # The partial the card includes, for a binary whose theme has none of that name.
+    shutil.copy(os.path.join(ROOT, "Themes", "default", "picture.mustache"), theme)
     # Every file an hour old: stamps too recent to trust are read again by every build.
     past = time.time() - 3600
     for folder, _, files in os.walk(site):
