@@ -48,7 +48,7 @@ let package = Package(
         ),
         // What a build reuses of the last: the build cache and its model store, page
         // fingerprints, and the server's warm rebuilds, answering the pipeline's BuildReuse.
-        .target(name: "SitegenIncremental", dependencies: ["SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenPlatform", "SitegenSupport"]),
+        .target(name: "SitegenIncremental", dependencies: ["SitegenContent", "SitegenFiles", "SitegenImages", "SitegenPipeline", "SitegenPlatform", "SitegenSupport"]),
         // `sitegen init` and `sitegen new`: the starter site and new content files.
         .target(name: "SitegenScaffold", dependencies: ["SitegenContent", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),

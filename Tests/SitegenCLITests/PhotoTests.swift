@@ -142,6 +142,8 @@ struct PhotoTests {
         #expect(build(folder, cached: true, timings: true).errors.contains("made 1 photo\n"))
         #expect(build(folder, output: "fresh").status == 0)
         #expect(FolderSnapshot(folder.url.appendingPathComponent("out")).files == FolderSnapshot(folder.url.appendingPathComponent("fresh")).files)
+        // Another output of the same site (as `serve` writes) takes the photos made for the first.
+        #expect(build(folder, output: "elsewhere", cached: true, timings: true).errors.contains("made 0 photos"))
     }
 
     @Test func aPageShowsItsPhotoWhereItIsWritten() throws {

@@ -2,6 +2,7 @@ import Foundation
 import SitegenFiles
 import SitegenImages
 import SitegenPipeline
+import SitegenPlatform
 import SitegenSupport
 
 /// The files made of a site's photos, kept beside its build cache: one folder per photo
@@ -63,10 +64,16 @@ final class PhotoFolder: PhotoStore {
     }
 
     /// Removes every photo's folder but those of `keys`: what a whole build did not use.
+    /// A folder being filled is left to its process while that runs (a server and a build
+    /// of the same site share the folder).
     func prune(keeping keys: Set<PhotoKey>) {
         let names = Set(keys.map(\.text))
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
-        for entry in entries where !names.contains(entry) && !entry.hasPrefix(".filling-\(getpid())-") {
+        for entry in entries where !names.contains(entry) {
+            if entry.hasPrefix(".filling-"), let pid = entry.split(separator: "-").dropFirst().first.flatMap({ Int32($0) }),
+               kill(pid, 0) == 0 || errno == EPERM {
+                continue
+            }
             try? FileManager.default.removeItem(atPath: root + "/" + entry)
         }
     }

@@ -11,6 +11,8 @@ import SitegenSupport
 public final class CachedBuild: BuildReuse {
     /// The cache file; a server writes it only after its first build.
     let file: String?
+    /// Where the files made of the site's photos are kept (`photoFolder(for:)`).
+    let photoFolder: String?
     let memory: BuildMemory?
     /// The paths a server's watcher saw change since its last build.
     let changedPaths: [String]?
@@ -46,7 +48,7 @@ public final class CachedBuild: BuildReuse {
     /// A command's reuse of the cache of `options`, whose file is in the folder they name;
     /// nil when they use no cache.
     public static func reusing(_ options: BuildOptions) -> CachedBuild? {
-        BuildCache.file(for: options).map { CachedBuild(file: $0, memory: nil, changed: nil) }
+        BuildCache.file(for: options).map { CachedBuild(file: $0, photos: BuildCache.photoFolder(for: options), memory: nil, changed: nil) }
     }
 
     /// Where build caches are kept unless `--cache-dir` says otherwise.
@@ -55,11 +57,12 @@ public final class CachedBuild: BuildReuse {
     /// A server's: its cache is in `memory`, and the files at `changed` changed since its
     /// last build.
     public convenience init(options: BuildOptions, memory: BuildMemory, changed: [String]?) {
-        self.init(file: BuildCache.file(for: options), memory: memory, changed: changed)
+        self.init(file: BuildCache.file(for: options), photos: BuildCache.photoFolder(for: options), memory: memory, changed: changed)
     }
 
-    init(file: String?, memory: BuildMemory?, changed: [String]?) {
+    init(file: String?, photos: String?, memory: BuildMemory?, changed: [String]?) {
         self.file = file
+        photoFolder = photos
         self.memory = memory
         changedPaths = changed
     }
@@ -206,8 +209,7 @@ public final class CachedBuild: BuildReuse {
         return LastOutput(files: previous.outputs, folders: previous.folders, isAsLeft: foundAsLeft)
     }
 
-    /// Beside the cache file.
-    public var photoStore: (any PhotoStore)? { file.map { PhotoFolder(root: $0 + ".photos") } }
+    public var photoStore: (any PhotoStore)? { photoFolder.map { PhotoFolder(root: $0) } }
 
     public func staticHash(of path: String) -> UInt64? { staticHashes["Content/" + path] }
 
@@ -238,6 +240,15 @@ extension BuildCache {
 
     /// The cache file of the site and output of `options`, in their cache folder; nil when
     /// they use none.
+    /// The folder of the files made of the site's photos, in the cache folder: one per site,
+    /// shared by its builds into any output and by `serve`, since what is made of a photo
+    /// depends only on its bytes and the settings.
+    static func photoFolder(for options: BuildOptions) -> String? {
+        guard options.useCache else { return nil }
+        let source = URL(fileURLWithPath: options.source).standardizedFileURL.path
+        return (options.cacheFolder ?? defaultFolder) + "/" + ContentHash.hex(Array(source.utf8)) + ".photos"
+    }
+
     static func file(for options: BuildOptions) -> String? {
         guard options.useCache else { return nil }
         let source = URL(fileURLWithPath: options.source)
