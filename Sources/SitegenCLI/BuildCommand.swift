@@ -48,7 +48,8 @@ enum BuildCommand {
         options.drafts = arguments.has("--drafts")
         options.future = arguments.has("--future")
         options.strict = arguments.has("--strict")
-        options.useCache = arguments.command == "build" && !arguments.has("--no-cache")
+        // `check` keeps no cache of pages: with a cache, it shares the builds' photos.
+        options.useCache = !arguments.has("--no-cache")
         options.cacheFolder = arguments["--cache-dir"]
         options.toolIdentity = toolIdentity
         return options
@@ -175,6 +176,8 @@ enum CheckCommand {
             .flag("--drafts", "include drafts"),
             .flag("--future", "include articles dated after the check's moment"),
             .flag("--strict", "treat warnings as errors (notes never fail)"),
+            .option("--cache-dir", "DIR", .folder, "where the photos made by builds are kept (default: ~/.cache/sitegen, or $XDG_CACHE_HOME/sitegen): check makes only the photos no build made, and keeps them for the next build"),
+            .flag("--no-cache", "make every photo, and keep none"),
             .flag("--quiet", short: "-q", "print problems only, no summary"),
         ],
         operandHint: "; the site folder is given with --source",
@@ -183,7 +186,7 @@ enum CheckCommand {
 
     static func run(_ parsed: Arguments, console: Console) -> Int32 {
         guard let options = BuildCommand.buildOptions(parsed, console: console) else { return 2 }
-        let (report, summary) = SiteChecker.check(options)
+        let (report, summary) = SiteChecker.check(options, photos: CachedBuild.photoStore(for: options))
         for diagnostic in report.diagnostics { console.printError(diagnostic.description) }
         if let problem = report.commandError {
             console.printError("sitegen check: error: \(problem)")

@@ -155,4 +155,14 @@ struct PhotoTests {
         #expect(page.contains("<p>" + picture.replacingOccurrences(of: "%@", with: "Us") + "</p>"))
         #expect(page.contains("<p>And a small one " + picture.replacingOccurrences(of: "%@", with: "inline") + " in a line.</p>"))
     }
+
+    @Test func checkKeepsThePhotosItMakesForTheBuilds() throws {
+        let folder = try site(photo: "phone.jpg")
+        let console = CapturedConsole()
+        let status = CommandLineTool.run(arguments: ["check", "--quiet", "--source", folder.url.appendingPathComponent("site").path,
+                                                     "--cache-dir", folder.url.appendingPathComponent("cache").path, "--today", "2026-10-02"],
+                                         console: console.console)
+        #expect(status == 0, "\(console.error)")
+        #expect(build(folder, cached: true, timings: true).errors.contains("made 0 photos"))
+    }
 }

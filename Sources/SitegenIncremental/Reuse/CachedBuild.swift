@@ -211,6 +211,12 @@ public final class CachedBuild: BuildReuse {
 
     public var photoStore: (any PhotoStore)? { photoFolder.map { PhotoFolder(root: $0) } }
 
+    /// The store of the site's made photos, for a command that builds without a cache of
+    /// pages (`sitegen check`).
+    public static func photoStore(for options: BuildOptions) -> (any PhotoStore)? {
+        BuildCache.photoFolder(for: options).map { PhotoFolder(root: $0) }
+    }
+
     public func staticHash(of path: String) -> UInt64? { staticHashes["Content/" + path] }
 
     public func formats(for language: LanguageTag) -> Formats? {

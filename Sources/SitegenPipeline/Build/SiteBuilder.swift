@@ -18,8 +18,10 @@ public enum SiteBuilder {
     }
 
     /// Every stage but the write: what `sitegen check` looks at. `staging`: whether a first
-    /// build puts its pages in a folder beside the output as they are rendered.
-    public static func make(_ options: BuildOptions, reuse: (any BuildReuse)?, staging: Bool = false, progress: @Sendable (String) -> Void) -> Made {
+    /// build puts its pages in a folder beside the output as they are rendered. `photos`:
+    /// the photos made before, for a build without a reuse (`check` takes the builds').
+    public static func make(_ options: BuildOptions, reuse: (any BuildReuse)?, photos: (any PhotoStore)? = nil, staging: Bool = false,
+                            progress: @Sendable (String) -> Void) -> Made {
         let request: BuildRequest
         do { request = try BuildRequest(options) } catch { return Made(report: BuildReport(commandError: error.message)) }
 
@@ -49,7 +51,7 @@ public enum SiteBuilder {
                 if renderScope(scope, edited: edited.count, colours: colours, into: &scoped, reuse: reuse, progress: progress) { return scoped }
             }
         }
-        return whole(made, log: log, context: context, reuse: reuse, staging: staging, progress: progress)
+        return whole(made, log: log, context: context, reuse: reuse, photos: reuse?.photoStore ?? photos, staging: staging, progress: progress)
     }
 
     /// The pages of `scope` rendered; false when the scope did not hold and the whole site
@@ -82,7 +84,8 @@ public enum SiteBuilder {
 
     /// Every model validated and indexed, every page planned and rendered (or found as the
     /// last build left it), with the static files and the theme's assets.
-    private static func whole(_ made: Made, log: DiagnosticLog, context: ModelContext, reuse: (any BuildReuse)?, staging: Bool, progress: (String) -> Void) -> Made {
+    private static func whole(_ made: Made, log: DiagnosticLog, context: ModelContext, reuse: (any BuildReuse)?, photos store: (any PhotoStore)?,
+                              staging: Bool, progress: (String) -> Void) -> Made {
         var made = made
         let (request, tree, settings) = (made.request!, made.tree!, made.settings!)
         let validated = Validate.models(of: tree, known: reuse?.models(of: tree, context: context) ?? [], context: context)
@@ -92,7 +95,7 @@ public enum SiteBuilder {
         progress("Photos")
         DrawingSafety.check(staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"), log: log)
         let photos = Photos.run(content, settings: settings.site.images, staticFiles: tree.staticFiles, contentFolder: request.sourceURL.appendingPathComponent("Content"),
-                                store: reuse?.photoStore, staticHash: { path in reuse?.staticHash(of: path) }, log: log)
+                                store: store, staticHash: { path in reuse?.staticHash(of: path) }, log: log)
         made.report.photosMade = photos.madeCount
         made.photoColours = photos.colours
         // The index is built mostly on one core: the articles' views are made on the other

@@ -13,8 +13,9 @@ public enum SiteChecker {
         public var links = 0
     }
 
-    public static func check(_ options: BuildOptions) -> (BuildReport, Summary) {
-        let made = SiteBuilder.make(options, reuse: nil) { _ in }
+    /// `photos`: the photos the site's builds made, so that a check makes only new ones.
+    public static func check(_ options: BuildOptions, photos: (any PhotoStore)? = nil) -> (BuildReport, Summary) {
+        let made = SiteBuilder.make(options, reuse: nil, photos: photos) { _ in }
         var report = made.report
         var summary = Summary()
         guard report.succeeded, let files = made.files, let index = made.index else { return (report, summary) }
