@@ -31,19 +31,26 @@ def exif(orientation, rng):
 
 
 def scenes(width, height, count):
-    """A few scenes with the texture of photos (soft shapes, grain), drawn small and grown."""
+    """A few scenes with the detail of photos: shapes and lines drawn at a quarter of the
+    size and grown, mottling, and a sensor's grain. A 4032x3024 one is some 3.6 MB as a
+    JPEG of quality 90 and some 180 KB as a 1280-pixel WebP, as a phone's photo is."""
     made = []
     for seed in range(count):
         rng = random.Random(seed)
-        small = Image.new("RGB", (width // 8, height // 8), tuple(rng.randrange(60, 200) for _ in range(3)))
+        small = Image.new("RGB", (width // 4, height // 4), tuple(rng.randrange(60, 200) for _ in range(3)))
         draw = ImageDraw.Draw(small)
-        for _ in range(40):
+        for _ in range(600):
             x, y = rng.randrange(small.width), rng.randrange(small.height)
-            r = rng.randrange(8, small.width // 4)
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=tuple(rng.randrange(0, 256) for _ in range(3)))
-        scene = small.filter(ImageFilter.GaussianBlur(3)).resize((width, height), Image.BICUBIC)
-        grain = Image.effect_noise((width, height), 24).convert("RGB")
-        made.append(Image.blend(scene, grain, 0.12))
+            colour = tuple(rng.randrange(256) for _ in range(3))
+            if rng.random() < 0.5:
+                r = rng.randrange(3, small.width // 6)
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+            else:
+                draw.line([x, y, x + rng.randrange(-300, 300), y + rng.randrange(-300, 300)], fill=colour, width=rng.randrange(1, 6))
+        scene = small.filter(ImageFilter.GaussianBlur(0.8)).resize((width, height), Image.BICUBIC)
+        mottling = Image.effect_noise((width // 4, height // 4), 70).resize((width, height), Image.BICUBIC).convert("RGB")
+        grain = Image.effect_noise((width, height), 40).convert("RGB")
+        made.append(Image.blend(Image.blend(scene, mottling, 0.18), grain, 0.14))
     return made
 
 
