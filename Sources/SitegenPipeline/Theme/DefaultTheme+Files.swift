@@ -497,6 +497,9 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .prose > :first-child { margin-top: 0; }
 .prose > :last-child { margin-bottom: 0; }
 .prose img { border-radius: 6px; }
+/* A photo in the text has no colour of its own while it loads (sitegen writes it with the
+   text, before the photo is made): the grouped background's instead of nothing. */
+.prose picture img { background: var(--card-pressed); }
 .prose pre { overflow-x: auto; padding: 0.75rem; border-radius: 8px; background: var(--background); }
 .prose table { display: block; overflow-x: auto; }
 .prose blockquote { margin: 1rem 0; padding-left: 1rem; border-left: 3px solid var(--separator); color: var(--secondary); }
