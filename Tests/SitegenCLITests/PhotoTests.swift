@@ -165,4 +165,20 @@ struct PhotoTests {
         #expect(status == 0, "\(console.error)")
         #expect(build(folder, cached: true, timings: true).errors.contains("made 0 photos"))
     }
+
+    @Test func twoPhotosMayNotMakeTheSameFiles() throws {
+        let folder = try site(photo: "phone.jpg")
+        let toast = folder.url.appendingPathComponent("site/Content/articles/toast")
+        try FileManager.default.copyItem(at: toast.appendingPathComponent("phone.jpg"), to: toast.appendingPathComponent("phone.jpeg"))
+        try folder.write("---\ntitle: Toast\ndate: 2026-10-01\ncover: {src: phone.jpg, alt: A photo}\n---\nText.\n\n![Again](phone.jpeg)\n", to: "site/Content/articles/toast/index.md")
+        var (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("Content/articles/toast/index.md:8:1: error: image 'articles/toast/phone.jpeg' must make files of its own, found that 'articles/toast/phone.jpg' makes articles/toast/phone-48w.webp too: rename one of them (docs/photos.md)\n"), "\(errors)")
+
+        try FileManager.default.moveItem(at: toast.appendingPathComponent("phone.jpeg"), to: toast.appendingPathComponent("phone-48w.jpg"))
+        try folder.write("---\ntitle: Toast\ndate: 2026-10-01\ncover: {src: phone.jpg, alt: A photo}\n---\nText.\n", to: "site/Content/articles/toast/index.md")
+        (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("Content/articles/toast/index.md:4:14: error: image 'articles/toast/phone.jpg' must make files of its own, found Content/articles/toast/phone-48w.jpg where its 48-pixel jpeg goes: rename one of them (docs/photos.md)\n"), "\(errors)")
+    }
 }

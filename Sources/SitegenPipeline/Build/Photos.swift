@@ -94,6 +94,7 @@ public enum Photos {
         guard !log.hasErrors else { return Output() }
         let jobs = self.jobs(content, staticFiles: staticFiles)
         guard !jobs.isEmpty else { return Output() }
+        guard claimsAlone(jobs, settings: settings, staticFiles: staticFiles, log: log) else { return Output() }
         let hashes = Dictionary(jobs.compactMap { job in staticHash(job.path).map { (job.path, $0) } }, uniquingKeysWith: { first, _ in first })
         if let problem = PhotoMaker.libraryProblem() {
             let job = jobs.first { $0.usedAt != nil } ?? jobs[0]
@@ -126,6 +127,33 @@ public enum Photos {
         }
         if !failed { store?.prune(keeping: keys) }
         return output
+    }
+
+    /// Whether every file the shown photos make has one photo to make it and is no file of
+    /// Content/ (`a.jpg` and `a.png` would both make `a-320w.webp`); else an error at each
+    /// photo that claims another's.
+    static func claimsAlone(_ jobs: [Job], settings: ImageSettings, staticFiles: [String], log: DiagnosticLog) -> Bool {
+        let statics = Set(staticFiles)
+        var makers: [String: String] = [:]
+        var alone = true
+        // In the order they are named: the error is at the later one.
+        let shown = jobs.compactMap { job in job.photo.flatMap { photo in job.usedAt.map { (job, photo, $0) } } }.sorted { $0.2 < $1.2 }
+        for (job, photo, location) in shown {
+            for candidate in PhotoCandidates(path: job.path, photo: photo, settings: settings).candidates {
+                if statics.contains(candidate.path) {
+                    log.error(at: location, "image '\(job.path)' must make files of its own, found Content/\(candidate.path) where its \(candidate.width)-pixel \(candidate.encoding.rawValue) goes: rename one of them (docs/photos.md)")
+                    alone = false
+                    break
+                }
+                if let other = makers[candidate.path], other != job.path {
+                    log.error(at: location, "image '\(job.path)' must make files of its own, found that '\(other)' makes \(candidate.path) too: rename one of them (docs/photos.md)")
+                    alone = false
+                    break
+                }
+                makers[candidate.path] = job.path
+            }
+        }
+        return alone
     }
 
     /// The colours of the photos a build of only some pages shows, looked up in the store
