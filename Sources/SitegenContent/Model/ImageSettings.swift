@@ -108,4 +108,14 @@ public struct PhotoFile: Sendable, Hashable {
     /// The format every browser shows that it is made in: PNG keeps a PNG's transparency
     /// and sharp edges; every other photo is made a JPEG.
     public var fallback: PhotoEncoding { format == .png ? .png : .jpeg }
+
+    /// The format it is kept in at its own size: its own.
+    public var encoding: PhotoEncoding {
+        switch format {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        }
+    }
 }

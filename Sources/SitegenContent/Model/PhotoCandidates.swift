@@ -47,13 +47,7 @@ public struct PhotoCandidates: Sendable, Hashable {
         }
         self.candidates = candidates
         if settings.keepOriginals {
-            let encoding: PhotoEncoding = switch photo.format {
-            case .jpeg: .jpeg
-            case .png: .png
-            case .webp: .webp
-            case .avif: .avif
-            }
-            original = PhotoCandidate(path: path, width: photo.width, height: photo.height, encoding: encoding)
+            original = PhotoCandidate(path: path, width: photo.width, height: photo.height, encoding: photo.encoding)
         }
     }
 

@@ -285,15 +285,3 @@ extension PhotoEncoding {
         }
     }
 }
-
-extension PhotoFile {
-    /// The format a photo is kept in at its own size: its own.
-    var encoding: PhotoEncoding {
-        switch format {
-        case .jpeg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .avif: .avif
-        }
-    }
-}
