@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "SitegenImages", dependencies: ["CVips"]),
         // The content model: values, readers and models of a site's files; no cache, no
         // files written, no process-wide state.
-        .target(name: "SitegenContent", dependencies: ["SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
+        .target(name: "SitegenContent", dependencies: ["SitegenImages", "SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
         // The files of a build: the source walker and readers, staging, atomic writes.
         .target(name: "SitegenFiles", dependencies: ["SitegenPlatform", "SitegenSupport"]),
         // The build: its stages (load, parse, validate, index, render, write), the site's

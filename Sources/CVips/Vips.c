@@ -128,7 +128,6 @@ sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, in
 
 int sitegen_picture_width(const sitegen_picture *picture) { return sg_vips_image_get_width(picture->image); }
 int sitegen_picture_height(const sitegen_picture *picture) { return sg_vips_image_get_height(picture->image); }
-int sitegen_picture_has_alpha(sitegen_picture *picture) { return sg_vips_image_hasalpha(picture->image) ? 1 : 0; }
 
 /// `image` with its transparency laid on white, as a new reference.
 static int flattened(VipsImage *image, VipsImage **out) {

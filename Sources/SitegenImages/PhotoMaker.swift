@@ -1,8 +1,11 @@
 import CVips
 
 /// A format photos are written in.
-public enum ImageEncoding: Sendable, Hashable {
-    case jpeg, webp, avif, png
+public enum ImageEncoding: String, Sendable, Hashable, CaseIterable {
+    case avif, webp, jpeg, png
+
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var mediaType: String { "image/" + rawValue }
 
     var library: sitegen_encoding {
         switch self {

@@ -110,6 +110,14 @@ struct PhotoTests {
             """), "\(errors)")
     }
 
+    @Test func aBombNoContentShowsIsRefusedToo() throws {
+        let folder = try site(photo: "phone.jpg")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("bomb.png"), to: folder.url.appendingPathComponent("site/Content/bomb.png"))
+        let (status, errors) = build(folder)
+        #expect(status == 1)
+        #expect(errors.hasPrefix("Content/bomb.png:1:1: error: image 'bomb.png' must be at most 100 million pixels, found 100000 × 100000: make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/photos.md)\n"), "\(errors)")
+    }
+
     @Test func theLimitsAreTheSiteS() throws {
         let folder = try site(photo: "phone.jpg", siteYAML: "images: {max_megabytes: 1, max_megapixels: 1}\n")
         #expect(build(folder).status == 0)

@@ -27,7 +27,6 @@ sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int wi
 sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, int height, char **error);
 int sitegen_picture_width(const sitegen_picture *picture);
 int sitegen_picture_height(const sitegen_picture *picture);
-int sitegen_picture_has_alpha(sitegen_picture *picture);
 /// Encodes `picture`, which carries no metadata; a JPEG flattens transparency onto white.
 /// 0 on success, with `*bytes` to be freed with sitegen_buffer_free().
 int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, int quality, void **bytes, size_t *length, char **error);

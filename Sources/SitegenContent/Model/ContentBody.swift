@@ -93,7 +93,10 @@ public enum ContentBody {
                 }
                 log.warning(at: location, message)
             }
-            if let photo, !withinLimits(photo, path: path, found: found, at: location, context: context, log: log) { return nil }
+            if let photo, let error = context.site.images.limitError(photo, bytes: context.images.fileSize(found), file: path) {
+                log.error(at: location, error)
+                return nil
+            }
             guard case .size(let width, let height)? = size else { return (found, nil, nil, photo) }
             return (found, photo?.width ?? width, photo?.height ?? height, photo)
         case .outside:
@@ -103,20 +106,5 @@ public enum ContentBody {
             log.error(at: location, "image '\(path)' not found: looked for \(tried)")
         }
         return nil
-    }
-
-    /// A photo larger than `images:` lets sitegen open is an error here, where it is named,
-    /// before a byte of it is decoded: a small file may say it is 100,000 pixels square.
-    private static func withinLimits(_ photo: PhotoFile, path: String, found: String, at location: SourceLocation, context: ModelContext, log: DiagnosticLog) -> Bool {
-        let settings = context.site.images
-        if photo.width.multipliedReportingOverflow(by: photo.height).partialValue > settings.maxPixels || photo.width > 1 << 24 || photo.height > 1 << 24 {
-            log.error(at: location, "image '\(path)' must be at most \(settings.maxPixels / 1_000_000) million pixels, found \(photo.width) × \(photo.height): make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/photos.md)")
-            return false
-        }
-        if let bytes = context.images.fileSize(found), bytes > settings.maxFileBytes {
-            log.error(at: location, "image '\(path)' must be at most \(settings.maxFileBytes >> 20) MB, found \(String(format: "%.1f MB", Double(bytes) / 1_048_576)): make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/photos.md)")
-            return false
-        }
-        return true
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import SitegenImages
 import SitegenSupport
 
 /// `images:` in site.yaml: the sizes and formats photos are published in.
@@ -6,7 +8,7 @@ public struct ImageSettings: Sendable, Hashable {
     public var widths = [320, 640, 960, 1280, 1600]
     /// The formats offered before the fallback every browser shows (JPEG, or PNG for a PNG
     /// photo), best first.
-    public var formats: [PhotoEncoding] = [.webp]
+    public var formats: [ImageEncoding] = [.webp]
     /// The encoders' quality, 1 to 100.
     public var quality = 75
     /// Whether the photo itself is published too, at its full size.
@@ -43,9 +45,9 @@ public struct ImageSettings: Sendable, Hashable {
             }
         }
         if let names = section.list("formats", String.self, singleAllowed: true) {
-            var formats: [PhotoEncoding] = []
+            var formats: [ImageEncoding] = []
             for (index, name) in names.enumerated() {
-                guard let format = PhotoEncoding(rawValue: name.lowercased()), format.isOffered else {
+                guard let format = ImageEncoding(rawValue: name.lowercased()), format.isOffered else {
                     let location = section.node("formats")?.sequence?[index].location ?? section.node("formats")!.location
                     section.log.error(at: location, "'images.formats' must list `avif` and `webp` (JPEG or PNG always comes after them), found '\(name)'")
                     continue
@@ -71,6 +73,19 @@ public struct ImageSettings: Sendable, Hashable {
         return value
     }
 
+    /// The error of a photo larger than sitegen may open, `file` as written where it is
+    /// named; nil when it is within both limits. Checked before a byte of it is decoded: a
+    /// small file may say it is 100,000 pixels square.
+    public func limitError(_ photo: PhotoFile, bytes: Int?, file: String) -> String? {
+        if photo.width.multipliedReportingOverflow(by: photo.height).partialValue > maxPixels || photo.width > 1 << 24 || photo.height > 1 << 24 {
+            return "image '\(file)' must be at most \(maxPixels / 1_000_000) million pixels, found \(photo.width) × \(photo.height): make it smaller, or raise 'images.max_megapixels' in site.yaml (docs/photos.md)"
+        }
+        if let bytes, bytes > maxFileBytes {
+            return "image '\(file)' must be at most \(maxFileBytes >> 20) MB, found \(String(format: "%.1f MB", Double(bytes) / 1_048_576)): make it smaller, or raise 'images.max_megabytes' in site.yaml (docs/photos.md)"
+        }
+        return nil
+    }
+
     /// What a change of these settings changes in the files made: a photo's made files are
     /// kept in the cache under it.
     public var fingerprint: String {
@@ -78,14 +93,9 @@ public struct ImageSettings: Sendable, Hashable {
     }
 }
 
-/// A format sitegen writes photos in.
-public enum PhotoEncoding: String, Sendable, Hashable, CaseIterable {
-    case avif, webp, jpeg, png
-
+extension ImageEncoding {
     /// Offered in `<source>` before the fallback; the others are fallbacks.
     public var isOffered: Bool { self == .avif || self == .webp }
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-    public var mediaType: String { "image/" + rawValue }
 }
 
 /// A photo file sitegen makes published sizes of: its format and its pixel size once
@@ -107,10 +117,10 @@ public struct PhotoFile: Sendable, Hashable {
 
     /// The format every browser shows that it is made in: PNG keeps a PNG's transparency
     /// and sharp edges; every other photo is made a JPEG.
-    public var fallback: PhotoEncoding { format == .png ? .png : .jpeg }
+    public var fallback: ImageEncoding { format == .png ? .png : .jpeg }
 
     /// The format it is kept in at its own size: its own.
-    public var encoding: PhotoEncoding {
+    public var encoding: ImageEncoding {
         switch format {
         case .jpeg: .jpeg
         case .png: .png

@@ -76,9 +76,8 @@ public struct ImageLookup: Sendable {
             if size == .needsMore { size = .sizeBeyondLimit(format: ImageSize.formatName(of: bytes)) }
             head = bytes
         }
-        guard case .size(let width, let height) = size, let format = PhotoFile.format(of: head) else { return (size, nil) }
-        let turned = format == .jpeg && ImageSize.jpegOrientation(head) >= 5
-        return (size, PhotoFile(format: format, width: turned ? height : width, height: turned ? width : height))
+        guard case .size(let width, let height) = size else { return (size, nil) }
+        return (size, PhotoFile(header: head, width: width, height: height))
     }
 
     /// Resolves `.` and `..`; nil when the path climbs out of its root.

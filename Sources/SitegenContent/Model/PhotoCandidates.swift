@@ -1,3 +1,4 @@
+import SitegenImages
 import SitegenMarkdown
 
 /// One published file made from a photo.
@@ -6,9 +7,9 @@ public struct PhotoCandidate: Sendable, Hashable {
     public var path: String
     public var width: Int
     public var height: Int
-    public var encoding: PhotoEncoding
+    public var encoding: ImageEncoding
 
-    public init(path: String, width: Int, height: Int, encoding: PhotoEncoding) {
+    public init(path: String, width: Int, height: Int, encoding: ImageEncoding) {
         self.path = path
         self.width = width
         self.height = height
@@ -24,8 +25,12 @@ public struct PhotoCandidates: Sendable, Hashable {
     public var candidates: [PhotoCandidate]
     /// The photo itself, published at its own path, when the site keeps originals.
     public var original: PhotoCandidate?
-    public var widths: [Int]
-    public var fallback: PhotoEncoding
+    /// The formats offered before the fallback, best first (`images.formats`).
+    public var offered: [ImageEncoding]
+    public var fallback: ImageEncoding
+
+    /// The widths made, narrowest first.
+    public var widths: [Int] { of(fallback).map(\.width) }
 
     /// How wide prose's images are shown, as `sizes` says it: the column less the insets
     /// of the section and of its text.
@@ -35,11 +40,11 @@ public struct PhotoCandidates: Sendable, Hashable {
         let widest = settings.widths.last ?? photo.width
         var widths = settings.widths.filter { $0 < photo.width }
         if photo.width <= widest { widths.append(photo.width) }
-        self.widths = widths
+        offered = settings.formats
         fallback = photo.fallback
         let stem = PhotoCandidates.stem(of: path)
         var candidates: [PhotoCandidate] = []
-        for encoding in settings.formats + [photo.fallback] {
+        for encoding in offered + [fallback] {
             for width in widths {
                 let height = max(1, Int((Double(photo.height) * Double(width) / Double(photo.width)).rounded()))
                 candidates.append(PhotoCandidate(path: "\(stem)-\(width)w.\(encoding.fileExtension)", width: width, height: height, encoding: encoding))
@@ -59,7 +64,7 @@ public struct PhotoCandidates: Sendable, Hashable {
     }
 
     /// The candidates of one format, narrowest first.
-    public func of(_ encoding: PhotoEncoding) -> [PhotoCandidate] {
+    public func of(_ encoding: ImageEncoding) -> [PhotoCandidate] {
         candidates.filter { $0.encoding == encoding }
     }
 
@@ -71,14 +76,13 @@ public struct PhotoCandidates: Sendable, Hashable {
     }
 
     /// A `srcset` of the candidates of `encoding`.
-    public func sourceSet(_ encoding: PhotoEncoding, url: (String) -> String) -> String {
+    public func sourceSet(_ encoding: ImageEncoding, url: (String) -> String) -> String {
         of(encoding).map { "\(url($0.path)) \($0.width)w" }.joined(separator: ", ")
     }
 
     /// The `<picture>` of an image within Markdown's text.
     public func markup(basePath: String, sizes: String) -> MarkdownPicture {
         let url = { (path: String) in basePath + path.urlPathEncoded }
-        let offered = candidates.map(\.encoding).reduce(into: [PhotoEncoding]()) { if $1 != fallback, !$0.contains($1) { $0.append($1) } }
         return MarkdownPicture(sources: offered.map { ($0.mediaType, sourceSet($0, url: url)) },
                                src: url(fallbackSource.path), srcset: sourceSet(fallback, url: url), sizes: sizes)
     }

@@ -10,6 +10,14 @@ extension PhotoFile {
         return extensions.contains(path[path.index(after: dot)...].lowercased())
     }
 
+    /// The photo whose first bytes are `bytes` (`ImageSize.read` found it `width` ×
+    /// `height` as stored), upright; nil when it is none sitegen makes sizes of.
+    public init?(header bytes: [UInt8], width: Int, height: Int) {
+        guard let format = PhotoFile.format(of: bytes) else { return nil }
+        let turned = format == .jpeg && ImageSize.jpegOrientation(bytes) >= 5
+        self.init(format: format, width: turned ? height : width, height: turned ? width : height)
+    }
+
     /// The format of a still photo sitegen makes sizes of, from the file's first bytes;
     /// nil for every other file: an animation (GIF, animated PNG or WebP, an AVIF
     /// sequence) and a drawing (SVG) are published as they are.

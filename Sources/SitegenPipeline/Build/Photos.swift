@@ -20,10 +20,12 @@ public protocol PhotoStore: Sendable {
 public struct PhotoKey: Sendable, Hashable {
     public var text: String
 
-    public init(hash: UInt64, settings: ImageSettings, keepsOriginal: Bool) {
+    /// `isShown`: whether content shows the photo (it is made into its sizes, and into
+    /// itself with `keep_originals`), or not (it is made into itself alone).
+    public init(hash: UInt64, settings: ImageSettings, isShown: Bool) {
         var fingerprint = Fingerprint()
         fingerprint.add(settings.fingerprint)
-        fingerprint.add(keepsOriginal ? "original" : "sizes")
+        fingerprint.add(isShown ? "sizes" : "original")
         text = String(hash, radix: 16) + "-" + String(fingerprint.value, radix: 16)
     }
 }
@@ -53,13 +55,7 @@ public struct StoredPhoto: Sendable {
 
     /// `640.webp`, or `original.jpg` for the photo at its own size.
     public static func name(width: Int?, encoding: ImageEncoding) -> String {
-        let ext = switch encoding {
-        case .jpeg: "jpg"
-        case .webp: "webp"
-        case .avif: "avif"
-        case .png: "png"
-        }
-        return (width.map(String.init) ?? "original") + "." + ext
+        (width.map(String.init) ?? "original") + "." + encoding.fileExtension
     }
 }
 
@@ -111,6 +107,9 @@ public enum Photos {
         var failed = false
         for (job, result) in zip(jobs, results) {
             switch result {
+            case .refused(let message):
+                failed = true
+                log.error(at: job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1), message)
             case .failed(let reason):
                 failed = true
                 let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
@@ -166,7 +165,7 @@ public enum Photos {
             if let hash = staticHash(path) { hashes[path] = hash }
         }
         let key: @Sendable (String) -> PhotoKey? = { [hashes] path in
-            hashes[path].map { PhotoKey(hash: $0, settings: settings, keepsOriginal: settings.keepOriginals && settings.stripMetadata) }
+            hashes[path].map { PhotoKey(hash: $0, settings: settings, isShown: true) }
         }
         var content = SiteContent()
         for model in edited {
@@ -206,47 +205,45 @@ public enum Photos {
 
     enum Result: Sendable {
         case published([OutputFile], colour: String?, made: Bool, key: PhotoKey)
-        /// A file that is no still photo after all (an animation): published as it is.
+        /// A file that is no still photo after all (an animation), or one the site publishes
+        /// with its metadata: published as it is.
         case copied
+        /// Larger than the site lets sitegen open: the error, whole.
+        case refused(String)
+        /// What libvips said.
         case failed(String)
     }
 
     private static func publish(_ job: Job, settings: ImageSettings, contentFolder: URL, store: (any PhotoStore)?, staticHash: UInt64?) -> Result {
         let source = contentFolder.appendingPathComponent(job.path)
-        var bytes: [UInt8]?
-        var photo = job.photo
-        if photo == nil {
-            // A photo no content shows: its format and size from its first bytes.
-            guard let read = FileReader.read(source.path) else { return .failed("the file could not be read") }
-            guard case .size(let width, let height) = ImageSize.read(read), let format = PhotoFile.format(of: read) else { return .copied }
-            guard width.multipliedReportingOverflow(by: height).partialValue <= settings.maxPixels, width < 1 << 24, height < 1 << 24 else {
-                return .failed("it is \(width) × \(height) pixels, more than the \(settings.maxPixels / 1_000_000) million 'images.max_megapixels' lets sitegen open")
-            }
-            guard read.count <= settings.maxFileBytes else {
-                return .failed("it is larger than the \(settings.maxFileBytes >> 20) MB 'images.max_megabytes' lets sitegen open")
-            }
-            let turned = format == .jpeg && ImageSize.jpegOrientation(read) >= 5
-            photo = PhotoFile(format: format, width: turned ? height : width, height: turned ? width : height)
-            bytes = read
-        }
-        guard let photo else { return .copied }
-        let candidates = PhotoCandidates(path: job.path, photo: photo, settings: settings)
         // The photo at its own size: every photo no content shows, and with `keep_originals`
         // the shown ones too; made again without metadata, or else published as it is.
         let publishesOriginal = job.photo == nil || settings.keepOriginals
-        if publishesOriginal, !settings.stripMetadata, job.photo == nil { return .copied }
+        if job.photo == nil, !settings.stripMetadata { return .copied }
+        var bytes: [UInt8]?
+        let photo: PhotoFile
+        if let shown = job.photo {
+            photo = shown
+        } else {
+            // A photo no content shows: what it is from its bytes, and the site's limits.
+            guard let read = FileReader.read(source.path) else { return .failed("the file could not be read") }
+            guard case .size(let width, let height) = ImageSize.read(read), let found = PhotoFile(header: read, width: width, height: height) else { return .copied }
+            if let error = settings.limitError(found, bytes: read.count, file: job.path) { return .refused(error) }
+            (photo, bytes) = (found, read)
+        }
+        let candidates = PhotoCandidates(path: job.path, photo: photo, settings: settings)
         let original: PhotoCandidate? = publishesOriginal && settings.stripMetadata
             ? PhotoCandidate(path: job.path, width: photo.width, height: photo.height, encoding: photo.encoding) : nil
         guard let hash = staticHash ?? (bytes ?? FileReader.read(source.path)).map(ContentHash.value) else { return .failed("the file could not be read") }
-        let key = PhotoKey(hash: hash, settings: settings, keepsOriginal: original != nil)
+        let key = PhotoKey(hash: hash, settings: settings, isShown: job.photo != nil)
         var made = false
         var stored = store?.made(key)
         if stored == nil {
             guard let read = bytes ?? FileReader.read(source.path) else { return .failed("the file could not be read") }
             let sizes = candidates.of(candidates.fallback).map { PhotoSize(width: $0.width, height: $0.height) }
             let order = PhotoOrder(sizes: job.photo == nil ? [] : sizes,
-                                   encodings: job.photo == nil ? [] : (settings.formats + [candidates.fallback]).map(\.imageEncoding),
-                                   original: original.map(\.encoding.imageEncoding), quality: settings.quality)
+                                   encodings: job.photo == nil ? [] : (candidates.offered + [candidates.fallback]),
+                                   original: original?.encoding, quality: settings.quality)
             do {
                 let photo = try PhotoMaker.make(read, size: PhotoSize(width: photo.width, height: photo.height), order: order)
                 stored = store?.keep(photo, as: key) ?? StoredPhoto(photo)
@@ -259,7 +256,7 @@ public enum Photos {
         var files: [OutputFile] = []
         let wanted = (job.photo == nil ? [] : candidates.candidates).map { ($0, Int?.some($0.width)) } + (original.map { [($0, nil)] } ?? [])
         for (candidate, width) in wanted {
-            guard let file = stored.files[StoredPhoto.name(width: width, encoding: candidate.encoding.imageEncoding)] else {
+            guard let file = stored.files[StoredPhoto.name(width: width, encoding: candidate.encoding)] else {
                 return .failed("libvips made no \(candidate.encoding.rawValue) of it")
             }
             let contents: OutputFile.Contents = switch file {
@@ -272,16 +269,5 @@ public enum Photos {
             files.append(OutputFile(path: job.path, contents: .copy(source, hash: staticHash)))
         }
         return .published(files, colour: stored.colour, made: made, key: key)
-    }
-}
-
-extension PhotoEncoding {
-    var imageEncoding: ImageEncoding {
-        switch self {
-        case .avif: .avif
-        case .webp: .webp
-        case .jpeg: .jpeg
-        case .png: .png
-        }
     }
 }

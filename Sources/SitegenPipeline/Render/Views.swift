@@ -206,8 +206,7 @@ public final class ViewContext: Sendable {
         fields["height"] = .int(shown?.height ?? photo.height)
         fields["srcset"] = .string(candidates.sourceSet(candidates.fallback, url: address))
         fields["type"] = .string(candidates.fallback.mediaType)
-        let offered = site.images.formats.filter { $0 != candidates.fallback }
-        fields["sources"] = .array(offered.map { encoding in
+        fields["sources"] = .array(candidates.offered.map { encoding in
             .fields(["type": .string(encoding.mediaType), "srcset": .string(candidates.sourceSet(encoding, url: address))])
         })
         fields["candidates"] = .array(candidates.candidates.map { candidate in
