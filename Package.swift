@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "SitegenImagesTests", dependencies: ["SitegenImages"]),
         .testTarget(name: "SitegenContentTests", dependencies: ["SitegenContent", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPipelineTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenSiteFixtures", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),
+        .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenImages", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenFilesTests", dependencies: ["SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
         .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),

@@ -154,6 +154,25 @@ struct PhotoTests {
         #expect(build(folder, output: "elsewhere", cached: true, timings: true).errors.contains("made 0 photos"))
     }
 
+    /// Two articles with the same photo (one copied from the other, as docs/getting-started.md
+    /// does): the photo is made once and published beside each, with and without a store.
+    @Test func theSamePhotoInTwoPlacesIsMadeOnce() throws {
+        let folder = try site(photo: "phone.jpg")
+        try folder.write("---\ntitle: Toast again\ndate: 2026-10-01\ncover: {src: phone.jpg, alt: The same photo}\n---\nText.\n",
+                         to: "site/Content/articles/again/index.md")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("phone.jpg"), to: folder.url.appendingPathComponent("site/Content/articles/again/phone.jpg"))
+        for cached in [true, false] {
+            let output = cached ? "cached" : "uncached"
+            let (status, errors) = build(folder, output: output, cached: cached, timings: true)
+            #expect(status == 0, "\(errors)")
+            #expect(errors.contains("made 1 photo\n"), "\(errors)")
+            for name in ["phone-48w.jpg", "phone-48w.webp"] {
+                let first = try #require(published(folder, "articles/toast/" + name, output: output), "\(name)")
+                #expect(published(folder, "articles/again/" + name, output: output) == first, "\(name)")
+            }
+        }
+    }
+
     @Test func aPageShowsItsPhotoWhereItIsWritten() throws {
         let folder = try site(photo: "phone.jpg")
         try folder.write("---\ntitle: About\n---\nHello.\n\n![Us](/articles/toast/phone.jpg)\n\nAnd a small one ![inline](/articles/toast/phone.jpg) in a line.\n", to: "site/Content/pages/about.md")

@@ -4,6 +4,7 @@ import SitegenImages
 import SitegenPipeline
 import SitegenPlatform
 import SitegenSupport
+import Synchronization
 
 /// The files made of a site's photos, kept beside its build cache: one folder per photo
 /// and settings (`PhotoKey`), holding each made file and a `manifest` of their hashes and
@@ -11,6 +12,7 @@ import SitegenSupport
 /// renamed into place.
 final class PhotoFolder: PhotoStore {
     let root: String
+    private let fillings = Atomic<Int>(0)
 
     init(root: String) {
         self.root = root
@@ -36,7 +38,9 @@ final class PhotoFolder: PhotoStore {
 
     func keep(_ made: MadePhoto, as key: PhotoKey) -> StoredPhoto? {
         let folder = root + "/" + key.text
-        let filling = root + "/.filling-\(getpid())-" + key.text
+        // Named for this process and call: two builds, or two photos of one build, may keep
+        // the same photo at once.
+        let filling = root + "/.filling-\(getpid())-\(fillings.add(1, ordering: .relaxed).newValue)-" + key.text
         let manager = FileManager.default
         do {
             try? manager.removeItem(atPath: filling)

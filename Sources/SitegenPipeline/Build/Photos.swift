@@ -3,6 +3,7 @@ import SitegenContent
 import SitegenFiles
 import SitegenImages
 import SitegenSupport
+import Synchronization
 
 /// Where the files made of photos are kept between builds, by the hash of a photo's bytes
 /// and the settings they were made with (`PhotoKey`): a build makes only photos it has
@@ -91,7 +92,6 @@ public enum Photos {
         let jobs = self.jobs(content, staticFiles: staticFiles)
         guard !jobs.isEmpty else { return Output() }
         guard claimsAlone(jobs, settings: settings, staticFiles: staticFiles, log: log) else { return Output() }
-        let hashes = Dictionary(jobs.compactMap { job in staticHash(job.path).map { (job.path, $0) } }, uniquingKeysWith: { first, _ in first })
         if let problem = PhotoMaker.libraryProblem() {
             let job = jobs.first { $0.usedAt != nil } ?? jobs[0]
             let location = job.usedAt ?? SourceLocation(path: "Content/" + job.path, line: 1, column: 1)
@@ -99,9 +99,7 @@ public enum Photos {
             log.error(at: location, "image '\(job.path)'\(more) must be published through libvips, found that \(problem): install it (sudo apt install libvips42 on Debian 12 and Ubuntu 22.04, libvips42t64 on later ones) (docs/photos.md)")
             return Output()
         }
-        let results = parallelMap(jobs) { job in
-            publish(job, settings: settings, contentFolder: contentFolder, store: store, staticHash: hashes[job.path])
-        }
+        let results = publishAll(jobs, settings: settings, contentFolder: contentFolder, store: store ?? HeldPhotos(), staticHash: staticHash)
         var output = Output()
         var keys: Set<PhotoKey> = []
         var failed = false
@@ -126,6 +124,39 @@ public enum Photos {
         }
         if !failed { store?.prune(keeping: keys) }
         return output
+    }
+
+    /// Each job's result, in order. The same bytes at two paths are made once: the first of
+    /// them is made, and the others find it in the store, in turn.
+    private static func publishAll(_ jobs: [Job], settings: ImageSettings, contentFolder: URL, store: any PhotoStore,
+                                   staticHash: (String) -> UInt64?) -> [Result] {
+        // A build without a cache knows no hashes, and reads them.
+        let known = jobs.map { staticHash($0.path) }
+        let read = parallelMap(Array(jobs.indices)) { index in
+            known[index] ?? (jobs[index].photo != nil || settings.stripMetadata
+                ? FileReader.read(contentFolder.appendingPathComponent(jobs[index].path).path).map(ContentHash.value) : nil)
+        }
+        let hashes = Dictionary(zip(jobs, read).compactMap { job, hash in hash.map { (job.path, $0) } }, uniquingKeysWith: { first, _ in first })
+        var groups: [[Int]] = []
+        var groupOf: [PhotoKey: Int] = [:]
+        for (index, job) in jobs.enumerated() {
+            guard let hash = hashes[job.path] else { groups.append([index]); continue }
+            let key = PhotoKey(hash: hash, settings: settings, isShown: job.photo != nil)
+            if let group = groupOf[key] {
+                groups[group].append(index)
+            } else {
+                groupOf[key] = groups.count
+                groups.append([index])
+            }
+        }
+        let published = parallelMap(groups) { group in
+            group.map { publish(jobs[$0], settings: settings, contentFolder: contentFolder, store: store, staticHash: hashes[jobs[$0].path]) }
+        }
+        var results = [Result](repeating: .copied, count: jobs.count)
+        for (group, groupResults) in zip(groups, published) {
+            for (index, result) in zip(group, groupResults) { results[index] = result }
+        }
+        return results
     }
 
     /// Whether every file the shown photos make has one photo to make it and is no file of
@@ -214,7 +245,7 @@ public enum Photos {
         case failed(String)
     }
 
-    private static func publish(_ job: Job, settings: ImageSettings, contentFolder: URL, store: (any PhotoStore)?, staticHash: UInt64?) -> Result {
+    private static func publish(_ job: Job, settings: ImageSettings, contentFolder: URL, store: any PhotoStore, staticHash: UInt64?) -> Result {
         let source = contentFolder.appendingPathComponent(job.path)
         // The photo at its own size: every photo no content shows, and with `keep_originals`
         // the shown ones too; made again without metadata, or else published as it is.
@@ -237,7 +268,7 @@ public enum Photos {
         guard let hash = staticHash ?? (bytes ?? FileReader.read(source.path)).map(ContentHash.value) else { return .failed("the file could not be read") }
         let key = PhotoKey(hash: hash, settings: settings, isShown: job.photo != nil)
         var made = false
-        var stored = store?.made(key)
+        var stored = store.made(key)
         if stored == nil {
             guard let read = bytes ?? FileReader.read(source.path) else { return .failed("the file could not be read") }
             let sizes = candidates.of(candidates.fallback).map { PhotoSize(width: $0.width, height: $0.height) }
@@ -246,7 +277,7 @@ public enum Photos {
                                    original: original?.encoding, quality: settings.quality)
             do {
                 let photo = try PhotoMaker.make(read, size: PhotoSize(width: photo.width, height: photo.height), order: order)
-                stored = store?.keep(photo, as: key) ?? StoredPhoto(photo)
+                stored = store.keep(photo, as: key) ?? StoredPhoto(photo)
                 made = true
             } catch {
                 return .failed(error.reason)
@@ -270,4 +301,22 @@ public enum Photos {
         }
         return .published(files, colour: stored.colour, made: made, key: key)
     }
+}
+
+/// The photos made by a build with no store, held for the rest of that build: the same
+/// bytes at another path take them.
+private final class HeldPhotos: PhotoStore {
+    private let photos = Mutex<[PhotoKey: StoredPhoto]>([:])
+
+    func made(_ key: PhotoKey) -> StoredPhoto? {
+        photos.withLock { $0[key] }
+    }
+
+    func keep(_ made: MadePhoto, as key: PhotoKey) -> StoredPhoto? {
+        let stored = StoredPhoto(made)
+        photos.withLock { $0[key] = stored }
+        return stored
+    }
+
+    func prune(keeping keys: Set<PhotoKey>) {}
 }
