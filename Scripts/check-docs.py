@@ -5,11 +5,15 @@
    leads to a file of the repository and a heading (or id) of it;
 2. the shell blocks of docs/getting-started.md fenced as ```sh runnable are run, in order,
    in one shell, in an empty folder, with the sitegen given on the PATH, and succeed;
-3. nothing users read points out of the repository (to ../shared, which users don't have);
-4. the README stays a README: at most 200 lines.
+3. the Mastodon recipe of docs/homework.md posts, for each grade, the sentence and page that
+   `sitegen digest` gives, to the server's statuses API with the grade's token (run on the
+   sample site with a `curl` that records its arguments, and the real `jq`);
+4. nothing users read points out of the repository (to ../shared, which users don't have);
+5. the README stays a README: at most 200 lines.
 
 Usage: Scripts/check-docs.py SITEGEN
 """
+import json
 import os
 import pathlib
 import re
@@ -112,6 +116,67 @@ def run_getting_started(sitegen):
     return len(blocks), []
 
 
+FAKE_CURL = """#!/usr/bin/env python3
+import json, os, sys
+with open(os.environ["CURL_LOG"], "a") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+"""
+
+
+def mastodon_recipe():
+    """The `run:` script of the recipe's step, and its `env:` names."""
+    text = (ROOT / "docs/homework.md").read_text()
+    block = re.search(r"```yaml\n(.*?name: Post tonight's homework.*?)```", text, re.S)
+    if not block:
+        return None, []
+    lines = block.group(1).split("\n")
+    start = next(n for n, line in enumerate(lines) if line.strip() == "run: |")
+    indent = len(lines[start + 1]) - len(lines[start + 1].lstrip())
+    script = "\n".join(line[indent:] for line in lines[start + 1:] if line.strip())
+    names = re.findall(r"^\s+([A-Z_0-9]+): ", block.group(1), re.M)
+    return script, names
+
+
+def check_mastodon_recipe(sitegen):
+    script, names = mastodon_recipe()
+    if script is None:
+        return ["docs/homework.md has no step named \"Post tonight's homework\""]
+    problems = []
+    with tempfile.TemporaryDirectory() as folder:
+        bin_dir = pathlib.Path(folder) / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "sitegen").symlink_to(pathlib.Path(sitegen).resolve())
+        curl = bin_dir / "curl"
+        curl.write_text(FAKE_CURL)
+        curl.chmod(0o755)
+        log = pathlib.Path(folder) / "curl.log"
+        environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "CURL_LOG": str(log),
+                       "BASE_URL": "https://school.example.org/", "MASTODON_URL": "https://mastodon.example.org"}
+        tokens = {name: f"secret-{name.lower()}" for name in names if name.startswith("TOKEN_")}
+        environment.update(tokens)
+        result = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            return [f"the recipe failed (status {result.returncode}):\n{result.stdout}{result.stderr}"]
+        calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        if len(calls) != len(tokens):
+            return [f"the recipe called curl {len(calls)} times for {len(tokens)} grades"]
+        for call, (name, token) in zip(calls, tokens.items()):
+            grade = name.removeprefix("TOKEN_")
+            digest = subprocess.run([sitegen, "digest", "--grade", grade, "--base-url", "https://school.example.org/", "--format", "json"],
+                                    cwd=ROOT, capture_output=True, text=True, check=True)
+            expected = json.loads(digest.stdout)[0]
+            status = f"status={expected['sentence']}\n\n{expected['url']}"
+            if call[-1] != "https://mastodon.example.org/api/v1/statuses":
+                problems.append(f"grade {grade}: posted to {call[-1]}")
+            if f"Authorization: Bearer {token}" not in call:
+                problems.append(f"grade {grade}: no Authorization header with its token in {call}")
+            if status not in call:
+                problems.append(f"grade {grade}: the status is not the digest's sentence and page: {call}")
+            if not expected["url"].startswith("https://school.example.org/homework/grade-"):
+                problems.append(f"grade {grade}: the page is {expected['url']}")
+    return problems
+
+
 def check_paths_out():
     tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "README.md", "CONTRIBUTING.md", "CHANGELOG.md", "docs", "Starter",
                               "Themes", "Sources", "action.yml", "Dockerfile", ".github"], capture_output=True, text=True, check=True)
@@ -139,6 +204,7 @@ def main():
     results.append((f"{count} relative links and anchors resolve", problems))
     count, problems = run_getting_started(sys.argv[1])
     results.append((f"the {count} runnable blocks of getting-started.md succeed", problems))
+    results.append(("the Mastodon recipe posts each grade's digest", check_mastodon_recipe(sys.argv[1])))
     results.append(("nothing users read points out of the repository", check_paths_out()))
     lines = len((ROOT / "README.md").read_text().split("\n")) - 1
     results.append((f"README.md has {lines} lines, at most 200", [] if lines <= 200 else [f"README.md has {lines} lines"]))

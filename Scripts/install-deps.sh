@@ -26,7 +26,7 @@ fi
 if [[ "${1:-}" == "--test" ]]; then
     # A Chinese font: the Traditional Chinese twin's pages are laid out and photographed
     # with its characters, not with empty boxes.
-    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei libvips-dev)
+    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei libvips-dev jq)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 

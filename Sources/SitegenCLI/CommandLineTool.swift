@@ -12,7 +12,7 @@ public enum CommandLineTool {
     /// Every command, in the order the help lists them.
     static let specs: [CommandSpec] = [
         BuildCommand.spec, CheckCommand.spec, ServeCommand.spec, NewCommand.spec, InitCommand.spec,
-        RenderTemplateCommand.spec, CompletionCommand.spec, ManualCommand.spec, helpSpec,
+        DigestCommand.spec, RenderTemplateCommand.spec, CompletionCommand.spec, ManualCommand.spec, helpSpec,
     ]
 
     static let helpSpec = CommandSpec(

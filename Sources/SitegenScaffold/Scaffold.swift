@@ -375,6 +375,7 @@ public enum Scaffold {
         lines.append("assigned: \(date)")
         let next = CalendarDate(dayNumber: date.dayNumber + 1)
         lines.append(noted("# due: \(next)", "or with a time: \(next)T08:15"))
+        lines.append("# repeat: {every: school day, until: \(CalendarDate(dayNumber: date.dayNumber + 28))}")
         lines.append(noted("# icon: worksheet", AssignmentIcon.allCases.map(\.rawValue).joined(separator: ", ")))
         lines.append("# link: https://example.org/worksheet")
         lines.append("# draft: true")

@@ -33,4 +33,22 @@ struct CachedAssignmentTests {
             #expect(read.detailsText.text == written.detailsText.text)
         }
     }
+
+    /// Either form of `repeat`, with and without an end, reads back as written.
+    @Test func aRepeatReadsBackAsWritten() throws {
+        let context = ModelContext(site: site, teachers: [:], images: ImageLookup(staticFiles: []) { _, _ in nil })
+        for repeats in ["{every: school day, until: 2026-12-18}", "{on: [fri, mon, wed]}", "{every: school days}"] {
+            let yaml = "title: Reading\nsubject: English\ngrade: 8\nassigned: 2026-11-23\nrepeat: \(repeats)\n"
+            let written = try Assignment(file: ContentFile(path: "Content/homework/r.md", contentPath: "homework/r.md",
+                                                           frontMatter: try YAMLReader.read(Array(yaml.utf8), path: "x"), body: [], bodyFirstLine: 7),
+                                         context: context, log: DiagnosticLog())
+            #expect(written.repeats != nil, "\(repeats)")
+            let bytes = try #require(BuildCache.ContentEntry(stamp: FileStamp(size: 1, modified: 1), hash: 1, model: .assignment(written), diagnostics: []).encoded())
+            guard case .assignment(let read)? = BuildCache.ContentEntry.decode(bytes, teachers: nil)?.0 else {
+                Issue.record("\(repeats) did not read back")
+                continue
+            }
+            #expect(read.repeats == written.repeats, "\(repeats)")
+        }
+    }
 }

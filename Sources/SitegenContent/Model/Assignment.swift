@@ -24,6 +24,9 @@ public struct AssignmentFields: Sendable {
     public var icon: AssignmentIcon
     public var assigned: CalendarDate
     public var due: DateTimeValue?
+    /// When the work is given again (`repeat:`): the build gives each time as an
+    /// assignment of its own (`occurrences(in:through:)`).
+    public var repeats: AssignmentRepeat?
     public var link: WebURL?
     public var draft: Bool
     public var detailsHTML: StoredText
@@ -84,6 +87,7 @@ public struct AssignmentFields: Sendable {
                 log.warning(at: fields.node("due")!.location, "'due' is '\(due)', before the work is published at \(context.site.homework.releaseTime) on \(assigned) ('homework.release_time'): it is past due when it first appears")
             }
         }
+        repeats = assigned.flatMap { AssignmentRepeat.read(fields, assigned: $0, due: due, calendar: context.site.homework.calendar) }
         extra = fields.extra()
         fields.reportUnknownKeys(what: "assignment front matter")
 
@@ -107,7 +111,7 @@ public struct AssignmentFields: Sendable {
     }
 
     /// Every field, as a store of models gives them back.
-    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink], extra: Extra = .none, photos: [ResolvedImage] = []) {
+    public init(sourcePath: String, id: String, title: String, teacher: Teacher?, subject: String, grades: [GradeID], icon: AssignmentIcon, assigned: CalendarDate, due: DateTimeValue?, repeats: AssignmentRepeat? = nil, link: WebURL?, draft: Bool, detailsHTML: StoredText, detailsText: StoredText, links: [ContentLink], extra: Extra = .none, photos: [ResolvedImage] = []) {
         self.sourcePath = sourcePath
         self.id = id
         self.title = title
@@ -117,6 +121,7 @@ public struct AssignmentFields: Sendable {
         self.icon = icon
         self.assigned = assigned
         self.due = due
+        self.repeats = repeats
         self.link = link
         self.draft = draft
         self.detailsHTML = detailsHTML
@@ -138,6 +143,7 @@ extension BinaryWriter {
         string(value.icon.rawValue)
         date(value.assigned)
         optional(value.due) { $0.dateTime($1) }
+        optional(value.repeats) { $0.assignmentRepeat($1) }
         optional(value.link) { $0.string($1.text) }
         bool(value.draft)
         text(value.detailsHTML)
@@ -159,6 +165,7 @@ extension AssignmentFields {
         guard let icon = AssignmentIcon(rawValue: try reader.string()) else { throw BinaryReader.Corrupt() }
         let assigned = try reader.date()
         let due = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.dateTime() }
+        let repeats = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.assignmentRepeat() }
         let link = try reader.optional { reader throws(BinaryReader.Corrupt) in try reader.webURL() }
         let draft = try reader.bool()
         let detailsHTML = StoredText(utf8: try reader.slice())
@@ -166,6 +173,6 @@ extension AssignmentFields {
         let links = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.link() }
         let extra = try reader.extra()
         let photos = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.image() }
-        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links, extra: extra, photos: photos)
+        self.init(sourcePath: sourcePath, id: id, title: title, teacher: teacher, subject: subject, grades: grades, icon: icon, assigned: assigned, due: due, repeats: repeats, link: link, draft: draft, detailsHTML: detailsHTML, detailsText: detailsText, links: links, extra: extra, photos: photos)
     }
 }

@@ -55,6 +55,7 @@ public enum ContentKeys {
         ContentKey("subject", "text", default: "the teacher's subject", "The subject; required without a `teacher`.", example: "subject: Math"),
         ContentKey("grade", "a grade of `homework.grades`", default: "the teacher's grades", "The grade it is for (or `grades`, not both); required without a `teacher`.", example: "grade: 8"),
         ContentKey("grades", "a list of grades of `homework.grades`", default: "the teacher's grades", "The grades it is for; a grade listed twice counts once, with a warning.", example: "grades: [7, 8]"),
+        ContentKey("repeat", "a mapping: `every: school day` or `on:` weekdays, and `until`", default: "none", "Work given again on each such school day from `assigned` to `until`, holidays left out; each time is due the next school day unless `due` says otherwise.", example: "repeat: {on: [mon, wed], until: 2027-06-30}", keys: AssignmentRepeat.keys),
         ContentKey("icon", "one of " + AssignmentIcon.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "), default: "`other`", "The icon it is shown with.", example: "icon: worksheet"),
         ContentKey("link", "an http or https URL", default: "none", "A page to go with it: the worksheet, the reading.", example: "link: https://example.org/worksheet.pdf"),
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out unless the build is given `--drafts`.", example: "draft: true"),

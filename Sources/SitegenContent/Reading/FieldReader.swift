@@ -46,6 +46,7 @@ public final class DiagnosticLog {
     public private(set) var entries: [Diagnostic] = []
 
     public var hasErrors: Bool { entries.contains { $0.severity == .error } }
+    public var errorCount: Int { entries.count { $0.severity == .error } }
 
     public func add(_ diagnostic: Diagnostic) {
         entries.append(diagnostic)

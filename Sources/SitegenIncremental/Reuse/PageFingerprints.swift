@@ -235,7 +235,10 @@ struct PageFingerprints: Sendable {
             let (previous, next) = schedule.neighbours(of: day)
             print.add(previous?.description ?? "-")
             print.add(next?.description ?? "-")
-        case .gradeFeed(let grade), .gradeCalendar(let grade):
+        case .gradeTonight:
+            // What every grade leads with, at the moment.
+            print.add(lists.homeworkSummary())
+        case .gradeFeed(let grade), .gradeCalendar(let grade), .gradeJSONFeed(let grade):
             // Every assignment of the grade in its order, and the moment (the feed's time,
             // the calendar's first day).
             print.add(index.moment.key)

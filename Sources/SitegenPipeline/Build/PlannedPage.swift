@@ -18,6 +18,10 @@ public enum PlannedPage: Sendable {
     case teachers
     case gradeFeed(GradeID)
     case gradeCalendar(GradeID)
+    /// `feed.json`: the Atom feed's entries as a JSON Feed.
+    case gradeJSONFeed(GradeID)
+    /// `tonight.txt`: the sentence the grade's page leads with, and its work.
+    case gradeTonight(GradeID)
     case notFound
     case siteFeed
     case sitemap
@@ -26,8 +30,8 @@ public enum PlannedPage: Sendable {
     /// Made from all the articles or all of a grade's assignments, not from one of them.
     public var isWholeSite: Bool {
         switch self {
-        case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .siteFeed, .sitemap: true
-        case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .teachers, .notFound, .robots: false
+        case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .siteFeed, .sitemap: true
+        case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .teachers, .gradeTonight, .notFound, .robots: false
         }
     }
 
@@ -55,6 +59,8 @@ public enum PlannedPage: Sendable {
         case .teachers: "homework/teachers/index.html"
         case .gradeFeed(let grade): "homework/grade-\(grade.slug)/feed.xml"
         case .gradeCalendar(let grade): "homework/grade-\(grade.slug)/calendar.ics"
+        case .gradeJSONFeed(let grade): "homework/grade-\(grade.slug)/feed.json"
+        case .gradeTonight(let grade): "homework/grade-\(grade.slug)/tonight.txt"
         case .notFound: "404.html"
         case .siteFeed: "feed.xml"
         case .sitemap: "sitemap.xml"

@@ -267,6 +267,10 @@ public enum Render {
                 return Job(path: path, .feed { shared.homework.feed(grade) })
             case .gradeCalendar(let grade):
                 return Job(path: path, .calendar { shared.homework.calendar(grade) })
+            case .gradeJSONFeed(let grade):
+                return Job(path: path, .bytes { shared.homework.jsonFeed(grade).render() })
+            case .gradeTonight(let grade):
+                return Job(path: path, .bytes { Array(TonightDigest(grade: grade, views: shared.homework).text.utf8) })
             case .notFound:
                 return Job(path: path, template: "404", context: shared.page(planned, path, [:]))
             case .siteFeed:

@@ -42,7 +42,8 @@ public struct SiteIndex: Sendable {
         teachers = content.teachers
         // The homework schedule needs nothing of the articles: it is made on another core.
         let scheduling = Concurrently {
-            HomeworkSchedule(site: site, moment: moment, all: content.assignments, teachers: content.teachers, includeDrafts: includeDrafts)
+            HomeworkSchedule(site: site, moment: moment, all: content.assignments.flatMap { $0.occurrences(in: site.homework.calendar, through: moment.date) },
+                             teachers: content.teachers, includeDrafts: includeDrafts)
         }
 
         var claims = PathClaims(log: log)
@@ -146,7 +147,8 @@ public struct SiteIndex: Sendable {
             for grade in site.homework.grades {
                 plan.append(.grade(grade))
                 plan += homework.schoolDays.map { PlannedPage.day(grade, $0) }
-                if hasFeeds { plan += [.gradeFeed(grade), .gradeCalendar(grade)] }
+                plan.append(.gradeTonight(grade))
+                if hasFeeds { plan += [.gradeFeed(grade), .gradeJSONFeed(grade), .gradeCalendar(grade)] }
             }
         }
         plan.append(.notFound)
@@ -304,7 +306,7 @@ extension SiteIndex {
             case .group(_, let list): shows(list.articles[...], of: onCards)
             case .restaurant(let page): retitled && page.articles.contains { sourcePaths.contains($0.sourcePath) }
             case .siteFeed: inFeed
-            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .notFound, .robots: false
+            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight, .notFound, .robots: false
             }
         }
     }

@@ -177,9 +177,11 @@ public struct HomeworkViews: Sendable {
             "calendarTitle": .string(context.strings.text("calendarTitle", ["grade": context.gradeName(grade)])),
             "url": .string(context.url(gradePath(grade))),
             "hasFeeds": .bool(index.hasFeeds),
+            "tonightURL": .string(context.url(gradePath(grade) + "tonight.txt")),
         ]
         if index.hasFeeds, let origin = site.origin {
             gradeFields["feedURL"] = .string(context.url(gradePath(grade) + "feed.xml"))
+            gradeFields["jsonFeedURL"] = .string(context.url(gradePath(grade) + "feed.json"))
             gradeFields["calendarURL"] = .string(context.url(gradePath(grade) + "calendar.ics"))
             let withoutScheme = origin.split(separator: "://", maxSplits: 1).last.map(String.init) ?? origin
             gradeFields["webcalURL"] = .string("webcal://" + withoutScheme + context.url(gradePath(grade) + "calendar.ics"))
@@ -258,6 +260,15 @@ public struct HomeworkViews: Sendable {
             entries: Array(entries),
             timeZone: site.timeZone
         )
+    }
+
+    public func jsonFeed(_ grade: GradeID) -> JSONFeed {
+        // JSON Feed has no xml:base: the details' links are made absolute.
+        var atom = feed(grade)
+        for place in atom.entries.indices {
+            atom.entries[place].contentHTML = atom.entries[place].contentHTML.map { Publishing.absolutized($0, context: context) }
+        }
+        return JSONFeed(atom, feedURL: absolute(gradePath(grade) + "feed.json"), language: site.language.text)
     }
 
     public func calendar(_ grade: GradeID) -> ICalendar {

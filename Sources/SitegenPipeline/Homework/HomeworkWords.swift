@@ -31,6 +31,21 @@ extension ViewContext {
         return strings.text("dayAndTime", ["day": day, "time": formats.time(time)])
     }
 
+    /// "Every Monday and Wednesday until Wednesday, Jun 30": when work that repeats is given.
+    public func repeatText(_ repeats: AssignmentRepeat) -> String {
+        let every: String
+        switch repeats.days {
+        case .schoolDays:
+            every = strings.text("repeats.schoolDays")
+        case .weekdays(let days):
+            // 1970-01-05 was a Monday: the weekday's name in the site's language.
+            let names = days.sorted().map { formats.weekday(CalendarDate(dayNumber: 4 + $0)) }
+            every = strings.text("repeats.weekdays", ["days": strings.list(names)])
+        }
+        guard let until = repeats.until else { return every }
+        return strings.text("repeats.until", ["every": every, "day": formats.weekdayDate(until)])
+    }
+
     /// The homework's title: site.yaml's, else the theme's word.
     public var homeworkTitle: String {
         site.homework.writtenTitle ?? strings.text("homework")

@@ -63,7 +63,7 @@ public struct PageMeta: Sendable {
             description = homework.sentence(of: grade, on: day)
         case .notFound:
             title = words.text("pageNotFound")
-        case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar:
+        case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight:
             break
         }
         var fields = MustacheFields(reservingCapacity: 8)

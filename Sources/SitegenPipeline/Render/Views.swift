@@ -282,6 +282,7 @@ public struct AssignmentView: MustacheObject {
         case "subject": .string(assignment.subject)
         case "due": assignment.due.map { .string($0.description) } ?? .null
         case "displayDue": assignment.due.map { .string(context.dueText($0, from: today)) } ?? .null
+        case "repeats": assignment.repeats.map { .string(context.repeatText($0)) } ?? .null
         case "teacher": teacher
         case "details": assignment.detailsHTML.isEmpty ? .null : assignment.detailsHTML.mustacheValue
         case "link": assignment.link.map { .string($0.text) } ?? .null

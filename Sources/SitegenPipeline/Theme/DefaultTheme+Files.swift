@@ -648,7 +648,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   <span class="assignment-icon icon-{{icon}}" role="img" aria-label="{{iconLabel}}">{{>*iconView}}</span>
   <div class="assignment-body">
     <p class="assignment-line"><span class="print-box" aria-hidden="true"></span><span class="assignment-subject">{{subject}}</span> <span class="assignment-title">{{title}}</span></p>
-    <p class="assignment-meta">{{#teacher}}{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}{{/teacher}}{{#teacher}}{{#due}} · {{/due}}{{/teacher}}{{#due}}{{t.due}} <time datetime="{{due}}">{{displayDue}}</time>{{/due}}</p>
+    <p class="assignment-meta">{{#teacher}}{{#blog}}<a href="{{blog}}">{{name}}</a>{{/blog}}{{^blog}}{{name}}{{/blog}}{{/teacher}}{{#teacher}}{{#due}} · {{/due}}{{/teacher}}{{#due}}{{t.due}} <time datetime="{{due}}">{{displayDue}}</time>{{/due}}{{#repeats}} · {{repeats}}{{/repeats}}</p>
     {{#details}}
     <details class="assignment-details">
       <summary>{{t.details}}</summary>
@@ -709,6 +709,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 {{$head}}
 {{#grade.hasFeeds}}
 <link rel="alternate" type="application/atom+xml" title="{{grade.feedTitle}}" href="{{grade.feedURL}}">
+<link rel="alternate" type="application/feed+json" title="{{grade.feedTitle}}" href="{{grade.jsonFeedURL}}">
 <link rel="alternate" type="text/calendar" title="{{grade.calendarTitle}}" href="{{grade.calendarURL}}">
 {{/grade.hasFeeds}}
 {{/head}}
@@ -1315,6 +1316,9 @@ label.lastNight: Last night
 label.lastSchoolDay: Last school day
 label.nextSchoolDay: Next school day
 dueOn: "Due {day}"
+repeats.schoolDays: Every school day
+repeats.weekdays: "Every {days}"
+repeats.until: "{every} until {day}"
 today: today
 tomorrow: tomorrow
 dayAndTime: "{day}, {time}"
@@ -1454,6 +1458,9 @@ label.lastNight: 昨晚
 label.lastSchoolDay: 上一个上课日
 label.nextSchoolDay: 下一个上课日
 dueOn: "{day}到期"
+repeats.schoolDays: 每个上课日
+repeats.weekdays: "每{days}"
+repeats.until: "{every}，直到{day}"
 today: 今天
 tomorrow: 明天
 dayAndTime: "{day} {time}"
@@ -1593,6 +1600,9 @@ label.lastNight: 昨晚
 label.lastSchoolDay: 上一個上課日
 label.nextSchoolDay: 下一個上課日
 dueOn: "{day}到期"
+repeats.schoolDays: 每個上課日
+repeats.weekdays: "逢{days}"
+repeats.until: "{every}，直至{day}"
 today: 今天
 tomorrow: 明天
 dayAndTime: "{day} {time}"
