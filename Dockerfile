@@ -18,10 +18,10 @@ RUN SITEGEN_COMMIT="$SITEGEN_COMMIT" SITEGEN_REPOSITORY="$SITEGEN_REPOSITORY" Sc
     && install -D -m 755 .build/release/sitegen /out/sitegen \
     && strip --strip-unneeded /out/sitegen
 
-# The binary needs the C library, and libvips to publish photos.
+# The binary needs the C library, libvips to publish photos and libqrencode for posters.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libvips42 \
+    && apt-get install -y --no-install-recommends libvips42 libqrencode4 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/sitegen /usr/local/bin/sitegen
 WORKDIR /site

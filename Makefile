@@ -16,13 +16,13 @@ site: deps
 dist:
 	Scripts/dist.sh
 
-## Runs every test: sitegen's declarations of libvips against its headers, the Swift
+## Runs every test: sitegen's declarations of libvips and libqrencode against their headers, the Swift
 ## suites, the Mustache spec through the command line, the sample site through the W3C
 ## checker and a real browser (every published photo read back too), the docs' links and
 ## getting started, the linters over the workflows, and the release files of `make dist`
 ## as a user gets them, through the GitHub Action's install script too.
 test: test-deps
-	Scripts/check-vips-abi.sh
+	Scripts/check-c-abi.sh
 	swift build --build-tests
 	swift test --skip-build
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)

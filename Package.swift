@@ -22,6 +22,8 @@ let package = Package(
         // libvips, opened when a site has photos to make: a sitegen without it still builds
         // a site without them (Sources/CVips/VipsFunctions.h).
         .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
+        // libqrencode, opened when a site has posters to make (Sources/CQRCode/QRFunctions.h).
+        .target(name: "CQRCode", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CLeaflet"),
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .target(name: "SitegenBuildInfo", plugins: ["BuildInfo"]),
@@ -34,6 +36,8 @@ let package = Package(
         .target(name: "SitegenYAML", dependencies: ["CYAML", "SitegenBytes", "SitegenSupport"]),
         // Photos made into published sizes and formats; knows nothing of sites.
         .target(name: "SitegenImages", dependencies: ["CVips"]),
+        // QR codes drawn as SVG; knows nothing of sites.
+        .target(name: "SitegenQRCode", dependencies: ["CQRCode"]),
         // The content model: values, readers and models of a site's files; no cache, no
         // files written, no process-wide state.
         .target(name: "SitegenContent", dependencies: ["SitegenImages", "SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),
@@ -44,7 +48,7 @@ let package = Package(
         // through one protocol (BuildReuse), and builds whole without an answer.
         .target(
             name: "SitegenPipeline",
-            dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenImages", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
+            dependencies: ["CLeaflet", "SitegenContent", "SitegenFiles", "SitegenImages", "SitegenQRCode", "SitegenPlatform", "SitegenSupport", "SitegenMustache", "SitegenMarkdown", "SitegenYAML"]
         ),
         // What a build reuses of the last: the build cache and its model store, page
         // fingerprints, and the server's warm rebuilds, answering the pipeline's BuildReuse.
@@ -67,12 +71,13 @@ let package = Package(
         .testTarget(name: "SitegenYAMLTests", dependencies: ["SitegenYAML", "SitegenSupport"]),
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
         .testTarget(name: "SitegenImagesTests", dependencies: ["SitegenImages"]),
+        .testTarget(name: "SitegenQRCodeTests", dependencies: ["SitegenQRCode"]),
         .testTarget(name: "SitegenContentTests", dependencies: ["SitegenContent", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPipelineTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenSiteFixtures", "SitegenTestSupport"]),
         .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenImages", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),
         .testTarget(name: "SitegenFilesTests", dependencies: ["SitegenFiles", "SitegenPlatform", "SitegenSupport", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPlatformTests", dependencies: ["SitegenPlatform", "SitegenTestSupport"]),
-        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
+        .testTarget(name: "SitegenCLITests", dependencies: ["SitegenPlatform", "SitegenCLI", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenIncremental", "SitegenQRCode", "SitegenScaffold", "SitegenServer", "SitegenSupport", "SitegenTestSupport"]),
     ]
 )
 

@@ -63,15 +63,21 @@ in_root() {
     fi
 }
 expect "init works on a bare glibc root" in_root /bin/sitegen init /site/school --timezone Asia/Hong_Kong --currency HKD
-# No libvips there: the starter's photo is one error that names the package, and nothing
-# is published; without the photo the site builds.
+# No libvips and no libqrencode there: the starter's photo and its grades' posters are an
+# error each that names the package, and nothing is published.
 cp -r "$root/site/school" "$work/school-with-photo"
-no_libvips=$(in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet 2>&1 || true)
-expect "without libvips, a photo is one error naming the package ($no_libvips)" \
-    bash -c "[[ '$(grep -c 'error:' <<< "$no_libvips")' == 1 && '$no_libvips' == *'sudo apt install libvips42 on Debian 12'* && ! -e '$root/site/school/Output' ]]"
+no_libraries=$(in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet 2>&1 || true)
+expect "without libvips and libqrencode, the photo and the posters are an error each naming its package ($no_libraries)" \
+    bash -c "[[ '$(grep -c 'error:' <<< "$no_libraries")' == 2 && '$no_libraries' == *'sudo apt install libvips42 on Debian 12'* && '$no_libraries' == *'sudo apt install libqrencode4'* && ! -e '$root/site/school/Output' ]]"
+# libqrencode where its package puts it (it needs only the C library): without the photo,
+# the site builds.
+qrencode=$(ldconfig -p | awk '/libqrencode\.so\.4 / { print $NF; exit }')
+mkdir -p "$root$(dirname "$qrencode")"
+cp -L "$qrencode" "$root$qrencode"
 rm "$root/site/school/Content/articles/lovely-breakfast/toast.jpg"
 sed -i '/^cover:/d' "$root/site/school/Content/articles/lovely-breakfast/index.md"
 expect "build works there for a site without photos" in_root /bin/sitegen build --source /site/school --today 2026-12-01T15:00 --quiet
+expect "the posters' QR codes come from the libqrencode there" grep -q 'class="qr-code"' "$root/site/school/Output/homework/grade-8/poster/index.html"
 expect "the map's Leaflet comes from the binary" test -s "$root/site/school/Output/assets/leaflet/leaflet.markercluster.js"
 expect "the time zone is known without zoneinfo (14:00 in Hong Kong is +08:00)" \
     grep -q "<updated>2026-12-01T14:00:00+08:00</updated>" "$root/site/school/Output/homework/grade-8/feed.xml"
@@ -84,8 +90,8 @@ expect "where libvips is installed, the binary publishes the starter's photo in 
 field() { dpkg-deb --field "$deb" "$1"; }
 expect "the .deb is sitegen $version for $debian_arch" \
     test "$(field Package) $(field Version) $(field Architecture)" = "sitegen $version $debian_arch"
-expect "the .deb depends on the C library and libvips alone ($(field Depends))" \
-    bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\),\ libvips42\ \(\>=\ 8\.12\)\ \|\ libvips42t64$ ]]"
+expect "the .deb depends on the C library, libvips and libqrencode alone ($(field Depends))" \
+    bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\),\ libvips42\ \(\>=\ 8\.12\)\ \|\ libvips42t64,\ libqrencode4\ \(\>=\ 4\.0\)$ ]]"
 expect "the .deb has a section, a priority, a maintainer and a size" \
     bash -c "[[ '$(field Section)' == web && '$(field Priority)' == optional && -n '$(field Maintainer)' && '$(field Installed-Size)' =~ ^[0-9]+$ ]]"
 expected_deb="./usr/bin/sitegen ./usr/share/bash-completion/completions/sitegen ./usr/share/doc/sitegen/changelog.gz ./usr/share/doc/sitegen/copyright ./usr/share/fish/vendor_completions.d/sitegen.fish ./usr/share/man/man1/sitegen.1.gz ./usr/share/zsh/vendor-completions/_sitegen"

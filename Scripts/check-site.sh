@@ -47,7 +47,7 @@ $venv/bin/python Tests/browser/check_site.py "$site" Tests/artifacts/screenshots
     "" page/2/ articles/lovely-breakfast/ articles/milk-tea-at-kam-wah/ articles/wonton-noodles-in-central/ tags/toast/ meals/breakfast/ \
     meals/ tags/ tags/🥚/ restaurants/ restaurants/kam-wah-cafe/ map/ about/ \
     homework/ homework/teachers/ homework/grade-6/ homework/grade-7/ homework/grade-8/ \
-    homework/grade-6/2026-11-24/ homework/grade-6/2026-11-25/
+    homework/grade-6/2026-11-24/ homework/grade-6/2026-11-25/ homework/grade-8/poster/
 
 $venv/bin/python Tests/browser/check_site.py "$zh" Tests/artifacts/screenshots-zh-hk \
-    "" page/2/ articles/milk-tea/ tags/🥚/ map/ homework/ homework/teachers/ homework/grade-f2/ homework/grade-p6/ homework/grade-f2/2026-11-25/
+    "" page/2/ articles/milk-tea/ tags/🥚/ map/ homework/ homework/teachers/ homework/grade-f2/ homework/grade-p6/ homework/grade-f2/2026-11-25/ homework/grade-p6/poster/

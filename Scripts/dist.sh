@@ -81,9 +81,10 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: sitegen\n\nPackage: sitegen\nArchitecture: any\n' > "$stage/shlibs/debian/control"
 depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$OLDPWD/$root/usr/bin/sitegen" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-# sitegen opens libvips when a site has photos (dpkg-shlibdeps sees no link to it); the
-# package is libvips42t64 from Debian 13 and Ubuntu 24.04.
-depends="$depends, libvips42 (>= 8.12) | libvips42t64"
+# sitegen opens libvips when a site has photos, and libqrencode when it has posters
+# (dpkg-shlibdeps sees no link to them); libvips's package is libvips42t64 from Debian 13
+# and Ubuntu 24.04.
+depends="$depends, libvips42 (>= 8.12) | libvips42t64, libqrencode4 (>= 4.0)"
 mkdir -p "$root/DEBIAN"
 {
     printf 'Package: sitegen\nVersion: %s\nArchitecture: %s\n' "$version" "$debian_arch"

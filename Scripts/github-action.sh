@@ -124,22 +124,27 @@ build_from_source() {
     output source build
 }
 
-# sitegen opens libvips to publish photos: installed from the runner's packages when it is
-# missing, as the .deb's dependency would be.
-ensure_libvips() {
-    if ldconfig -p 2>/dev/null | grep -q 'libvips\.so\.42 '; then return; fi
+# sitegen opens libvips to publish photos and libqrencode to draw posters: installed from
+# the runner's packages when they are missing, as the .deb's dependencies would be.
+ensure_libraries() {
+    local packages=()
+    ldconfig -p 2>/dev/null | grep -q 'libvips\.so\.42 ' || packages+=(libvips)
+    ldconfig -p 2>/dev/null | grep -q 'libqrencode\.so\.4 ' || packages+=(libqrencode4)
+    ((${#packages[@]})) || return 0
     if ! command -v apt-get >/dev/null; then
-        notice "libvips is not installed and this runner has no apt-get: a site with photos will not build (install libvips 8.12 or later)"
+        notice "${packages[*]} not installed and this runner has no apt-get: a site with photos or homework posters will not build (install libvips 8.12 or later and libqrencode 4)"
         return
     fi
     local sudo=()
     [[ $(id -u) -ne 0 ]] && sudo=(sudo)
     "${sudo[@]}" apt-get update -qq >&2
-    # libvips42t64 from Ubuntu 24.04 and Debian 13, libvips42 before.
-    local package=libvips42
-    apt-cache show libvips42t64 >/dev/null 2>&1 && package=libvips42t64
-    say "Installing $package, which sitegen opens to publish photos"
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$package" >&2
+    if [[ ${packages[0]} == libvips ]]; then
+        # libvips42t64 from Ubuntu 24.04 and Debian 13, libvips42 before.
+        packages[0]=libvips42
+        apt-cache show libvips42t64 >/dev/null 2>&1 && packages[0]=libvips42t64
+    fi
+    say "Installing ${packages[*]}, which sitegen opens to publish photos and draw posters"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >&2
 }
 
 install_sitegen() {
@@ -171,7 +176,7 @@ install_sitegen() {
         fi
         rm -rf "$work"
     fi
-    ensure_libvips
+    ensure_libraries
     if [[ -n ${GITHUB_PATH:-} ]]; then printf '%s\n' "$destination/bin" >> "$GITHUB_PATH"; fi
     output path "$destination/bin/sitegen"
     output version "$version"

@@ -19,14 +19,14 @@ cd "$(dirname "$0")/.."
 # libvips42 became libvips42t64 in Debian 13 and Ubuntu 24.04.
 libvips=libvips42
 apt-cache show libvips42t64 >/dev/null 2>&1 && libvips=libvips42t64
-packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster "$libvips")
+packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster "$libvips" libqrencode4)
 if [[ "${1:-}" == "--dist" || "${1:-}" == "--test" ]]; then
     packages+=(dpkg-dev libicu-dev binutils)
 fi
 if [[ "${1:-}" == "--test" ]]; then
     # A Chinese font: the Traditional Chinese twin's pages are laid out and photographed
     # with its characters, not with empty boxes.
-    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei libvips-dev jq)
+    packages+=(python3 python3-venv chromium chromium-driver curl zsh fish groff-base fonts-wqy-microhei libvips-dev libqrencode-dev zbar-tools jq)
     command -v java >/dev/null || packages+=(default-jre-headless)
 fi
 

@@ -1,6 +1,6 @@
 // The libvips functions sitegen calls, as libvips 8 declares them (soname libvips.so.42).
 // sitegen opens libvips when a site has photos to make, rather than linking to it, so a
-// sitegen without libvips still builds a site without them. Scripts/check-vips-abi.sh
+// sitegen without libvips still builds a site without them. Scripts/check-c-abi.sh
 // compiles this list against libvips-dev's own headers: a declaration here that differs
 // from libvips's fails that test.
 #ifndef SITEGEN_VIPS_FUNCTIONS_H

@@ -183,9 +183,9 @@ extension BuildCacheTests {
         // The next day any page may show another `today`: every page is rendered again,
         // from the cache's models, as a build without the cache makes it.
         let nextDay = build(cached, at: "08:00", on: "2026-11-26", cache: cache)
-        // The 59 pages, and the site's feed, sitemap and robots.txt and each grade's feeds,
+        // The 62 pages, and the site's feed, sitemap and robots.txt and each grade's feeds,
         // calendar and tonight.txt.
-        #expect(nextDay.pageCount == 59 && nextDay.renderedCount == 59 + 3 + 3 * 4)
+        #expect(nextDay.pageCount == 62 && nextDay.renderedCount == 62 + 3 + 3 * 4)
         #expect(store() == models)
         _ = build(plain, at: "08:00", on: "2026-11-26", cache: nil)
         #expect(output(plain).files == output(cached).files)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Reads every Atom feed and iCalendar file of a built site with independent parsers
-(feedparser, icalendar) and checks what subscribers rely on.
+"""Reads every Atom feed, JSON Feed and iCalendar file of a built site with independent
+parsers (feedparser, icalendar) and checks what subscribers rely on.
 
 Usage: check_feeds.py OUTPUT_DIR
 Ends with 'feeds: N passed, N failed'.
@@ -40,6 +40,46 @@ def check_feed(path):
             problems.append(f"entry {entry.get('id')} has no absolute link")
             break
     return problems, len(feed.entries)
+
+
+def check_json_feed(path):
+    """A JSON Feed 1.1 (jsonfeed.org/version/1.1, read with Python's own JSON parser: no
+    feed library here reads it) with the entries of the Atom feed beside it, in its order."""
+    import datetime
+    import json
+    problems = []
+    try:
+        feed = json.loads(path.read_bytes())
+    except ValueError as error:
+        return [f"not JSON: {error}"], 0
+    if feed.get("version") != "https://jsonfeed.org/version/1.1":
+        problems.append(f"expected JSON Feed 1.1, found version {feed.get('version')!r}")
+    for key in ("title", "home_page_url", "feed_url"):
+        if not isinstance(feed.get(key), str) or not feed[key]:
+            problems.append(f"the feed has no {key}")
+    items = feed.get("items")
+    if not isinstance(items, list):
+        return problems + ["the feed has no items"], 0
+    atom = feedparser.parse((path.parent / "feed.xml").read_bytes())
+    if [item.get("id") for item in items] != [entry.get("id") for entry in atom.entries]:
+        problems.append("its entries are not the Atom feed's")
+    for item in items:
+        label = f"item {item.get('id')}"
+        if not isinstance(item.get("id"), str):
+            problems.append(f"{label} has no string id")
+        if not isinstance(item.get("content_html", item.get("content_text")), str):
+            problems.append(f"{label} has neither content_html nor content_text")
+        if not str(item.get("url", "")).startswith(("http://", "https://")):
+            problems.append(f"{label} has no absolute url")
+        for key in ("date_published", "date_modified"):
+            try:
+                datetime.datetime.fromisoformat(item[key])
+            except (KeyError, ValueError):
+                problems.append(f"{label} has no RFC 3339 {key}")
+        html = item.get("content_html", "")
+        if 'src="/' in html or 'href="/' in html:
+            problems.append(f"{label} has a link from the site's root, which JSON Feed readers cannot resolve")
+    return problems, len(items)
 
 
 def check_calendar(path):
@@ -127,6 +167,15 @@ def main():
         else:
             passed += 1
             print(f"ok   {label}: {count} entries")
+    for path in sorted(root.rglob("feed.json")):
+        problems, count = check_json_feed(path)
+        label = path.relative_to(root)
+        if problems:
+            failed += 1
+            print(f"FAIL {label}: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"ok   {label}: {count} entries, the Atom feed's")
     for path in sorted(root.rglob("*.ics")):
         problems, count = check_calendar(path)
         label = path.relative_to(root)

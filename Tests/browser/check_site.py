@@ -192,6 +192,36 @@ def check_print(driver, base, path, prints):
     return problems, pages
 
 
+def check_poster(driver, base, path, prints, shots):
+    """A grade's poster prints on one page of A4 and of Letter, and zbarimg (zbar-tools)
+    reads each of its QR codes, from a screenshot, back to the address printed under it."""
+    import base64
+    import subprocess
+    problems = []
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    driver.set_window_size(1280, 1400)
+    driver.get(base + path)
+    name = path.strip("/").replace("/", "_")
+    for paper, (width, height) in {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}.items():
+        pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": True, "paperWidth": width, "paperHeight": height})["data"])
+        (prints / f"{name}-{paper}.pdf").write_bytes(pdf)
+        pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") or pdf.count(b"/Type/Page") - pdf.count(b"/Type/Pages")
+        if pages != 1:
+            problems.append(f"prints on {pages} pages of {paper}")
+    printed = driver.execute_script("return [...document.querySelectorAll('.poster-url')].map(p => p.textContent)")
+    shot = shots / f"{name}-codes.png"
+    driver.save_screenshot(str(shot))
+    read = subprocess.run(["zbarimg", "--raw", "--quiet", str(shot)], capture_output=True, text=True)
+    decoded = [line for line in read.stdout.split("\n") if line]
+    if len(printed) != 3:
+        problems.append(f"shows {len(printed)} addresses, not the page's, the calendar's and the feed's")
+    if sorted(decoded) != sorted(printed):
+        problems.append(f"the codes read {decoded}, the poster prints {printed}")
+    if not any(url.startswith("webcal://") for url in printed):
+        problems.append("no webcal: code for the calendar")
+    return problems, decoded
+
+
 def main():
     root, shots, paths = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
     prints = shots.parent / "print"
@@ -216,7 +246,15 @@ def main():
                     else:
                         passed += 1
                         print(f"ok   {label}")
-        for path in [p for p in paths if p.startswith("homework/grade-")]:
+        for path in [p for p in paths if p.endswith("/poster/")]:
+            problems, decoded = check_poster(driver, base, path, prints, shots)
+            if problems:
+                failed += 1
+                print(f"FAIL poster /{path}: " + "; ".join(problems))
+            else:
+                passed += 1
+                print(f"ok   poster /{path}: one page of A4 and of Letter; its codes read " + ", ".join(decoded))
+        for path in [p for p in paths if p.startswith("homework/grade-") and not p.endswith("/poster/")]:
             problems, pages = check_print(driver, base, path, prints)
             if problems:
                 failed += 1

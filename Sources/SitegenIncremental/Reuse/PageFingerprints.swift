@@ -235,6 +235,9 @@ struct PageFingerprints: Sendable {
             let (previous, next) = schedule.neighbours(of: day)
             print.add(previous?.description ?? "-")
             print.add(next?.description ?? "-")
+        case .poster:
+            // The grade's addresses, which the site's settings make.
+            break
         case .gradeTonight:
             // What every grade leads with, at the moment.
             print.add(lists.homeworkSummary())

@@ -15,6 +15,8 @@ public enum PlannedPage: Sendable {
     case homework
     case grade(GradeID)
     case day(GradeID, CalendarDate)
+    /// A page to print and hang up, with QR codes of the grade's page, calendar and feed.
+    case poster(GradeID)
     case teachers
     case gradeFeed(GradeID)
     case gradeCalendar(GradeID)
@@ -31,7 +33,7 @@ public enum PlannedPage: Sendable {
     public var isWholeSite: Bool {
         switch self {
         case .groupIndex, .restaurants, .map, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .siteFeed, .sitemap: true
-        case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .teachers, .gradeTonight, .notFound, .robots: false
+        case .home, .article, .page, .group, .restaurant, .homework, .grade, .day, .poster, .teachers, .gradeTonight, .notFound, .robots: false
         }
     }
 
@@ -56,6 +58,7 @@ public enum PlannedPage: Sendable {
         case .homework: "homework/index.html"
         case .grade(let grade): "homework/grade-\(grade.slug)/index.html"
         case .day(let grade, let day): "homework/grade-\(grade.slug)/\(day)/index.html"
+        case .poster(let grade): "homework/grade-\(grade.slug)/poster/index.html"
         case .teachers: "homework/teachers/index.html"
         case .gradeFeed(let grade): "homework/grade-\(grade.slug)/feed.xml"
         case .gradeCalendar(let grade): "homework/grade-\(grade.slug)/calendar.ics"

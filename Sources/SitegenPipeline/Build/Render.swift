@@ -261,6 +261,8 @@ public enum Render {
                 return Job(path: path, template: "grade", context: shared.page(planned, path, shared.homework.gradePage(grade)))
             case .day(let grade, let day):
                 return Job(path: path, template: "day", context: shared.page(planned, path, shared.homework.dayPage(grade, day)))
+            case .poster(let grade):
+                return Job(path: path, template: "poster", context: shared.page(planned, path, shared.homework.posterPage(grade)))
             case .teachers:
                 return Job(path: path, template: "teachers", context: shared.page(planned, path, shared.homework.teachersPage))
             case .gradeFeed(let grade):

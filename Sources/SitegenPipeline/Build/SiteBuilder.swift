@@ -1,6 +1,7 @@
 import Foundation
 import SitegenContent
 import SitegenFiles
+import SitegenQRCode
 import SitegenSupport
 
 /// The build: load → parse → validate → index → render → write. Each stage takes values and
@@ -110,6 +111,9 @@ public enum SiteBuilder {
                               themeAssets: Array(assets.files.keys), log: log)
         if settings.site.homework.grades.isEmpty, let first = tree.markdown.first(where: { $0.kind == .assignment }) {
             log.error(at: settings.site.gradesLocation, "'homework.grades' must list the grades that get pages, like [6, 7, 8]: Content/\(first.contentPath) and other assignments need them")
+        }
+        if index.plan.contains(where: { if case .poster = $0 { true } else { false } }), let problem = QRCode.libraryProblem() {
+            log.error(at: settings.site.gradesLocation, "the posters of 'homework.grades' must be made through libqrencode, found that \(problem): install it (sudo apt install libqrencode4) (docs/homework.md#posters)")
         }
         made.report.diagnostics = finish(log.entries, strict: request.options.strict)
         made.report.nextScheduled = index.nextScheduled

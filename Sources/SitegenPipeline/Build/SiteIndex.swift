@@ -148,7 +148,7 @@ public struct SiteIndex: Sendable {
                 plan.append(.grade(grade))
                 plan += homework.schoolDays.map { PlannedPage.day(grade, $0) }
                 plan.append(.gradeTonight(grade))
-                if hasFeeds { plan += [.gradeFeed(grade), .gradeJSONFeed(grade), .gradeCalendar(grade)] }
+                if hasFeeds { plan += [.poster(grade), .gradeFeed(grade), .gradeJSONFeed(grade), .gradeCalendar(grade)] }
             }
         }
         plan.append(.notFound)
@@ -306,7 +306,7 @@ extension SiteIndex {
             case .group(_, let list): shows(list.articles[...], of: onCards)
             case .restaurant(let page): retitled && page.articles.contains { sourcePaths.contains($0.sourcePath) }
             case .siteFeed: inFeed
-            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .teachers, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight, .notFound, .robots: false
+            case .groupIndex, .restaurants, .map, .sitemap, .homework, .grade, .day, .poster, .teachers, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight, .notFound, .robots: false
             }
         }
     }

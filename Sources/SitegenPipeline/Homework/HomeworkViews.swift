@@ -165,7 +165,7 @@ public struct HomeworkViews: Sendable {
         return ["teachers": .array(teachers), "homework": summary]
     }
 
-    private func common(_ grade: GradeID) -> MustacheFields {
+    func common(_ grade: GradeID) -> MustacheFields {
         commonFields[grade]?.value { makeCommon(grade) } ?? makeCommon(grade)
     }
 
@@ -219,7 +219,7 @@ public struct HomeworkViews: Sendable {
 
     // MARK: Subscriptions
 
-    private func absolute(_ path: String) -> String {
+    func absolute(_ path: String) -> String {
         (site.origin ?? "") + context.url(path)
     }
 

@@ -61,6 +61,9 @@ public struct PageMeta: Sendable {
         case .day(let grade, let day):
             title = "\(context.gradeName(grade)), \(context.formats.weekdayDate(day))"
             description = homework.sentence(of: grade, on: day)
+        case .poster(let grade):
+            title = words.text("poster.title", ["grade": context.gradeName(grade)])
+            description = words.text("poster.lead", ["grade": context.gradeName(grade), "time": context.formats.time(site.homework.releaseTime)])
         case .notFound:
             title = words.text("pageNotFound")
         case .siteFeed, .sitemap, .robots, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight:

@@ -614,6 +614,19 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 .icon-practice { background: #be185d; }
 .icon-other { background: #52525b; }
 .print-header, .print-box { display: none; }
+
+/* A grade's poster: its codes in cards on screen, and one page of paper when printed,
+   A4 or Letter, whose codes are large enough to scan from a step away. */
+.poster-school { margin: 1rem 0 0; color: var(--secondary); font-weight: 600; }
+.poster-title { font-size: 2.125rem; line-height: 1.15; margin: 0.25rem 0 0.5rem; }
+.poster-lead { font-size: 1.25rem; margin: 0 0 0.5rem; }
+.poster-how { margin: 0 0 1rem; color: var(--secondary); }
+.poster-codes { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); }
+.poster-code { background: var(--card); border-radius: 10px; padding: 1rem; text-align: center; }
+.poster-code .qr-code { display: block; width: 100%; max-width: 14rem; height: auto; margin: 0 auto 0.5rem; }
+.poster-code-title { font-size: 1.0625rem; margin: 0 0 0.25rem; }
+.poster-code-text { margin: 0 0 0.5rem; font-size: 0.9375rem; }
+.poster-url { margin: 0; font-size: 0.75rem; color: var(--secondary); overflow-wrap: anywhere; }
 .agenda .row + .row::before { left: calc(var(--inset) + 2.625rem); }
 
 /* Printing a grade's page or a day gives a clean agenda: black on white, a box to
@@ -636,6 +649,18 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
   .print-box { display: inline-block; width: 0.9em; height: 0.9em; border: 1pt solid #000; margin-right: 0.5em; vertical-align: -0.1em; }
   a { color: #000; text-decoration: none; }
   .card, .cover, .sub-content img, .map, .row-map { display: none; }
+  /* Within the printable area of both A4 and Letter (18.6 × 25.2 cm at these margins). */
+  .poster { text-align: center; }
+  .poster-school { font-size: 16pt; color: #000; }
+  .poster-title { font-size: 30pt; }
+  .poster-lead { font-size: 16pt; }
+  .poster-how { font-size: 13pt; color: #000; margin-bottom: 0.8cm; }
+  .poster-codes { grid-template-columns: repeat(3, 1fr); gap: 0.6cm; }
+  .poster-code { padding: 0; break-inside: avoid; }
+  .poster-code .qr-code { width: 5cm; max-width: none; }
+  .poster-code-title { font-size: 13pt; }
+  .poster-code-text { font-size: 10pt; }
+  .poster-url { font-size: 8pt; color: #000; }
 }
 
 """#,
@@ -774,6 +799,7 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
     {{#grade.hasFeeds}}
     <li class="row"><a class="row-link" href="{{grade.webcalURL}}"><span class="row-label">{{t.subscribeCalendar}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
     <li class="row"><a class="row-link" href="{{grade.feedURL}}"><span class="row-label">{{t.subscribeFeed}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
+    <li class="row"><a class="row-link" href="{{grade.url}}poster/"><span class="row-label">{{t.printPoster}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
     {{/grade.hasFeeds}}
     <li class="row"><a class="row-link" href="{{site.root}}homework/teachers/"><span class="row-label">{{t.teachersAndBlogs}}</span><span class="row-chevron" aria-hidden="true">›</span></a></li>
   </ul>
@@ -1129,6 +1155,31 @@ body:has(.action-bar) { padding-bottom: calc(var(--bar-height) + env(safe-area-i
 <picture>{{#sources}}<source type="{{type}}" srcset="{{srcset}}" sizes="{{$sizes}}100vw{{/sizes}}">{{/sources}}<img{{$class}}{{/class}} src="{{url}}"{{#srcset}} srcset="{{srcset}}" sizes="{{$sizes}}100vw{{/sizes}}"{{/srcset}} alt="{{alt}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}}{{$loading}} loading="lazy" decoding="async"{{/loading}}{{#placeholder}} style="background-color: {{placeholder}}"{{/placeholder}}></picture>
 
 """#,
+        "poster.mustache": #"""
+{{<layout}}
+{{$title}}{{posterTitle}} – {{site.title}}{{/title}}
+{{$content}}
+<p class="breadcrumb"><a href="{{grade.url}}">{{grade.name}}</a></p>
+<article class="poster">
+  {{#site.school}}<p class="poster-school">{{site.school}}</p>{{/site.school}}
+  <h1 class="poster-title">{{grade.name}} · {{site.homeworkTitle}}</h1>
+  <p class="poster-lead">{{lead}}</p>
+  <p class="poster-how">{{how}}</p>
+  <ul class="poster-codes">
+    {{#codes}}
+    <li class="poster-code poster-{{kind}}">
+      {{{svg}}}
+      <h2 class="poster-code-title">{{title}}</h2>
+      <p class="poster-code-text">{{text}}</p>
+      <p class="poster-url">{{url}}</p>
+    </li>
+    {{/codes}}
+  </ul>
+</article>
+{{/content}}
+{{/layout}}
+
+"""#,
         "restaurant.map.mustache": #"""
 {{#hasCoordinates}}
 <li class="row row-map" data-map-embed data-src="{{embedURL}}" data-title="{{mapTitle}}">
@@ -1277,6 +1328,17 @@ pastSchoolDays: Past school days
 subscribe: Subscribe
 subscribeCalendar: Subscribe to the calendar of due dates
 subscribeFeed: Subscribe to the feed of assignments
+poster.title: "{grade}: homework"
+poster.lead: "Tonight's homework of {grade}, every school day from {time}."
+poster.how: "Point your phone's camera at a code, and tap the link it shows."
+poster.page: Tonight's homework
+poster.pageText: "The page of {grade}: tonight's work, what is due next, and the last school days."
+poster.calendar: Due dates in your calendar
+poster.calendarText: "Subscribe once: new work and its due dates appear in your phone's calendar by themselves."
+poster.feed: Every new assignment
+poster.feedText: "Follow it in a feed reader or a news app."
+poster.codeLabel: "QR code: {title}"
+printPoster: Print a poster with QR codes
 teachersAndBlogs: Teachers and their blogs
 feedTitle: "{grade}: homework"
 calendarTitle: "{grade}: due dates"
@@ -1419,6 +1481,17 @@ pastSchoolDays: 以往上课日
 subscribe: 订阅
 subscribeCalendar: 订阅到期日日历
 subscribeFeed: 订阅作业动态
+poster.title: "{grade}：作业"
+poster.lead: "{grade}每晚的作业，每个上课日{time}起发布。"
+poster.how: "用手机相机对准二维码，再点它显示的链接。"
+poster.page: 今晚的作业
+poster.pageText: "{grade}的网页：今晚的作业、快要交的作业和最近的上课日。"
+poster.calendar: 把交作业日期加入日历
+poster.calendarText: "订阅一次：新的作业和交作业日期会自动出现在手机日历里。"
+poster.feed: 每一份新作业
+poster.feedText: "用 RSS 阅读器或新闻应用追踪。"
+poster.codeLabel: "二维码：{title}"
+printPoster: 打印带二维码的海报
 teachersAndBlogs: 老师及其博客
 feedTitle: "{grade}：作业"
 calendarTitle: "{grade}：到期日"
@@ -1561,6 +1634,17 @@ pastSchoolDays: 過往上課日
 subscribe: 訂閱
 subscribeCalendar: 訂閱到期日行事曆
 subscribeFeed: 訂閱功課消息
+poster.title: "{grade}：家課"
+poster.lead: "{grade}每晚的家課，每個上課日{time}起公佈。"
+poster.how: "用手機相機對準二維碼，再按它顯示的連結。"
+poster.page: 今晚的家課
+poster.pageText: "{grade}的網頁：今晚的家課、快要交的功課和最近的上課日。"
+poster.calendar: 把交功課日期加入日曆
+poster.calendarText: "訂閱一次：新的家課和交功課日期會自動出現在手機日曆裏。"
+poster.feed: 每一份新家課
+poster.feedText: "用 RSS 閱讀器或新聞應用程式追蹤。"
+poster.codeLabel: "二維碼：{title}"
+printPoster: 列印有二維碼的海報
 teachersAndBlogs: 老師及其網誌
 feedTitle: "{grade}：功課"
 calendarTitle: "{grade}：到期日"

@@ -113,6 +113,13 @@ public enum TemplateVocabulary {
             TemplateName("updatedISO", "the same, as an ISO 8601 date and time"),
             TemplateName("homework", "the homework of every grade", .record("homework")),
         ]),
+        Template(name: "poster", pages: "`/homework/grade-<id>/poster/`, with a `base_url`", names: [
+            TemplateName("grade", "the grade", .record("grade")),
+            TemplateName("posterTitle", "\"8th grade: homework\""),
+            TemplateName("lead", "when the homework comes out, \"Tonight's homework of 8th grade, every school day from 2:00 PM.\""),
+            TemplateName("how", "how to use the codes, \"Point your phone's camera at a code…\""),
+            TemplateName("codes", "the QR codes of the grade's page, calendar and feed, in that order", .list("posterCode")),
+        ]),
         Template(name: "teachers", pages: "`/homework/teachers/`", names: [
             TemplateName("teachers", "every teacher, by name", .list("teacherRow")),
             TemplateName("homework", "the homework of every grade", .record("homework")),
@@ -290,6 +297,13 @@ public enum TemplateVocabulary {
             TemplateName("webcalURL", "its calendar as a `webcal:` address, which calendar apps subscribe to"),
             TemplateName("feedTitle", "its feed's title, \"8th grade: homework\""),
             TemplateName("calendarTitle", "its calendar's title, \"8th grade: due dates\""),
+        ]),
+        Record(name: "posterCode", title: "Each of a poster's `codes`", names: [
+            TemplateName("kind", "`page`, `calendar` or `feed`"),
+            TemplateName("title", "what it is for, \"Due dates in your calendar\""),
+            TemplateName("text", "a sentence on what it does"),
+            TemplateName("url", "the address it holds: the calendar's is `webcal:`"),
+            TemplateName("svg", "the code as an inline SVG element (HTML: write it as `{{{svg}}}`), dark on a white square with its quiet zone"),
         ]),
         Record(name: "digest", title: "`digest`", names: [
             TemplateName("label", "\"Tonight\"; before the release time \"Last night\", or \"Last school day\" after a day off; on a day off \"Next school day\""),

@@ -26,7 +26,7 @@ public struct Theme: Sendable {
     /// edited template and no others.
     public var templateHashes: [String: UInt64] = [:]
     /// The templates every site needs.
-    public static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "teachers", "404"]
+    public static let requiredTemplates = ["layout", "home", "article", "page", "list", "groups", "restaurants", "restaurant", "map", "homework", "grade", "day", "poster", "teachers", "404"]
 
     /// `stringKeys`: the words `t` answers (`ThemeStrings`), for the theme check.
     public static func load(from files: [String: [UInt8]], name: String, stringKeys: Set<String> = Set(ThemeStrings.english.values.keys), log: DiagnosticLog) -> Theme? {
