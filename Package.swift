@@ -56,6 +56,11 @@ let package = Package(
         // `sitegen init` and `sitegen new`: the starter site and new content files.
         .target(name: "SitegenScaffold", dependencies: ["SitegenContent", "SitegenMustache", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenServer", dependencies: ["SitegenPlatform", "SitegenSupport"]),
+        // `sitegen import`: teachers' feeds read over HTTP (URLSession) and XML (XMLParser)
+        // into assignment files. Foundation's networking and XML link libcurl and libxml2,
+        // so this lives in an executable of its own, `sitegen-import`: sitegen itself links
+        // nothing but the C library.
+        .target(name: "SitegenImport", dependencies: ["SitegenContent", "SitegenFiles", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenPipeline", "SitegenIncremental", "SitegenMustache", "SitegenScaffold", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
         .executableTarget(
@@ -72,6 +77,7 @@ let package = Package(
         .testTarget(name: "SitegenMarkdownTests", dependencies: ["SitegenMarkdown", "SitegenSupport"]),
         .testTarget(name: "SitegenImagesTests", dependencies: ["SitegenImages"]),
         .testTarget(name: "SitegenQRCodeTests", dependencies: ["SitegenQRCode"]),
+        .testTarget(name: "SitegenImportTests", dependencies: ["SitegenImport", "SitegenContent", "SitegenPipeline", "SitegenTestSupport"]),
         .testTarget(name: "SitegenContentTests", dependencies: ["SitegenContent", "SitegenSupport", "SitegenYAML", "SitegenTestSupport"]),
         .testTarget(name: "SitegenPipelineTests", dependencies: ["SitegenPlatform", "SitegenContent", "SitegenFiles", "SitegenPipeline", "SitegenMustache", "SitegenSupport", "SitegenYAML", "SitegenSiteFixtures", "SitegenTestSupport"]),
         .testTarget(name: "SitegenIncrementalTests", dependencies: ["SitegenContent", "SitegenFiles", "SitegenImages", "SitegenIncremental", "SitegenPipeline", "SitegenSiteFixtures", "SitegenSupport", "SitegenTestSupport", "SitegenYAML"]),

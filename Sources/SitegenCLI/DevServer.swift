@@ -188,7 +188,7 @@ enum ServeCommand {
         options.useCache = true
         options.toolIdentity = BuildCommand.toolIdentity
         let siteURL = URL(fileURLWithPath: options.source).standardizedFileURL
-        options.output = CachedBuild.defaultFolder + "/serve-" + String(siteURL.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
+        options.output = CachedBuild.defaultFolder + "/serve-" + StableHash.hex(siteURL.path.utf8)
         let server: DevServer
         do {
             server = try DevServer(options: options, host: host, port: port, console: console)

@@ -88,6 +88,17 @@ public struct AssignmentFields: Sendable {
             }
         }
         repeats = assigned.flatMap { AssignmentRepeat.read(fields, assigned: $0, due: due, calendar: context.site.homework.calendar) }
+        if let node = fields.node("source") {
+            // Import's record of the post: checked, so that a damaged one is found, and not
+            // shown on any page.
+            let source = FieldReader(node, keys: fields.nested("source"), log: log, emptyLocation: node.location, prefix: "source.", memo: context.memo)
+            _ = source.required("id", String.self)
+            _ = source.optional("url", WebURL.self)
+            _ = source.optional("updated", String.self)
+            _ = source.optional("digest", String.self)
+            _ = source.optional("written", String.self)
+            source.reportUnknownKeys(what: "assignment front matter")
+        }
         extra = fields.extra()
         fields.reportUnknownKeys(what: "assignment front matter")
 

@@ -44,6 +44,7 @@ public enum ContentKeys {
         ContentKey("grades", "a list of grades of `homework.grades`", default: "required", "The grades the teacher teaches: their assignments are for these unless they name others.", example: "grades: [7, 8]"),
         ContentKey("blog", "an http or https URL", default: "none", "The teacher's blog, linked from their assignments and `/homework/teachers/`.", example: "blog: https://mslee.example.org/"),
         ContentKey("email", "an email address", default: "none", "Shown on `/homework/teachers/`.", example: "email: lee@school.example.org"),
+        ContentKey("feed", "an http or https URL of an Atom or RSS feed, or a path inside the site's folder", default: "none", "Where `sitegen import` reads the teacher's posts, each an assignment.", example: "feed: https://mslee.example.org/feed/"),
         .extra,
     ])
 
@@ -59,7 +60,17 @@ public enum ContentKeys {
         ContentKey("icon", "one of " + AssignmentIcon.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "), default: "`other`", "The icon it is shown with.", example: "icon: worksheet"),
         ContentKey("link", "an http or https URL", default: "none", "A page to go with it: the worksheet, the reading.", example: "link: https://example.org/worksheet.pdf"),
         ContentKey("draft", "`true` or `false`", default: "`false`", "A draft is left out unless the build is given `--drafts`.", example: "draft: true"),
+        ContentKey("source", "a mapping", default: "none", "Written by `sitegen import`: the post the assignment was made from, so that it is never imported twice. Leave it as it is.", example: "source: {id: \"tag:blog.example.org,2026:post-42\", url: https://blog.example.org/42}", keys: assignmentSourceKeys),
         .extra,
+    ])
+
+    /// `source:` of an imported assignment.
+    public static let assignmentSourceKeys = KeyTable([
+        ContentKey("id", "text", default: "required", "The post's id in its feed.", example: "id: \"tag:blog.example.org,2026:post-42\""),
+        ContentKey("url", "an http or https URL", default: "none", "The post's address.", example: "url: https://blog.example.org/42"),
+        ContentKey("updated", "a date and time", default: "none", "When the post was last changed, as its feed said.", example: "updated: 2026-12-01T09:30:00+08:00"),
+        ContentKey("digest", "text", default: "none", "A hash of the post as it was imported: a post changed since is reported.", example: "digest: 9f2c4e1a0b7d3c55"),
+        ContentKey("written", "text", default: "none", "A hash of the file as import wrote it: a file changed since is never written over.", example: "written: 51e0aa93c2d4f018"),
     ])
 
     public static let page = KeyTable([

@@ -86,6 +86,12 @@ extension BinaryWriter {
         array(value.grades) { $0.string($1.text) }
         optional(value.blog) { $0.string($1.text) }
         optional(value.email) { $0.string($1) }
+        optional(value.feed) { writer, feed in
+            switch feed {
+            case .web(let url): writer.integer(0); writer.string(url.text)
+            case .file(let path): writer.integer(1); writer.string(path)
+            }
+        }
         extra(value.extra)
     }
 
@@ -155,6 +161,13 @@ extension BinaryReader {
                 grades: try array { reader throws(Corrupt) in GradeID(try reader.string()) },
                 blog: try optional { reader throws(Corrupt) in try reader.webURL() },
                 email: try optional { reader throws(Corrupt) in try reader.string() },
+                feed: try optional { reader throws(Corrupt) in
+                    switch try reader.integer() {
+                    case 0: .web(try reader.webURL())
+                    case 1: .file(try reader.string())
+                    default: throw Corrupt()
+                    }
+                },
                 extra: try extra())
     }
 

@@ -334,17 +334,20 @@ public struct Teacher: Sendable, Hashable {
     public var grades: [GradeID]
     public var blog: WebURL?
     public var email: String?
+    /// Where `sitegen import` reads the teacher's posts.
+    public var feed: TeacherFeed?
     public var extra: Extra
 
     public static let path = "Content/teachers.yaml"
 
-    public init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?, extra: Extra = .none) {
+    public init(id: String, name: String, subject: String, grades: [GradeID], blog: WebURL?, email: String?, feed: TeacherFeed? = nil, extra: Extra = .none) {
         self.id = id
         self.name = name
         self.subject = subject
         self.grades = grades
         self.blog = blog
         self.email = email
+        self.feed = feed
         self.extra = extra
     }
 
@@ -360,6 +363,7 @@ public struct Teacher: Sendable, Hashable {
         }
         blog = fields.optional("blog", WebURL.self)
         email = fields.optional("email", EmailAddress.self)?.text
+        feed = fields.optional("feed", TeacherFeed.self)
         extra = fields.extra()
         fields.reportUnknownKeys(what: "teachers.yaml")
         // A teacher with a wrong grade or blog is still a teacher: assignments may name

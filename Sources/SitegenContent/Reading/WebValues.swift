@@ -136,3 +136,36 @@ public enum LinkDestination {
 }
 
 /// The last part of a URL: lowercase letters, digits and hyphens.
+
+/// A teacher's `feed:`: where `sitegen import` reads their posts, an Atom or RSS feed on the
+/// web, or a file of the site's folder (a feed saved by hand, or one another tool writes).
+public enum TeacherFeed: FrontMatterValue, Hashable, Sendable, CustomStringConvertible {
+    case web(WebURL)
+    /// Relative to the site's folder, and inside it.
+    case file(String)
+
+    public static var expectation: String { "an http or https URL of an Atom or RSS feed, or a path inside the site's folder like feeds/ms-lee.xml" }
+
+    public init(node: YAMLNode) throws(ValueProblem) {
+        guard let text = node.scalar?.text, !text.isEmpty else { throw .mismatch }
+        if let url = WebURL(text) {
+            self = .web(url)
+            return
+        }
+        if text.contains("://") || text.hasPrefix("//") {
+            throw .invalid("must be an http or https URL, found '\(text)'")
+        }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard !text.hasPrefix("/"), !text.hasPrefix("~"), !parts.contains(".."), !parts.contains("") else {
+            throw .invalid("must be a path inside the site's folder, like feeds/ms-lee.xml, found '\(text)'")
+        }
+        self = .file(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .web(let url): url.text
+        case .file(let path): path
+        }
+    }
+}

@@ -41,13 +41,6 @@ extension BuildCache {
         return folder + "/" + key + ".cache"
     }
 
-    /// `$XDG_CACHE_HOME/sitegen`, or `~/.cache/sitegen`.
-    static var defaultFolder: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/sitegen" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/sitegen"
-    }
-
     /// The cache at `path`, or nil when there is none or it does not read back whole,
     /// with the changes written beside it since (`save`). Its models stay in the store,
     /// unread: a rebuild reads them all (`readModels`) or only the few it needs

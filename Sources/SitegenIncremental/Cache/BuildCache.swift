@@ -10,7 +10,7 @@ import SitegenSupport
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-30"
+    static let format = "sitegen-build-cache-31"
 
     /// The tool version and options the cache was made for.
     var signature: String

@@ -52,7 +52,7 @@ public final class CachedBuild: BuildReuse {
     }
 
     /// Where build caches are kept unless `--cache-dir` says otherwise.
-    public static var defaultFolder: String { BuildCache.defaultFolder }
+    public static var defaultFolder: String { CacheFolder.standard }
 
     /// A server's: its cache is in `memory`, and the files at `changed` changed since its
     /// last build.
@@ -252,13 +252,13 @@ extension BuildCache {
     static func photoFolder(for options: BuildOptions) -> String? {
         guard options.useCache else { return nil }
         let source = URL(fileURLWithPath: options.source).standardizedFileURL.path
-        return (options.cacheFolder ?? defaultFolder) + "/" + ContentHash.hex(Array(source.utf8)) + ".photos"
+        return (options.cacheFolder ?? CacheFolder.standard) + "/" + ContentHash.hex(Array(source.utf8)) + ".photos"
     }
 
     static func file(for options: BuildOptions) -> String? {
         guard options.useCache else { return nil }
         let source = URL(fileURLWithPath: options.source)
-        return file(in: options.cacheFolder ?? defaultFolder, site: source,
+        return file(in: options.cacheFolder ?? CacheFolder.standard, site: source,
                     output: URL(fileURLWithPath: options.output ?? source.appendingPathComponent("Output").path))
     }
 }
