@@ -16,14 +16,16 @@ ARG SITEGEN_COMMIT=""
 ARG SITEGEN_REPOSITORY=""
 RUN SITEGEN_COMMIT="$SITEGEN_COMMIT" SITEGEN_REPOSITORY="$SITEGEN_REPOSITORY" Scripts/build-release.sh \
     && install -D -m 755 .build/release/sitegen /out/sitegen \
-    && strip --strip-unneeded /out/sitegen
+    && install -D -m 755 .build/release/sitegen-import /out/sitegen-import \
+    && strip --strip-unneeded /out/sitegen /out/sitegen-import
 
-# The binary needs the C library, libvips to publish photos and libqrencode for posters.
+# sitegen needs the C library, libvips to publish photos and libqrencode for posters;
+# sitegen-import (`sitegen import`) libcurl and libxml2.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libvips42 libqrencode4 \
+    && apt-get install -y --no-install-recommends libvips42 libqrencode4 libcurl4 libxml2 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
-COPY --from=build /out/sitegen /usr/local/bin/sitegen
+COPY --from=build /out/sitegen /out/sitegen-import /usr/local/bin/
 WORKDIR /site
 ENTRYPOINT ["sitegen"]
 CMD ["--help"]

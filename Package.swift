@@ -5,6 +5,7 @@ let package = Package(
     name: "sitegen",
     products: [
         .executable(name: "sitegen", targets: ["sitegen"]),
+        .executable(name: "sitegen-import", targets: ["sitegen-import"]),
         .library(name: "SitegenMustache", targets: ["SitegenMustache"]),
     ],
     targets: [
@@ -63,6 +64,7 @@ let package = Package(
         .target(name: "SitegenImport", dependencies: ["SitegenContent", "SitegenFiles", "SitegenSupport", "SitegenYAML"]),
         .target(name: "SitegenCLI", dependencies: ["SitegenBuildInfo", "SitegenPlatform", "SitegenPipeline", "SitegenIncremental", "SitegenMustache", "SitegenScaffold", "SitegenSupport", "SitegenServer"]),
         .executableTarget(name: "sitegen", dependencies: ["SitegenCLI"]),
+        .executableTarget(name: "sitegen-import", dependencies: ["SitegenBuildInfo", "SitegenImport"]),
         .executableTarget(
             name: "sitegen-bench",
             dependencies: ["SitegenMustache"],

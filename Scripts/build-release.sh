@@ -26,6 +26,10 @@ for library in cmark:libcmark yaml:yaml-0.1; do
 done
 ln -sf "$(clang -print-file-name=libstdc++.a)" "$archives/libstdc++.a"
 
-PKG_CONFIG_PATH="$archives${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
-    swift build -c release --product sitegen --static-swift-stdlib \
-    -Xlinker -L"$archives" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc "$@"
+# sitegen-import too, which `sitegen import` runs: the same, but for libcurl and libxml2,
+# which Foundation's HTTP and XML link and it links as shared libraries.
+for product in sitegen sitegen-import; do
+    PKG_CONFIG_PATH="$archives${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+        swift build -c release --product "$product" --static-swift-stdlib \
+        -Xlinker -L"$archives" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc "$@"
+done

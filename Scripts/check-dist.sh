@@ -29,7 +29,7 @@ expect "SHA256SUMS matches the tarball and the .deb" \
 
 tar -xzf "$tarball" -C "$work"
 binary=$work/$name/sitegen
-expected_files="CHANGELOG.md LICENSE README.md THIRD-PARTY-LICENSES completions/_sitegen completions/sitegen.bash completions/sitegen.fish sitegen sitegen.1"
+expected_files="CHANGELOG.md LICENSE README.md THIRD-PARTY-LICENSES completions/_sitegen completions/sitegen.bash completions/sitegen.fish sitegen sitegen-import sitegen.1"
 actual_files=$(cd "$work/$name" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 expect "the tarball holds $expected_files" test "$actual_files" = "$expected_files"
 expect "the tarball's binary is version $version" bash -c "'$binary' --version | grep -q '^sitegen $version (commit '"
@@ -92,15 +92,20 @@ expect "where libvips is installed, the binary publishes the starter's photo in 
 field() { dpkg-deb --field "$deb" "$1"; }
 expect "the .deb is sitegen $version for $debian_arch" \
     test "$(field Package) $(field Version) $(field Architecture)" = "sitegen $version $debian_arch"
-expect "the .deb depends on the C library, libvips and libqrencode alone ($(field Depends))" \
-    bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\),\ libvips42\ \(\>=\ 8\.12\)\ \|\ libvips42t64,\ libqrencode4\ \(\>=\ 4\.0\)$ ]]"
+# sitegen-import, which `sitegen import` runs, links libcurl and libxml2 (Foundation's HTTP
+# and XML); sitegen itself only the C library (above).
+expect "the .deb depends on the C library, libcurl and libxml2 (for sitegen-import), libvips and libqrencode alone ($(field Depends))" \
+    bash -c "[[ '$(field Depends)' =~ ^libc6\ \(\>=\ 2\.[0-9]+\),\ libcurl4\ \(\>=\ [0-9.]+\)\ \|\ libcurl4t64,\ libxml2\ \(\>=\ [0-9.+]+\),\ libvips42\ \(\>=\ 8\.12\)\ \|\ libvips42t64,\ libqrencode4\ \(\>=\ 4\.0\)$ ]]"
 expect "the .deb has a section, a priority, a maintainer and a size" \
     bash -c "[[ '$(field Section)' == web && '$(field Priority)' == optional && -n '$(field Maintainer)' && '$(field Installed-Size)' =~ ^[0-9]+$ ]]"
-expected_deb="./usr/bin/sitegen ./usr/share/bash-completion/completions/sitegen ./usr/share/doc/sitegen/changelog.gz ./usr/share/doc/sitegen/copyright ./usr/share/fish/vendor_completions.d/sitegen.fish ./usr/share/man/man1/sitegen.1.gz ./usr/share/zsh/vendor-completions/_sitegen"
+expected_deb="./usr/bin/sitegen ./usr/bin/sitegen-import ./usr/share/bash-completion/completions/sitegen ./usr/share/doc/sitegen/changelog.gz ./usr/share/doc/sitegen/copyright ./usr/share/fish/vendor_completions.d/sitegen.fish ./usr/share/man/man1/sitegen.1.gz ./usr/share/zsh/vendor-completions/_sitegen"
 actual_deb=$(dpkg-deb --contents "$deb" | awk '$1 !~ /^d/ { print $NF }' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 expect "the .deb installs $expected_deb" test "$actual_deb" = "$expected_deb"
 dpkg-deb --extract "$deb" "$work/deb"
 expect "the .deb's binary is the tarball's" cmp -s "$work/deb/usr/bin/sitegen" "$binary"
+expect "the .deb's sitegen-import is the tarball's" cmp -s "$work/deb/usr/bin/sitegen-import" "$work/$name/sitegen-import"
+expect "sitegen import runs the sitegen-import beside it" \
+    bash -c "'$binary' import --source '$work/school-with-photo' --dry-run | grep -q 'has a .feed.'"
 expect "the .deb's owners are root" bash -c "! dpkg-deb --contents '$deb' | awk '{ print \$2 }' | grep -qv '^root/root$'"
 if [[ $(id -u) == 0 ]]; then
     expect "dpkg would install the .deb here, its dependencies met" dpkg --dry-run --install "$deb"

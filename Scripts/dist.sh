@@ -48,7 +48,8 @@ licences() {
 tree=$stage/$name
 mkdir -p "$tree/completions"
 install -m 755 "$binary" "$tree/sitegen"
-strip --strip-unneeded "$tree/sitegen" 2>/dev/null || true
+install -m 755 "$(dirname "$binary")/sitegen-import" "$tree/sitegen-import"
+strip --strip-unneeded "$tree/sitegen" "$tree/sitegen-import" 2>/dev/null || true
 "$tree/sitegen" man > "$tree/sitegen.1"
 "$tree/sitegen" completion bash > "$tree/completions/sitegen.bash"
 "$tree/sitegen" completion zsh > "$tree/completions/_sitegen"
@@ -61,6 +62,7 @@ sed -e "s|@VERSION@|$version|g" -e "s|@DOCS@|$docs|" Scripts/dist/README.md > "$
 
 root=$stage/deb
 install -D -m 755 "$tree/sitegen" "$root/usr/bin/sitegen"
+install -D -m 755 "$tree/sitegen-import" "$root/usr/bin/sitegen-import"
 install -d "$root/usr/share/man/man1" "$root/usr/share/doc/sitegen"
 gzip -9n < "$tree/sitegen.1" > "$root/usr/share/man/man1/sitegen.1.gz"
 install -D -m 644 "$tree/completions/sitegen.bash" "$root/usr/share/bash-completion/completions/sitegen"
@@ -79,7 +81,10 @@ gzip -9n < CHANGELOG.md > "$root/usr/share/doc/sitegen/changelog.gz"
 # dpkg-shlibdeps reads the package's name from a debian/control of the folder it runs in.
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: sitegen\n\nPackage: sitegen\nArchitecture: any\n' > "$stage/shlibs/debian/control"
-depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$OLDPWD/$root/usr/bin/sitegen" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+# sitegen-import links libcurl and libxml2; libcurl's package is libcurl4t64 from Debian 13
+# and Ubuntu 24.04.
+depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$OLDPWD/$root/usr/bin/sitegen" -e "$OLDPWD/$root/usr/bin/sitegen-import" 2>/dev/null \
+    | sed -n 's/^shlibs:Depends=//p' | sed -E 's/(libcurl4 \([^)]*\))/\1 | libcurl4t64/')
 [[ -n $depends ]] || { echo "dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # sitegen opens libvips when a site has photos, and libqrencode when it has posters
 # (dpkg-shlibdeps sees no link to them); libvips's package is libvips42t64 from Debian 13

@@ -121,6 +121,7 @@ build_from_source() {
         SITEGEN_COMMIT=$commit SITEGEN_REPOSITORY=$repository Scripts/build-release.sh
     ) >&2
     install -D -m 755 "$action_path/.build/release/sitegen" "$destination/bin/sitegen"
+    install -D -m 755 "$action_path/.build/release/sitegen-import" "$destination/bin/sitegen-import"
     output source build
 }
 
@@ -170,6 +171,7 @@ install_sitegen() {
                 build_from_source "The action's commit $release_commit is not the one release v$version was built from ($line)" "$destination"
             else
                 install -D -m 755 "$unpacked/sitegen" "$destination/bin/sitegen"
+                install -D -m 755 "$unpacked/sitegen-import" "$destination/bin/sitegen-import"
                 say "Installed the release: $line"
                 output source release
             fi

@@ -8,6 +8,9 @@ struct Arguments {
     var values: [String: String] = [:]
     var present: Set<String> = []
     var positional: [String] = []
+    /// Every option in the order given, each name in its long form and each value a word
+    /// of its own: what a command run by another program is handed.
+    var forwarded: [String] = []
 
     /// Parses `arguments` by the options of `spec`; on a problem prints it and returns nil
     /// (exit status 2).
@@ -39,8 +42,10 @@ struct Arguments {
                     return nil
                 }
                 values[name] = value
+                forwarded += [name, value]
             } else if flags.contains(name) || name == "--help" {
                 present.insert(name)
+                forwarded.append(name)
             } else {
                 var message = "sitegen \(command): error: unknown option '\(argument)'"
                 if let suggestion = Suggestion.closest(to: name, among: options + flags + ["--help"]) {

@@ -11,7 +11,7 @@ public enum CommandLineTool {
 
     /// Every command, in the order the help lists them.
     static let specs: [CommandSpec] = [
-        BuildCommand.spec, CheckCommand.spec, ServeCommand.spec, NewCommand.spec, InitCommand.spec,
+        BuildCommand.spec, CheckCommand.spec, ServeCommand.spec, NewCommand.spec, InitCommand.spec, ImportCommand.spec,
         DigestCommand.spec, RenderTemplateCommand.spec, CompletionCommand.spec, ManualCommand.spec, helpSpec,
     ]
 

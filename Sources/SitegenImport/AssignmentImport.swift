@@ -32,11 +32,13 @@ public struct AssignmentImport: Sendable {
     public var imported: [String: (path: String, text: String)]
     public let site: Site
     public let update: Bool
+    public let siteFolder: URL
 
     /// Reads `source.id` of every assignment file under `Content/homework/` of `siteFolder`.
     public init(siteFolder: URL, site: Site, update: Bool) {
         self.site = site
         self.update = update
+        self.siteFolder = siteFolder
         imported = [:]
         let homework = siteFolder.appendingPathComponent("Content/homework")
         let files = FileManager.default.enumerator(at: homework, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
@@ -80,8 +82,16 @@ public struct AssignmentImport: Sendable {
 
     private func newPath(for post: FeedPost, teacher: Teacher, now: Date, taken: Set<String>) -> String {
         let title = Slug(making: String(post.title.prefix(60)))?.text ?? teacher.id
-        let id = String(Self.hash(Array(post.id.utf8)).prefix(6))
-        return "Content/homework/\(assigned(post, now: now))-\(title)-\(id).md"
+        // FNV-1a's low digits differ most between ids that differ in their last characters.
+        let id = String(Self.hash(Array(post.id.utf8)).suffix(6))
+        let stem = "Content/homework/\(assigned(post, now: now))-\(title)-\(id)"
+        var path = stem + ".md"
+        var number = 2
+        while taken.contains(path) || FileManager.default.fileExists(atPath: siteFolder.appendingPathComponent(path).path) {
+            path = stem + "-\(number).md"
+            number += 1
+        }
+        return path
     }
 
     /// The assignment file of a post.
