@@ -104,5 +104,19 @@ check "and logs the command it ran" logged build "sitegen build --source $work/s
 step strict env SITEGEN="$work/good/install/bin/sitegen" INPUT_SOURCE="$work/site" INPUT_STRICT=yes Scripts/github-action.sh build
 check "an input strict that is not true or false is refused" logged strict "the input strict must be true or false, found 'yes'"
 
+# The input import: the teachers' posts are written before the build, and counted.
+mkdir -p "$work/site/feeds"
+cp Tests/Fixtures/import/wordpress.xml "$work/site/feeds/lee.xml"
+sed -i 's|^- id: ms-lee$|- id: ms-lee\n  feed: feeds/lee.xml|' "$work/site/Content/teachers.yaml"
+printf -- '- {id: mr-x, name: Mr. X, subject: Art, grades: [8], feed: feeds/missing.xml}\n' >> "$work/site/Content/teachers.yaml"
+step import env SITEGEN="$work/good/install/bin/sitegen" INPUT_SOURCE="$work/site" INPUT_IMPORT=true \
+    INPUT_ARGS="--today 2026-12-01T15:00" XDG_CACHE_HOME="$work/cache" Scripts/github-action.sh build
+check "the input import writes the new posts before the build, and counts them" \
+    bash -c "[[ $(status import) == 0 && '$(out import imported)' == 2 ]] && grep -rq 'Fractions worksheet' '$work/site/Output/homework/'"
+check "and a feed that fails is a warning, not a failed build" logged import "::warning title=sitegen import::"
+step importTwice env SITEGEN="$work/good/install/bin/sitegen" INPUT_SOURCE="$work/site" INPUT_IMPORT=true \
+    INPUT_ARGS="--today 2026-12-01T15:00" XDG_CACHE_HOME="$work/cache" Scripts/github-action.sh build
+check "a second run imports nothing" bash -c "[[ '$(out importTwice imported)' == 0 ]]"
+
 echo "action: $((checks - failures)) passed, $failures failed"
 ((failures == 0))

@@ -184,8 +184,26 @@ install_sitegen() {
     output version "$version"
 }
 
+# `sitegen import` before the build: the number of files it wrote is an output; a feed that
+# fails is a warning, since the other teachers' work should still be published tonight.
+import_posts() {
+    local sitegen=$1 source=$2 report status=0
+    say "sitegen import --source $source"
+    report=$("$sitegen" import --source "$source") || status=$?
+    say "$report"
+    ((status == 0)) || say "::warning title=sitegen import::A teacher's feed could not be imported (see the log above); the build goes on with the others"
+    local written
+    written=$(sed -n 's/.*: wrote \([0-9][0-9]*\) of .*/\1/p' <<< "$report" | awk '{ total += $1 } END { print total + 0 }')
+    output imported "$written"
+}
+
 build_site() {
     local sitegen=${SITEGEN:-sitegen} source=${INPUT_SOURCE:-.} output_folder=${INPUT_OUTPUT:-}
+    case ${INPUT_IMPORT:-false} in
+        true) import_posts "$sitegen" "$source" ;;
+        false | "") output imported 0 ;;
+        *) fail "the input import must be true or false, found '${INPUT_IMPORT}'" ;;
+    esac
     [[ -n $output_folder ]] || output_folder="$source/Output"
     local arguments=(build --source "$source" --output "$output_folder")
     if [[ -n ${INPUT_BASE_URL:-} ]]; then arguments+=(--base-url "$INPUT_BASE_URL"); fi

@@ -7,6 +7,8 @@ extension StarterSite {
 {{=<% %>=}}
 # Builds the site with sitegen and publishes it to GitHub Pages on every push to main, and
 # every day at the homework's release time, so that tonight's homework appears by itself.
+# First it imports the new posts of the teachers' blogs (`feed:` in teachers.yaml) and
+# commits them to the repository, where authors can correct them.
 #
 # Before the first push: in the repository's Settings → Pages, set Source to
 # "GitHub Actions". Without it the deploy job fails.
@@ -42,7 +44,8 @@ jobs:
   build:
     runs-on: ubuntu-24.04
     permissions:
-      contents: read
+      # To commit the assignments sitegen import writes.
+      contents: write
       pages: read
     steps:
       - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
@@ -59,11 +62,25 @@ jobs:
         with:
           base-url: ${{ steps.pages.outputs.base_url }}/
           strict: true
+          import: true
       - uses: actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9 # v5.0.0
         with:
           path: ${{ steps.sitegen.outputs.output }}
           # Keeps .well-known/ when the site has one (sitegen writes no other hidden file).
           include-hidden-files: true
+      # The imported assignments, kept in the repository. A push with the workflow's token
+      # starts no other run. When main moved meanwhile the push fails, the site is still
+      # published, and the next run imports the posts again.
+      - name: Commit the imported assignments
+        if: steps.sitegen.outputs.imported != '0'
+        continue-on-error: true
+        env:
+          TOKEN: ${{ github.token }}
+        run: |
+          git add Content/homework
+          git -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
+            commit --quiet -m "Import the teachers' new posts"
+          git push "https://x-access-token:${TOKEN}@github.com/${GITHUB_REPOSITORY}.git" "HEAD:${GITHUB_REF_NAME}"
 
   deploy:
     needs: build
