@@ -96,7 +96,16 @@ public enum HTMLMarkdown {
 
         mutating func start(_ name: String, _ attributes: [String: String]) {
             switch name {
-            case "br": line += preformatted ? "\n" : "\\\n"
+            case "br":
+                if preformatted {
+                    line += "\n"
+                } else if line.hasSuffix("\\\n") {
+                    // Two breaks in a row are how many editors end a paragraph.
+                    line.removeLast(2)
+                    endBlock()
+                } else {
+                    line += "\\\n"
+                }
             case "hr": endBlock(); blocks.append(prefix + "* * *")
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 endBlock()
