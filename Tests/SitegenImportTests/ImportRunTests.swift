@@ -181,6 +181,20 @@ struct ImportRunTests {
         }
     }
 
+    /// A feed that writes its links relative to itself, as some blogs do: they are made
+    /// absolute against the address it was fetched from, and its posts' against theirs.
+    @Test func makesAServedFeedSRelativeLinksAbsolute() throws {
+        let blogs = try TeacherBlogs()
+        let folder = try school(blogs)
+        try folder.write("- {id: ms-ko, name: Ms. Ko, subject: Music, grades: [7], feed: \"\(blogs.url("relative-rss.xml"))\"}\n", to: "site/Content/teachers.yaml")
+        #expect(run(folder).written == 1)
+        let file = try #require(homework(folder).values.first)
+        let root = "http://127.0.0.1:\(blogs.port)"
+        #expect(file.contains("\nlink: \(root)/music/2026/12/02/scale/\n"), "\(file)")
+        #expect(file.contains("Play it with [the sheet](\(root)/music/files/scale-g.pdf), due Friday. [The scale](\(root)/music/images/g-major.png)"), "\(file)")
+        #expect(file.contains("\ndue: 2026-12-04\n"))
+    }
+
     @Test func followsARedirectToTheFeed() throws {
         let blogs = try TeacherBlogs()
         guard case .feed(let data, let url, _) = try FeedFetcher(userAgent: "sitegen-test").fetch(URL(string: blogs.url("moved"))!, validators: nil) else {
