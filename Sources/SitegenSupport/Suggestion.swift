@@ -1,10 +1,23 @@
 /// "Did you mean" hints for misspelt keys, commands and names.
 public enum Suggestion {
-    /// The candidate within a few edits of `word`, for "did you mean" hints.
+    /// Words longer than this get no hint: no name is that long, and the distance to each of
+    /// a few hundred names (the time zones) of a 100,000-character value took seconds.
+    public static let longestWord = 64
+
+    /// The candidate within a few edits of `word`, for "did you mean" hints; the first in
+    /// sorted order of those closest.
     public static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.sorted().map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3), best.1 < word.count else { return nil }
-        return best.0
+        let length = word.count
+        guard length <= longestWord else { return nil }
+        let allowed = max(2, length / 3)
+        let lowered = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        // Lengths that differ by more than the edits allowed cannot be within them.
+        for candidate in candidates.sorted() where abs(candidate.count - length) <= allowed {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance <= allowed, distance < length, distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        return best?.candidate
     }
 
     /// Insertions, deletions, substitutions and swaps of two neighbouring characters each

@@ -57,6 +57,9 @@ private struct TreeBuilder {
         var isMapping: Bool
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
+        /// The line of each key given so far: a duplicate is found at once, where searching
+        /// the pairs made 40,000 keys take seconds.
+        var keyLines: [String: Int] = [:]
         var pendingKey: (String, SourceLocation)?
         var start: SourceLocation
         var anchor: String?
@@ -179,9 +182,10 @@ private struct TreeBuilder {
         guard let scalar = node.scalar else {
             throw .error(at: node.location, "expected a key like 'title:', found \(node.shortDescription) used as a key")
         }
-        if let first = stack[top].pairs.first(where: { $0.key == scalar.text }) {
-            throw .error(at: node.location, "duplicate key '\(scalar.text)': it is already given at line \(first.keyLocation.line)")
+        if let line = stack[top].keyLines[scalar.text] {
+            throw .error(at: node.location, "duplicate key '\(scalar.text)': it is already given at line \(line)")
         }
+        stack[top].keyLines[scalar.text] = node.location.line
         stack[top].pendingKey = (scalar.text, node.location)
     }
 }

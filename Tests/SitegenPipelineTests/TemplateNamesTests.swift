@@ -1,3 +1,4 @@
+import Foundation
 import SitegenContent
 @testable import SitegenPipeline
 import SitegenSupport
@@ -58,5 +59,13 @@ struct TemplateNamesTests {
         // Each letter moves once at most: not "ca" → "ac" → "abc".
         #expect(Suggestion.editDistance("ca", "abc") == 3)
         #expect(Suggestion.closest(to: "titel", among: ["site", "title", "tile"]) == "title")
+    }
+
+    /// No hint for a word longer than any name: its distance to each of hundreds of names
+    /// is not worked out (a 100,000-character time zone took seconds).
+    @Test func aLongWordGetsNoHint() {
+        #expect(Suggestion.closest(to: String(repeating: "Asia/Hong_Kong", count: 8_000), among: TimeZone.knownTimeZoneIdentifiers) == nil)
+        #expect(Suggestion.closest(to: "Asia/Hong_Kongg", among: TimeZone.knownTimeZoneIdentifiers) == "Asia/Hong_Kong")
+        #expect(Suggestion.closest(to: String(repeating: "x", count: Suggestion.longestWord + 1), among: [String(repeating: "x", count: Suggestion.longestWord)]) == nil)
     }
 }

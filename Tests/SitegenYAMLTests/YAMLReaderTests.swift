@@ -38,6 +38,9 @@ struct YAMLReaderTests {
 
     @Test func reportsADuplicateKeyAtItsSecondUse() {
         #expect(error("title: A\ndate: 2016-05-20\ntitle: B\n") == "Content/a.md:4:1: error: duplicate key 'title': it is already given at line 2")
+        // Many keys, each looked up once: the duplicate at the end of 40,000 is found where it is.
+        let keys = (0..<40_000).map { "k\($0): v" }.joined(separator: "\n")
+        #expect(error(keys + "\nk17: again\n") == "Content/a.md:40002:1: error: duplicate key 'k17': it is already given at line 19")
     }
 
     @Test func reportsSyntaxErrorsWithTheirPosition() {
