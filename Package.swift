@@ -38,7 +38,7 @@ let package = Package(
         // Photos made into published sizes and formats; knows nothing of sites.
         .target(name: "SitegenImages", dependencies: ["CVips"]),
         // QR codes drawn as SVG; knows nothing of sites.
-        .target(name: "SitegenQRCode", dependencies: ["CQRCode"]),
+        .target(name: "SitegenQRCode", dependencies: ["CQRCode", "SitegenSupport"]),
         // The content model: values, readers and models of a site's files; no cache, no
         // files written, no process-wide state.
         .target(name: "SitegenContent", dependencies: ["SitegenImages", "SitegenSupport", "SitegenMarkdown", "SitegenYAML"]),

@@ -83,7 +83,7 @@ public struct AssignmentImport: Sendable {
     private func newPath(for post: FeedPost, teacher: Teacher, now: Date, taken: Set<String>) -> String {
         let title = Slug(making: String(post.title.prefix(60)))?.text ?? teacher.id
         // FNV-1a's low digits differ most between ids that differ in their last characters.
-        let id = String(Self.hash(Array(post.id.utf8)).suffix(6))
+        let id = String(StableHash.hex(post.id.utf8).suffix(6))
         let stem = "Content/homework/\(assigned(post, now: now))-\(title)-\(id)"
         var path = stem + ".md"
         var number = 2
@@ -120,7 +120,7 @@ public struct AssignmentImport: Sendable {
 
     /// `text` with `source.written`, the hash of the rest, after its digest.
     static func signed(_ text: String) -> String {
-        let written = "  written: \(hash(Array(text.utf8)))\n"
+        let written = "  written: \(StableHash.hex(text.utf8))\n"
         guard let digest = text.firstMatch(of: #/\n  digest: [0-9a-f]+\n/#)?.range else { return text }
         return String(text[..<digest.upperBound]) + written + String(text[digest.upperBound...])
     }
@@ -129,14 +129,10 @@ public struct AssignmentImport: Sendable {
     static func isAsWritten(_ text: String) -> Bool {
         guard let line = text.firstMatch(of: #/\n  written: ([0-9a-f]+)\n/#) else { return false }
         let rest = String(text[..<line.range.lowerBound]) + "\n" + String(text[line.range.upperBound...])
-        return hash(Array(rest.utf8)) == String(line.1)
+        return StableHash.hex(rest.utf8) == String(line.1)
     }
 
     static func digest(of post: FeedPost) -> String {
-        hash(Array((post.title + "\u{0}" + post.html + "\u{0}" + (post.link ?? "")).utf8))
-    }
-
-    static func hash(_ bytes: [UInt8]) -> String {
-        StableHash.hex(bytes)
+        StableHash.hex((post.title + "\u{0}" + post.html + "\u{0}" + (post.link ?? "")).utf8)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -47,7 +48,7 @@ final class FeedReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         if xhtmlDepth > 0 {
             xhtmlDepth += 1
-            text += "<" + name + attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(Self.escaped($0.value))\"" }.joined() + ">"
+            text += "<" + name + attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(XML.escape($0.value))\"" }.joined() + ">"
             return
         }
         let declared = attributes["xml:base"] ?? attributes["base"]
@@ -112,7 +113,7 @@ final class FeedReader: NSObject, XMLParserDelegate {
             post?.content = value
         case (.atom, "content", Self.atom):
             let type = post?.contentType
-            post?.content = type == "text" ? Self.escaped(value) : value
+            post?.content = type == "text" ? XML.escape(value) : value
         case (.rss, "description", ""), (.atom, "summary", Self.atom):
             post?.summary = value
         case (.rss, "item", ""), (.atom, "entry", Self.atom):
@@ -128,7 +129,7 @@ final class FeedReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += xhtmlDepth > 0 ? Self.escaped(string) : string
+        text += xhtmlDepth > 0 ? XML.escape(string) : string
     }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
@@ -144,11 +145,6 @@ final class FeedReader: NSObject, XMLParserDelegate {
         let base = fields.link.flatMap(URL.init(string:)) ?? fields.base ?? channelLink
         posts.append(FeedPost(id: id, title: fields.title, link: fields.link, published: fields.published, updated: fields.updated,
                               html: html, base: base))
-    }
-
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
 

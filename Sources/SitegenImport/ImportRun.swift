@@ -35,9 +35,8 @@ public struct ImportRun {
         var report = Report()
         let log = DiagnosticLog()
         let content = options.siteFolder.appendingPathComponent("Content")
-        let siteNode = (try? read(content.appendingPathComponent("site.yaml"), path: "Content/site.yaml", log: log)) ?? nil
-        let site = Site(node: siteNode, log: log)
-        let teachersNode = (try? read(content.appendingPathComponent("teachers.yaml"), path: Teacher.path, log: log)) ?? nil
+        let site = Site(node: read(content.appendingPathComponent("site.yaml"), path: "Content/site.yaml", log: log), log: log)
+        let teachersNode = read(content.appendingPathComponent("teachers.yaml"), path: Teacher.path, log: log)
         let teachers = Teacher.all(from: teachersNode, site: site, log: log)
         report.problems += log.entries.filter { $0.severity == .error }.map(\.description)
         guard report.problems.isEmpty else { return report }
@@ -71,9 +70,15 @@ public struct ImportRun {
         return report
     }
 
-    private static func read(_ url: URL, path: String, log: DiagnosticLog) throws(Diagnostic) -> YAMLNode? {
+    /// The YAML of a settings file; a file that is not YAML is an error in `log`.
+    private static func read(_ url: URL, path: String, log: DiagnosticLog) -> YAMLNode? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try YAMLReader.read(Array(data), path: path)
+        do {
+            return try YAMLReader.read(Array(data), path: path)
+        } catch {
+            log.add(error)
+            return nil
+        }
     }
 
     /// The feed's bytes, where they came from, and what to remember of the server's answer;

@@ -1,4 +1,5 @@
 import CQRCode
+import SitegenSupport
 
 /// A QR code made by libqrencode, drawn as SVG; knows nothing of sites.
 public struct QRCode: Sendable {
@@ -55,23 +56,7 @@ public struct QRCode: Sendable {
                 path += "M\(start + Self.quietZone) \(row + Self.quietZone)h\(column - start)v1h-\(column - start)z"
             }
         }
-        return "<svg class=\"qr-code\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" role=\"img\" aria-label=\"\(Self.escaped(label))\" shape-rendering=\"crispEdges\">"
+        return "<svg class=\"qr-code\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" role=\"img\" aria-label=\"\(XML.escape(label))\" shape-rendering=\"crispEdges\">"
             + "<rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
-    }
-
-    /// Text in an attribute: the five characters XML gives a meaning.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

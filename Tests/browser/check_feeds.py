@@ -156,35 +156,18 @@ def main():
         else:
             passed += 1
             print(f"ok   sitemap.xml: {count} pages, every one a file, every page listed but those marked noindex")
-    for path in sorted(root.rglob("*.xml")):
-        if path.name == "sitemap.xml":
-            continue
-        problems, count = check_feed(path)
+    files = [(path, check_feed, "entries") for path in sorted(root.rglob("*.xml")) if path.name != "sitemap.xml"]
+    files += [(path, check_json_feed, "entries, the Atom feed's") for path in sorted(root.rglob("feed.json"))]
+    files += [(path, check_calendar, "events") for path in sorted(root.rglob("*.ics"))]
+    for path, check, counted in files:
+        problems, count = check(path)
         label = path.relative_to(root)
         if problems:
             failed += 1
             print(f"FAIL {label}: " + "; ".join(problems))
         else:
             passed += 1
-            print(f"ok   {label}: {count} entries")
-    for path in sorted(root.rglob("feed.json")):
-        problems, count = check_json_feed(path)
-        label = path.relative_to(root)
-        if problems:
-            failed += 1
-            print(f"FAIL {label}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"ok   {label}: {count} entries, the Atom feed's")
-    for path in sorted(root.rglob("*.ics")):
-        problems, count = check_calendar(path)
-        label = path.relative_to(root)
-        if problems:
-            failed += 1
-            print(f"FAIL {label}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"ok   {label}: {count} events")
+            print(f"ok   {label}: {count} {counted}")
     print(f"feeds: {passed} passed, {failed} failed")
     return 1 if failed or passed == 0 else 0
 

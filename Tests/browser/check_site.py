@@ -166,6 +166,11 @@ def check_photos(driver, base, path):
     return problems, figures
 
 
+def pdf_pages(pdf):
+    """The pages of a PDF Chrome printed, by its page objects."""
+    return pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") or pdf.count(b"/Type/Page") - pdf.count(b"/Type/Pages")
+
+
 def check_print(driver, base, path, prints):
     """Printing a homework page gives an agenda of one or two pages."""
     import base64
@@ -174,9 +179,7 @@ def check_print(driver, base, path, prints):
     pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True})["data"])
     name = (path.strip("/").replace("/", "_") or "home") + ".pdf"
     (prints / name).write_bytes(pdf)
-    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
-    if pages == 0:
-        pages = pdf.count(b"/Type/Page") - pdf.count(b"/Type/Pages")
+    pages = pdf_pages(pdf)
     problems = []
     if not 1 <= pages <= 2:
         problems.append(f"prints on {pages} pages")
@@ -205,7 +208,7 @@ def check_poster(driver, base, path, prints, shots):
     for paper, (width, height) in {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}.items():
         pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": True, "paperWidth": width, "paperHeight": height})["data"])
         (prints / f"{name}-{paper}.pdf").write_bytes(pdf)
-        pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") or pdf.count(b"/Type/Page") - pdf.count(b"/Type/Pages")
+        pages = pdf_pages(pdf)
         if pages != 1:
             problems.append(f"prints on {pages} pages of {paper}")
     printed = driver.execute_script("return [...document.querySelectorAll('.poster-url')].map(p => p.textContent)")

@@ -12,9 +12,7 @@ extension HomeworkViews {
     /// The addresses the poster's codes hold, in its order: the page, the calendar
     /// (`webcal:`, which phones subscribe to) and the feed; each with its words' name.
     public func posterAddresses(_ grade: GradeID) -> [(name: String, url: String)] {
-        let calendar = absolute(gradePath(grade) + "calendar.ics")
-        let webcal = "webcal://" + (calendar.split(separator: "://", maxSplits: 1).last.map(String.init) ?? calendar)
-        return [("page", absolute(gradePath(grade))), ("calendar", webcal), ("feed", absolute(gradePath(grade) + "feed.xml"))]
+        [("page", absolute(gradePath(grade))), ("calendar", webcalURL(grade, origin: site.origin ?? "")), ("feed", absolute(gradePath(grade) + "feed.xml"))]
     }
 
     public func posterPage(_ grade: GradeID) -> MustacheFields {

@@ -183,8 +183,7 @@ public struct HomeworkViews: Sendable {
             gradeFields["feedURL"] = .string(context.url(gradePath(grade) + "feed.xml"))
             gradeFields["jsonFeedURL"] = .string(context.url(gradePath(grade) + "feed.json"))
             gradeFields["calendarURL"] = .string(context.url(gradePath(grade) + "calendar.ics"))
-            let withoutScheme = origin.split(separator: "://", maxSplits: 1).last.map(String.init) ?? origin
-            gradeFields["webcalURL"] = .string("webcal://" + withoutScheme + context.url(gradePath(grade) + "calendar.ics"))
+            gradeFields["webcalURL"] = .string(webcalURL(grade, origin: origin))
         }
         return [
             "grade": .fields(gradeFields),
@@ -218,6 +217,12 @@ public struct HomeworkViews: Sendable {
     public func dayPath(_ grade: GradeID, _ day: CalendarDate) -> String { gradePath(grade) + "\(day)/" }
 
     // MARK: Subscriptions
+
+    /// The grade's calendar as a `webcal:` address, which calendar apps subscribe to.
+    func webcalURL(_ grade: GradeID, origin: String) -> String {
+        let withoutScheme = origin.split(separator: "://", maxSplits: 1).last.map(String.init) ?? origin
+        return "webcal://" + withoutScheme + context.url(gradePath(grade) + "calendar.ics")
+    }
 
     func absolute(_ path: String) -> String {
         (site.origin ?? "") + context.url(path)

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenSupport
 import SitegenMustache
 
 /// What a published site needs besides its pages: the feed of articles, the sitemap and
