@@ -30,6 +30,8 @@ public struct MustacheError: Error, Sendable, Hashable, CustomStringConvertible 
         case unknownParent(name: String)
         case dynamicNameNotString(expression: String)
         case recursionTooDeep(name: String, limit: Int)
+        case nestedTooDeep(name: String, limit: Int)
+        case renderedTooDeep(name: String, limit: Int)
     }
 
     /// The template's path or name, as the diagnostic shows it.
@@ -71,6 +73,10 @@ public struct MustacheError: Error, Sendable, Hashable, CustomStringConvertible 
             "dynamic name '*\(expression)' must be a string naming a template"
         case .recursionTooDeep(let name, let limit):
             "'\(name)' is nested more than \(limit) templates deep: is a template including itself forever?"
+        case .nestedTooDeep(let name, let limit):
+            "section '\(name)' opened here is nested inside \(limit) others: expected at most \(limit) levels of sections, parents and blocks in one template"
+        case .renderedTooDeep(let name, let limit):
+            "section '\(name)' opened here is \(limit) levels deep, counting the sections, blocks and templates around it: is a template including itself forever?"
         }
     }
 

@@ -5,13 +5,23 @@ struct Parser {
     private let path: String
     private let origin: Origin
     private let lineIndex: [Int]
+    /// Of a source that is not all ASCII, how many characters come before each byte: a
+    /// column is then a subtraction, not a count from the start of its line, which made a
+    /// long line of tags quadratic.
+    private let charactersBefore: [Int32]?
+
+    /// How many sections, inverted sections, parents and blocks one template may nest: far
+    /// more than a theme needs, few enough that building and rendering stay off the end
+    /// of a thread's stack.
+    static let nestingLimit = 100
 
     /// Where the first byte of `source` sits in the file the user edits. A block's body
     /// is parsed again after its indentation is removed; its positions still point at
-    /// the file.
+    /// the file, and its nesting adds to the block's.
     struct Origin {
         var line: Int = 1
         var columnShift: Int = 0
+        var depth: Int = 0
     }
 
     init(source: [UInt8], path: String, origin: Origin = Origin()) {
@@ -23,12 +33,24 @@ struct Parser {
             starts.append(offset + 1)
         }
         self.lineIndex = starts
+        if source.allSatisfy({ $0 < 0x80 }) {
+            charactersBefore = nil
+        } else {
+            var counts = [Int32](repeating: 0, count: source.count + 1)
+            var count: Int32 = 0
+            for (offset, byte) in source.enumerated() {
+                counts[offset] = count
+                if byte & 0xC0 != 0x80 { count += 1 }
+            }
+            counts[source.count] = count
+            charactersBefore = counts
+        }
     }
 
     func parse(delimiters: Delimiters = .standard) throws(MustacheError) -> [Node] {
         var tokens = try tokenize(delimiters: delimiters)
         markStandaloneLines(&tokens)
-        return try buildTree(tokens)
+        return try buildTree(tokens, 0..<tokens.count, depth: origin.depth)
     }
 
     // MARK: Positions
@@ -40,10 +62,8 @@ struct Parser {
             let middle = (low + high + 1) / 2
             if lineIndex[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        let prefix = source[lineIndex[low]..<offset]
-        // Columns count characters as the editor shows them; an ASCII line has one a byte,
-        // and is not decoded for it (a string for each of a theme's tags).
-        let columns = prefix.allSatisfy { $0 < 0x80 } ? prefix.count : String(decoding: prefix, as: UTF8.self).unicodeScalars.count
+        // Columns count characters as the editor shows them.
+        let columns = charactersBefore.map { Int($0[offset] - $0[lineIndex[low]]) } ?? offset - lineIndex[low]
         return TemplatePosition(line: origin.line + low, column: columns + 1 + origin.columnShift)
     }
 
@@ -245,9 +265,15 @@ struct Parser {
         var children: [Node] = []
     }
 
-    private func buildTree(_ tokens: [Token]) throws(MustacheError) -> [Node] {
+    /// The nodes of `tokens[range]`, whose sections all close inside it. A standalone
+    /// block's body is built once, from its dedented text when it has a margin to lose,
+    /// not first as it stands and then again.
+    private func buildTree(_ tokens: [Token], _ range: Range<Int>, depth: Int) throws(MustacheError) -> [Node] {
         var stack: [Frame] = [Frame(token: -1)]
-        for (index, token) in tokens.enumerated() {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let token = tokens[index]
+            index += 1
             switch token.kind {
             case .text:
                 guard token.start < token.end else { continue }
@@ -260,7 +286,17 @@ struct Parser {
                 let node = Node.partial(reference(token), standaloneIndent: token.standalone ? token.indent : nil, tag(token))
                 stack[stack.count - 1].children.append(node)
             case .sectionOpen, .invertedOpen, .parentOpen, .blockOpen:
-                stack.append(Frame(token: index))
+                let level = depth + stack.count
+                guard level <= Self.nestingLimit else {
+                    throw error(at: token.start, .nestedTooDeep(name: openerName(token), limit: Self.nestingLimit))
+                }
+                guard token.kind == .blockOpen, token.standalone else {
+                    stack.append(Frame(token: index - 1))
+                    continue
+                }
+                let closer = try matchingCloser(of: index - 1, in: tokens, before: range.upperBound)
+                stack[stack.count - 1].children.append(try standaloneBlock(opener: index - 1, closer: closer, tokens: tokens, depth: level))
+                index = closer + 1
             case .close:
                 guard stack.count > 1 else {
                     throw error(at: token.start, .unexpectedClosingTag(name: token.name))
@@ -271,8 +307,7 @@ struct Parser {
                     throw error(at: token.start, .mismatchedClosingTag(
                         expected: openerName(opener), found: token.name, openedAt: position(at: opener.start)))
                 }
-                let node = try node(closing: frame, opener: opener, closer: index, tokens: tokens)
-                stack[stack.count - 1].children.append(node)
+                stack[stack.count - 1].children.append(try node(closing: frame, opener: opener))
             }
         }
         if stack.count > 1, let open = stack.last {
@@ -280,6 +315,29 @@ struct Parser {
             throw error(at: opener.start, .unclosedSection(name: openerName(opener)))
         }
         return stack[0].children
+    }
+
+    /// The close tag of the section `opener` opens, with the errors building the tree
+    /// would give for the tags in between.
+    private func matchingCloser(of opener: Int, in tokens: [Token], before end: Int) throws(MustacheError) -> Int {
+        var open = [opener]
+        for index in (opener + 1)..<end {
+            switch tokens[index].kind {
+            case .sectionOpen, .invertedOpen, .parentOpen, .blockOpen:
+                open.append(index)
+            case .close:
+                let innermost = tokens[open[open.count - 1]]
+                guard closes(tokens[index], innermost) else {
+                    throw error(at: tokens[index].start, .mismatchedClosingTag(
+                        expected: openerName(innermost), found: tokens[index].name, openedAt: position(at: innermost.start)))
+                }
+                open.removeLast()
+                if open.isEmpty { return index }
+            default:
+                continue
+            }
+        }
+        throw error(at: tokens[open[open.count - 1]].start, .unclosedSection(name: openerName(tokens[open[open.count - 1]])))
     }
 
     private func openerName(_ token: Token) -> String {
@@ -290,7 +348,7 @@ struct Parser {
         closer.name == openerName(opener) || (opener.dynamic && closer.name == opener.name)
     }
 
-    private func node(closing frame: Frame, opener: Token, closer: Int, tokens: [Token]) throws(MustacheError) -> Node {
+    private func node(closing frame: Frame, opener: Token) throws(MustacheError) -> Node {
         let openerTag = tag(opener)
         switch opener.kind {
         case .sectionOpen, .invertedOpen:
@@ -308,20 +366,33 @@ struct Parser {
             }
             return .parent(reference(opener), standaloneIndent: opener.standalone ? opener.indent : nil, blocks: blocks, openerTag)
         default:
-            guard opener.standalone else {
-                return .block(opener.name, children: frame.children, standaloneIndent: nil, openerTag)
-            }
-            let (children, margin) = try dedentedBody(opener: frame.token, closer: closer, tokens: tokens, parsed: frame.children)
-            return .block(opener.name, children: children, standaloneIndent: margin.isEmpty ? opener.indent : margin, openerTag)
+            return .block(opener.name, children: frame.children, standaloneIndent: nil, openerTag)
         }
     }
 
     /// A standalone block's body loses the indentation its lines share, so that the
     /// block can be indented again wherever it is expanded.
-    private func dedentedBody(opener: Int, closer: Int, tokens: [Token], parsed: [Node]) throws(MustacheError) -> ([Node], [UInt8]) {
+    private func standaloneBlock(opener: Int, closer: Int, tokens: [Token], depth: Int) throws(MustacheError) -> Node {
+        let openerToken = tokens[opener]
+        let children: [Node]
+        var indent = openerToken.indent
+        if let (body, margin) = dedentedBody(opener: opener, closer: closer, tokens: tokens) {
+            let start = position(at: body.start)
+            let fragment = Parser(source: body.bytes, path: path, origin: Origin(line: start.line, columnShift: margin.count, depth: depth))
+            children = try fragment.parse(delimiters: openerToken.delimiters)
+            indent = margin
+        } else {
+            children = try buildTree(tokens, (opener + 1)..<closer, depth: depth)
+        }
+        return .block(openerToken.name, children: children, standaloneIndent: indent, tag(openerToken))
+    }
+
+    /// The body of the block between `opener` and `closer` without the margin its lines
+    /// share, where it starts, and the margin; nil when there is no margin.
+    private func dedentedBody(opener: Int, closer: Int, tokens: [Token]) -> (body: (bytes: [UInt8], start: Int), margin: [UInt8])? {
         let bodyStart = opener + 1 < closer && !tokens[opener + 1].isTag ? tokens[opener + 1].start : tokens[opener].end
         let bodyEnd = closer - 1 > opener && !tokens[closer - 1].isTag ? tokens[closer - 1].end : tokens[closer].start
-        guard bodyStart < bodyEnd else { return (parsed, []) }
+        guard bodyStart < bodyEnd else { return nil }
         let body = source[bodyStart..<bodyEnd]
         let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         var margin: ArraySlice<UInt8>?
@@ -333,7 +404,7 @@ struct Parser {
             }
             margin = current.prefix(zip(current, indentation).prefix(while: { $0 == $1 }).count)
         }
-        guard let margin, !margin.isEmpty else { return (parsed, []) }
+        guard let margin, !margin.isEmpty else { return nil }
         var dedented: [UInt8] = []
         dedented.reserveCapacity(body.count)
         for (number, line) in lines.enumerated() {
@@ -341,9 +412,7 @@ struct Parser {
             let removable = zip(line, margin).prefix(while: { $0 == $1 }).count
             dedented.append(contentsOf: line.dropFirst(removable))
         }
-        let start = position(at: bodyStart)
-        let fragment = Parser(source: dedented, path: path, origin: Origin(line: start.line, columnShift: margin.count))
-        return (try fragment.parse(delimiters: tokens[opener].delimiters), Array(margin))
+        return ((dedented, bodyStart), Array(margin))
     }
 
     private func reference(_ token: Token) -> TemplateReference {

@@ -9,6 +9,11 @@ struct Renderer: ~Copyable {
     /// has a handful: a list searched by name costs less than hashing the name.
     private var blocks: [(name: String, content: BlockContent)] = []
     private var depth = 0
+    /// Sections, blocks and templates open around the operation being rendered: each is a
+    /// call of `render`, and a template of 100 sections that includes itself would go
+    /// 10,000 calls deep, past the end of a thread's stack, before `depth` stopped it.
+    private var levels = 0
+    static let levelLimit = 250
     /// Names of the templates this render included, for rebuilds that re-render only the
     /// pages an edited template is part of.
     private(set) var usedTemplates = TemplateUse()
@@ -51,6 +56,8 @@ struct Renderer: ~Copyable {
 
             case .section:
                 let body = (place + 1)..<Int(operation.c)
+                try deepen(program, at: place)
+                defer { levels -= 1 }
                 let value = lookup(program.components, Int(operation.a), Int(operation.b)) ?? .null
                 if operation.d != 0 {
                     if !value.isTruthy { try render(program, body, indent: indent) }
@@ -99,6 +106,8 @@ struct Renderer: ~Copyable {
                 let position = program.positions[place]
                 place = body.upperBound
                 readBlocks = true
+                try deepen(program, at: body.lowerBound - 1)
+                defer { levels -= 1 }
                 guard let override = blocks.first(where: { $0.name == name })?.content else {
                     try render(program, body, indent: operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : indent)
                     continue
@@ -106,6 +115,7 @@ struct Renderer: ~Copyable {
                 try enter(name, at: position, in: program)
                 try render(override.program, override.body, indent: operation.d >= 0 ? Self.indent(indent, program.indents[Int(operation.d)]) : [])
                 depth -= 1
+                levels -= 1
             }
         }
     }
@@ -122,6 +132,7 @@ struct Renderer: ~Copyable {
         try enter(template.name, at: position, in: program)
         try render(template.program, 0..<template.program.count, indent: indent)
         depth -= 1
+        levels -= 1
     }
 
     /// Includes a partial through the memo: as it was rendered before when it read no name
@@ -158,7 +169,19 @@ struct Renderer: ~Copyable {
         deepest = max(saved.deepest, deepest)
     }
 
+    /// Counts one more level for the section or block at `place` of `program`.
+    private mutating func deepen(_ program: Program, at place: Int) throws(MustacheError) {
+        levels += 1
+        guard levels <= Self.levelLimit else {
+            let operation = program.operations[place]
+            let name = operation.kind == .block ? program.blockNames[Int(operation.a)]
+                : program.components[Int(operation.a)..<Int(operation.a + operation.b)].joined(separator: ".")
+            throw MustacheError(path: program.path, position: program.positions[place], kind: .renderedTooDeep(name: name.isEmpty ? "." : name, limit: Self.levelLimit))
+        }
+    }
+
     private mutating func enter(_ name: String, at position: TemplatePosition, in program: Program) throws(MustacheError) {
+        levels += 1
         depth += 1
         deepest = max(deepest, depth)
         if depth > library.nestingLimit {

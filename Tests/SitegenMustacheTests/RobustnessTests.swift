@@ -1,4 +1,7 @@
+import Dispatch
+import Foundation
 import SitegenMustache
+import Synchronization
 import SitegenTestSupport
 import Testing
 
@@ -40,5 +43,52 @@ struct RobustnessTests {
                 #expect(!error.message.isEmpty)
             }
         }
+    }
+
+    /// Each standalone block's body is dedented and parsed once: parsing it as it stands
+    /// and then again dedented doubled the work at every level.
+    @Test func parsesNestedIndentedBlocksOnce() throws {
+        let levels = 90
+        let opening = (0..<levels).map { String(repeating: "  ", count: $0) + "{{$b\($0)}}\n" }.joined()
+        let closing = (0..<levels).reversed().map { String(repeating: "  ", count: $0) + "{{/b\($0)}}\n" }.joined()
+        let source = opening + String(repeating: "  ", count: levels) + "{{x}}\n" + closing
+        let template = try MustacheTemplate(name: "t", source: source)
+        #expect(try MustacheLibrary(templates: [template]).render(template, with: ["x": "deep"]) == String(repeating: "  ", count: levels) + "deep\n")
+        let parent = try MustacheTemplate(name: "page", source: "<main>\n  {{<t}}{{/t}}\n</main>\n")
+        #expect(try MustacheLibrary(templates: [template, parent]).render(parent, with: ["x": "deep"]) == "<main>\n" + String(repeating: "  ", count: levels + 1) + "deep\n</main>\n")
+    }
+
+    /// Positions of tags on one long line: a column is found in constant time, ASCII or not.
+    @Test func placesTagsOnAVeryLongLine() {
+        for prefix in ["x", "é"] {
+            let source = String(repeating: prefix + "{{a}}", count: 100_000) + "{{#open}}"
+            do {
+                _ = try MustacheTemplate(name: "t", source: source)
+                Issue.record("compiled")
+            } catch {
+                #expect(error.position == TemplatePosition(line: 1, column: 600_001))
+            }
+        }
+    }
+
+    /// The deepest rendering the limits allow fits in a 2 MiB stack, a quarter of a worker thread's, in a debug build.
+    @Test func rendersTheDeepestNestingOnASmallStack() {
+        let sections = String(repeating: "{{#t}}", count: 99) + "{{>a}}" + String(repeating: "{{/t}}", count: 99)
+        let outcome = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                let library = try MustacheLibrary(sources: ["a": sections])
+                _ = try library.render(templateNamed: "a", with: ["t": true])
+                outcome.withLock { $0 = "rendered" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        thread.stackSize = 2048 * 1024
+        thread.start()
+        done.wait()
+        #expect(outcome.withLock { $0 }?.hasSuffix("is a template including itself forever?") == true)
     }
 }

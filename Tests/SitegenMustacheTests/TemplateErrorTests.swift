@@ -118,6 +118,19 @@ struct TemplateErrorTests {
         #expect(error == "loop:1:2: error: 'loop' is nested more than 100 templates deep: is a template including itself forever?")
     }
 
+    @Test func refusesSectionsNestedPastTheLimit() {
+        let source = "<main>\n" + String(repeating: "{{#a}}", count: 20_000) + String(repeating: "{{/a}}", count: 20_000)
+        #expect(compileError(source) == "Themes/default/article.mustache:2:601: error: section 'a' opened here is nested inside 100 others: expected at most 100 levels of sections, parents and blocks in one template")
+        let blocks = (0..<120).map { String(repeating: " ", count: $0) + "{{$b\($0)}}\n" }.joined() + (0..<120).reversed().map { "{{/b\($0)}}\n" }.joined()
+        #expect(compileError(blocks) == "Themes/default/article.mustache:101:101: error: section 'b100' opened here is nested inside 100 others: expected at most 100 levels of sections, parents and blocks in one template")
+    }
+
+    @Test func stopsSectionsAndTemplatesThatNestPastTheLimitTogether() {
+        let sections = String(repeating: "{{#t}}", count: 99) + "{{>a}}" + String(repeating: "{{/t}}", count: 99)
+        let error = renderError("{{>a}}", ["t": true], partials: ["a": sections])
+        #expect(error == "a:1:295: error: section 't' opened here is 250 levels deep, counting the sections, blocks and templates around it: is a template including itself forever?")
+    }
+
     @Test func reportsEveryBrokenTemplateOfALibraryAtOnce() {
         #expect(throws: MustacheLibraryError.self) {
             _ = try MustacheLibrary(sources: ["a": "{{#x}}", "b": "ok", "c": "{{/y}}"])
