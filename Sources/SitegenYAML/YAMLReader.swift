@@ -123,13 +123,17 @@ private struct TreeBuilder {
             let scalar = event.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
             let style: YAMLScalar.Style = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
-            try add(YAMLNode(.scalar(YAMLScalar(text, style: style)), at: at), size: 1, anchor: anchor(scalar.anchor))
+            let node = YAMLNode(.scalar(YAMLScalar(text, style: style)), at: at)
+            try count(1, at: at)
+            try add(node, size: 1, anchor: anchor(scalar.anchor))
         case YAML_SEQUENCE_START_EVENT:
             try enter(at)
+            try count(1, at: at)
             stack.append(Frame(isMapping: false, start: at, anchor: anchor(event.data.sequence_start.anchor)))
             sizes.append(1)
         case YAML_MAPPING_START_EVENT:
             try enter(at)
+            try count(1, at: at)
             stack.append(Frame(isMapping: true, start: at, anchor: anchor(event.data.mapping_start.anchor)))
             sizes.append(1)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -142,6 +146,7 @@ private struct TreeBuilder {
             guard let target = anchors[name] else {
                 throw .error(at: at, "unknown alias '*\(name)': no '&\(name)' before it")
             }
+            try count(target.size, at: at)
             try add(target.node.relocated(to: at), size: target.size, anchor: nil)
         default:
             break
@@ -158,11 +163,16 @@ private struct TreeBuilder {
         }
     }
 
-    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) throws(Diagnostic) {
-        nodeCount += size
+    /// Counts each value once, when it starts; an alias counts every value it repeats.
+    private mutating func count(_ values: Int, at location: SourceLocation) throws(Diagnostic) {
+        nodeCount += values
         if nodeCount > limits.maximumNodes {
-            throw .error(at: node.location, "YAML expands to more than \(limits.maximumNodes) values (are aliases repeating each other?)")
+            throw .error(at: location, "YAML expands to more than \(limits.maximumNodes) values (are aliases repeating each other?)")
         }
+    }
+
+    /// Puts `node`, already counted, of `size` values in all, into the list or mapping it is in.
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) throws(Diagnostic) {
         if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else {
             root = node

@@ -59,6 +59,15 @@ struct YAMLReaderTests {
         #expect(message?.hasSuffix("error: YAML expands to more than 100000 values (are aliases repeating each other?)") == true)
     }
 
+    @Test func countsEachNestedValueOnce() throws {
+        // 15,000 scalars six levels deep are 15,006 values, not six times as many.
+        let deep = "a:\n b:\n  c:\n   d:\n    e:\n     f:\n" + (0..<15_000).map { "      - \($0)" }.joined(separator: "\n") + "\n"
+        #expect(error(deep) == nil)
+        let tooMany = "list:\n" + (0..<100_000).map { "  - \($0)" }.joined(separator: "\n") + "\n"
+        // The root, the key and the list are three values: the 99,998th item is one too many.
+        #expect(error(tooMany) == "Content/a.md:100000:5: error: YAML expands to more than 100000 values (are aliases repeating each other?)")
+    }
+
     @Test func refusesNestingDeeperThanTheLimit() {
         #expect(error(String(repeating: "[", count: 200)) == "Content/a.md:2:65: error: YAML nested more than 64 levels deep")
     }
