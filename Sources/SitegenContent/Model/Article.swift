@@ -177,7 +177,7 @@ public struct ArticleFields: Sendable {
             || (updated.time != nil && date.time != nil && updated.instant(in: context.site.timeZone) < date.instant(in: context.site.timeZone)) {
             log.error(at: fields.node("updated")!.location, "'updated' must not be before 'date' (\(date)), found '\(updated)'")
         }
-        let summary = fields.optionalText("summary")
+        let summary = fields.optionalText("summary", limit: .summary)
         let slug = file.slug(from: fields, example: "lovely-breakfast")
         draft = fields.optional("draft", Bool.self) ?? false
         meal = fields.optional("meal", Label.self)

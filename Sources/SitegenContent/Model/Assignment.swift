@@ -62,7 +62,7 @@ public struct AssignmentFields: Sendable {
         }
         self.teacher = teacher
 
-        let subject = fields.optional("subject", String.self) ?? teacher?.subject
+        let subject = fields.optionalText("subject", within: .heading) ?? teacher?.subject
         if subject == nil, teacher == nil, !fields.has("teacher") {
             log.error(at: fields.mappingLocation, "missing required key 'subject': an assignment without a 'teacher' needs a 'subject'")
         }

@@ -27,6 +27,10 @@ public enum ContentBody {
         let basePath = context.site.basePath
         var resolved: [ResolvedImage?] = []
         var links: [ContentLink] = []
+        if let refusal = MarkdownLimits.refusal(of: file.body) {
+            log.error(at: SourceLocation(path: file.path, line: file.bodyFirstLine + refusal.line - 1, column: refusal.column), refusal.message)
+            return Rendered(sections: [(nil, [])], firstParagraph: nil, plainText: nil, links: [], photos: [])
+        }
         // A content file is read only once it is known to be UTF-8 (Parse.content).
         let markdown = Markdown.render(file.body, options: .init(allowsRawHTML: context.site.allowsRawHTML, checksUTF8: false, splitsAtImages: splitsAtImages), includePlainText: includePlainText, resolveLink: { link in
             let location = SourceLocation(path: file.path, line: file.bodyFirstLine + link.line - 1, column: link.column)

@@ -23,7 +23,7 @@ public struct Page: Sendable {
         let errorsBefore = log.entries.count
         let fields = FieldReader(file.frontMatter, keys: ContentKeys.page, log: log, emptyLocation: file.start, memo: context.memo)
         let title = fields.requiredText("title")
-        let summary = fields.optionalText("summary")
+        let summary = fields.optionalText("summary", limit: .summary)
         let slug = file.slug(from: fields, example: "about")
         draft = fields.optional("draft", Bool.self) ?? false
         extra = fields.extra()

@@ -111,7 +111,7 @@ public struct Restaurant: Sendable, Hashable {
 
     /// Reads `restaurant:` of an article's front matter.
     public init(fields: FieldReader) {
-        let name = fields.optional("name", String.self)
+        let name = fields.optionalText("name", within: .heading)
         let address = fields.optional("address", String.self)
         let id = fields.optional("id", Slug.self)?.text
         let branch = fields.optionalText("branch")

@@ -80,8 +80,8 @@ public struct Site: Sendable {
     public init(node: YAMLNode?, isReadable: Bool = true, log: DiagnosticLog) {
         let fields = FieldReader(node, keys: ContentKeys.site, log: log, emptyLocation: SourceLocation(path: Site.path, line: 1, column: 1))
         self.isReadable = isReadable
-        let title = isReadable ? fields.requiredText("title") : fields.optional("title", String.self)
-        description = fields.optional("description", String.self) ?? ""
+        let title = isReadable ? fields.requiredText("title") : fields.optionalText("title", within: .heading)
+        description = fields.optionalText("description", within: .summary) ?? ""
         baseURL = fields.optional("base_url", WebURL.self)
         if let url = baseURL, !Site.isPublishingAddress(url), let node = fields.node("base_url") {
             log.error(at: node.location, "'base_url' must be \(Site.publishingAddress), found '\(url.text)'")
@@ -192,8 +192,8 @@ public struct Site: Sendable {
     private static func homework(_ fields: FieldReader) -> (Homework, SourceLocation) {
         var homework = Homework(writtenTitle: nil, school: "", grades: [], releaseTime: TimeOfDay(hour: 14, minute: 0), subjects: [])
         guard let section = fields.mapping("homework", expectation: "a mapping like {grades: [6, 7, 8]}") else { return (homework, fields.mappingLocation) }
-        homework.writtenTitle = section.optional("title", String.self)
-        homework.school = section.optional("school", String.self) ?? ""
+        homework.writtenTitle = section.optionalText("title", within: .heading)
+        homework.school = section.optionalText("school", within: .heading) ?? ""
         homework.releaseTime = section.optional("release_time", TimeOfDay.self) ?? homework.releaseTime
         homework.subjects = Site.subjectOrder(section)
         homework.calendar = SchoolCalendar(section)

@@ -127,21 +127,36 @@ public final class FieldReader {
 
     /// Text a page shows as a heading or a name: required, and not blank (`title: " "`
     /// would make an empty heading and a link with nothing to click).
-    public func requiredText(_ key: String) -> String? {
-        required(key, String.self).flatMap { visible($0, key) }
+    public func requiredText(_ key: String, limit: TextLimit = .heading) -> String? {
+        required(key, String.self).flatMap { visible($0, key, limit) }
     }
 
     /// Text a page shows when it is given, as `requiredText`.
-    public func optionalText(_ key: String) -> String? {
-        optional(key, String.self).flatMap { visible($0, key) }
+    public func optionalText(_ key: String, limit: TextLimit = .heading) -> String? {
+        optional(key, String.self).flatMap { visible($0, key, limit) }
     }
 
-    private func visible(_ text: String, _ key: String) -> String? {
+    /// Text of `key` when it is given, at most `limit` long.
+    public func optionalText(_ key: String, within limit: TextLimit) -> String? {
+        optional(key, String.self).flatMap { within($0, key, limit) }
+    }
+
+    private func visible(_ text: String, _ key: String, _ limit: TextLimit) -> String? {
         guard !Summary.isBlank(text) else {
             log.error(at: node(key)?.location ?? location, "'\(name(key))' must not be blank, found \(node(key)?.shortDescription ?? "''")")
             return nil
         }
-        return text
+        return within(text, key, limit)
+    }
+
+    private func within(_ text: String, _ key: String, _ limit: TextLimit) -> String? {
+        do throws(ValueProblem) {
+            try limit.check(text)
+            return text
+        } catch {
+            if case .invalid(let message) = error { log.error(at: node(key)?.location ?? location, "'\(name(key))' \(message)") }
+            return nil
+        }
     }
 
     public func read<Value: FrontMatterValue>(_ node: YAMLNode, key: String) -> Value? {

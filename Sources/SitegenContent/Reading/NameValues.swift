@@ -21,6 +21,7 @@ public struct Label: FrontMatterValue, Hashable, Sendable {
     /// article.
     public init(node: YAMLNode, memo: ReadingMemo) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
+        try TextLimit.heading.check(scalar.text)
         if let label = memo.labels.value(for: scalar.text, making: { Label(text: $0, memo: memo) }) {
             self = label
             return

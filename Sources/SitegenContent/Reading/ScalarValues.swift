@@ -7,7 +7,40 @@ extension String: FrontMatterValue {
 
     public init(node: YAMLNode) throws(ValueProblem) {
         guard let scalar = node.scalar, !scalar.isNull else { throw .mismatch }
+        try TextLimit.any.check(scalar.text)
         self = scalar.text
+    }
+}
+
+/// How long a text of the front matter may be, in characters. A value a page repeats (a
+/// title on every list it is in) multiplies its length by the number of pages: a title of
+/// a megabyte made gigabytes of site.
+public struct TextLimit: Sendable {
+    public var characters: Int
+
+    /// A title or a name.
+    public static let heading = TextLimit(characters: 300)
+    /// A summary or a description.
+    public static let summary = TextLimit(characters: 3_000)
+    /// Any other text.
+    public static let any = TextLimit(characters: 10_000)
+
+    func check(_ text: String) throws(ValueProblem) {
+        // Four bytes at most a character: a text that short needs no counting.
+        guard text.utf8.count > characters else { return }
+        let count = text.unicodeScalars.count
+        guard count > characters else { return }
+        throw .invalid("must be at most \(Self.grouped(characters)) characters, found \(Self.grouped(count)): shorten it (docs/content.md#limits)")
+    }
+
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var place = digits.count - 3
+        while place > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: place))
+            place -= 3
+        }
+        return digits
     }
 }
 

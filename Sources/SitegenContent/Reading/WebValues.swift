@@ -8,7 +8,9 @@ public struct WebURL: FrontMatterValue, Hashable, Sendable, CustomStringConverti
     public static var expectation: String { "an http or https URL like https://example.com/" }
 
     public init(node: YAMLNode) throws(ValueProblem) {
-        guard let scalar = node.scalar, let url = WebURL(scalar.text) else { throw .mismatch }
+        guard let scalar = node.scalar else { throw .mismatch }
+        try TextLimit.any.check(scalar.text)
+        guard let url = WebURL(scalar.text) else { throw .mismatch }
         self = url
     }
 
