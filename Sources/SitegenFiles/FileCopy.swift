@@ -8,14 +8,22 @@ import SitegenPlatform
 /// build, one at a time.
 public enum FileCopy {
     /// Copies `source` to `target` (relative to `folder` when one is given), made new
-    /// (`exclusive`) or replaced; returns the new file's size and modification time.
+    /// (`exclusive`, whole or not at all: `NewFile`) or replaced; returns the new file's
+    /// size and modification time.
     public static func copy(_ source: String, to target: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> (size: Int, modified: Int64) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw POSIXError.current }
         defer { close(input) }
+        if exclusive, folder == AT_FDCWD {
+            return try NewFile.make(at: target) { try copy(from: input, to: $0) }
+        }
         let output = openat(folder, target, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard output >= 0 else { throw POSIXError.current }
         defer { close(output) }
+        return try copy(from: input, to: output)
+    }
+
+    private static func copy(from input: Int32, to output: Int32) throws -> (size: Int, modified: Int64) {
         var info = stat()
         guard fstat(input, &info) == 0 else { throw POSIXError.current }
         var copied = 0

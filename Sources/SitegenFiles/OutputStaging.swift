@@ -23,15 +23,53 @@ public struct OutputStaging: Sendable {
     /// folder's absolute path.
     private let opened: OpenFolder?
 
+    /// The file in a staging folder that says whose it is: the folders of builds that were
+    /// killed are found by it, and removed by the next build.
+    public static let markerName = ".sitegen-staging"
+
     public init?(output: URL, heldLimit: Int = 256 << 20) {
         self.heldLimit = heldLimit
         let parent = output.deletingLastPathComponent().path
-        folder = parent + "/.\(output.lastPathComponent).sitegen-staging-\(getpid())"
+        let prefix = ".\(output.lastPathComponent).sitegen-staging-"
         outputRoot = output.path
+        OutputStaging.removeLeftovers(in: parent, named: prefix, output: output.path)
         mirrorsOutput = !FileManager.default.fileExists(atPath: output.path) || OutputStaging.isEmptyFolder(output.path)
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        guard mkdir(folder, mirrorsOutput ? 0o755 : 0o700) == 0 || errno == EEXIST else { return nil }
+        var made: String?
+        for _ in 0..<8 {
+            let candidate = parent + "/" + prefix + "\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            if mkdir(candidate, mirrorsOutput ? 0o755 : 0o700) == 0 {
+                made = candidate
+                break
+            }
+            guard errno == EEXIST else { return nil }
+        }
+        guard let made else { return nil }
+        folder = made
+        let marker = Array("sitegen staging folder of \(output.path), \(RunningProcess.current)\n".utf8)
+        guard (try? marker.withUnsafeBufferPointer({ try OutputWriter.writeStaged($0, to: made + "/" + OutputStaging.markerName) })) != nil else {
+            rmdir(made)
+            return nil
+        }
         opened = OpenFolder(folder)
+    }
+
+    /// Removes the staging folders of builds of this output that were killed: each is
+    /// known by its marker, which names a process that no longer runs, or is empty (a
+    /// build killed before it wrote its marker). Also the marker a first build killed just
+    /// after it became the output left at the output's top.
+    private static func removeLeftovers(in parent: String, named prefix: String, output: String) {
+        unlink(output + "/" + markerName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let folder = parent + "/" + name
+            if rmdir(folder) == 0 { continue }
+            guard let marker = try? String(contentsOfFile: folder + "/" + markerName, encoding: .utf8),
+                  marker.hasPrefix("sitegen staging folder of \(output), "),
+                  let owner = RunningProcess(description: String(marker.dropFirst("sitegen staging folder of \(output), ".count)).trimmingCharacters(in: .newlines)),
+                  !owner.isRunning else { continue }
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     public func stage(_ path: String, _ bytes: [UInt8], previous: OutputManifest.Entry?) -> OutputFile {
@@ -145,6 +183,9 @@ public struct OutputStaging: Sendable {
         }
         if OutputStaging.isEmptyFolder(outputRoot) { rmdir(outputRoot) }
         guard rename(folder, outputRoot) == 0 else { return nil }
+        // Removed once the folder is the output: a build killed in between leaves a folder
+        // the next build knows, not one without its marker.
+        unlink(outputRoot + "/" + OutputStaging.markerName)
         return result
     }
 

@@ -344,13 +344,18 @@ public enum OutputWriter {
 
     /// Writes the bytes straight from the rendered buffer, without a Data copy, and
     /// returns the file's modification time.
+    /// A file new to the output appears whole or not at all (`NewFile`).
     private static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, in folder: Int32 = AT_FDCWD, exclusive: Bool) throws -> Int64 {
+        func fill(_ descriptor: Int32) throws -> Int64 {
+            try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, at: 0)
+            var info = stat()
+            return fstat(descriptor, &info) == 0 ? OutputManifest.time(of: info) : 0
+        }
+        if exclusive, folder == AT_FDCWD { return try NewFile.make(at: path, fill) }
         let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard descriptor >= 0 else { throw POSIXError.current }
         defer { close(descriptor) }
-        try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, at: 0)
-        var info = stat()
-        return fstat(descriptor, &info) == 0 ? OutputManifest.time(of: info) : 0
+        return try fill(descriptor)
     }
 
     /// The path as given when it stays inside the output folder; nil when it would leave it.
