@@ -174,7 +174,7 @@ public final class HTTPServer: Sendable {
             if let end = headEnd(buffer), end <= limits.requestHead {
                 let head = Array(buffer[..<end])
                 let rest = Array(buffer[(end + 4)...])
-                return (parse(head), rest)
+                return (RequestHead.parse(head, limits: limits), rest)
             }
             if buffer.count > limits.requestHead + 4 {
                 let firstLine = buffer.firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
@@ -195,34 +195,6 @@ public final class HTTPServer: Sendable {
             return index
         }
         return nil
-    }
-
-    struct ResponseError: Error {
-        var response: Response
-        init(_ response: Response) { self.response = response }
-    }
-
-    private func parse(_ head: [UInt8]) -> Result<Request, ResponseError> {
-        guard let text = String(validating: head, as: UTF8.self) else { return .failure(ResponseError(.text(400, "bad request"))) }
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let requestLine = lines.removeFirst()
-        if requestLine.utf8.count > limits.requestLine { return .failure(ResponseError(.text(414, "request line too long"))) }
-        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return .failure(ResponseError(.text(400, "bad request"))) }
-        var headers: [String: String] = [:]
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { return .failure(ResponseError(.text(400, "bad header"))) }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let method = String(parts[0])
-        guard method == "GET" || method == "HEAD" else {
-            return .failure(ResponseError(Response(status: 405, headers: [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")], body: Array("method not allowed\n".utf8))))
-        }
-        if let length = headers["content-length"], length != "0" { return .failure(ResponseError(.text(413, "request bodies are not accepted"))) }
-        if headers["transfer-encoding"] != nil { return .failure(ResponseError(.text(413, "request bodies are not accepted"))) }
-        let target = String(parts[1])
-        let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) } ?? (target, "")
-        return .success(Request(method: method, path: path, query: query, headers: headers))
     }
 
     private func send(_ client: Int32, _ response: Response, head: Bool, keepAlive: Bool) {
