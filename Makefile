@@ -2,7 +2,7 @@
 SITEGEN_RELEASE := .build/release/sitegen
 SITEGEN_DEBUG := .build/debug/sitegen
 
-.PHONY: site test dist deps test-deps bench instructions
+.PHONY: site test dist deps test-deps bench instructions fuzz sanitize
 
 ## Installs what is missing, builds sitegen for release and builds the sample site into Output/.
 ## The release binary carries the Swift runtime, Foundation, libcmark, libyaml and Leaflet:
@@ -20,7 +20,8 @@ dist:
 ## suites, the Mustache spec through the command line, the sample site through the W3C
 ## checker and a real browser (every published photo read back too), the docs' links and
 ## getting started, the linters over the workflows, and the release files of `make dist`
-## as a user gets them, through the GitHub Action's install script too.
+## as a user gets them, through the GitHub Action's install script too, and a short pass of
+## every fuzz target.
 test: test-deps
 	Scripts/check-c-abi.sh
 	swift build --build-tests
@@ -32,6 +33,17 @@ test: test-deps
 	Scripts/dist.sh
 	Scripts/check-dist.sh
 	Scripts/check-action.sh
+	FUZZ_SECONDS=10 Scripts/fuzz.sh
+
+## Runs each fuzz target for FUZZ_SECONDS (60) under libFuzzer and AddressSanitizer
+## (CONTRIBUTING.md#fuzzing-and-sanitizers).
+fuzz: deps
+	Scripts/fuzz.sh
+
+## Runs the Swift suites under AddressSanitizer, and the concurrent ones under
+## ThreadSanitizer.
+sanitize: test-deps
+	Scripts/sanitize.sh
 
 ## Prints the benchmark figures (release builds): Mustache renders, full site builds, then
 ## photos beside Hugo's image pipeline (Scripts/bench-photos.sh).

@@ -70,6 +70,13 @@ let package = Package(
             dependencies: ["SitegenMustache"],
             path: "Benchmarks/MustacheBench"
         ),
+        // The fuzz targets (CONTRIBUTING.md#fuzzing-and-sanitizers): an executable for libFuzzer, built by `make fuzz`
+        // with `-sanitize=fuzzer,address`; `swift build` makes a stub that says so.
+        .executableTarget(
+            name: "sitegen-fuzz",
+            dependencies: ["SitegenContent", "SitegenIncremental", "SitegenMarkdown", "SitegenMustache", "SitegenServer", "SitegenSupport", "SitegenYAML"],
+            path: "Fuzz/sitegen-fuzz"
+        ),
         // What the test targets share: a seeded random number generator.
         .target(name: "SitegenTestSupport", path: "Tests/Support"),
         // A small site's articles and index, for the tests of the pipeline and of reuse.

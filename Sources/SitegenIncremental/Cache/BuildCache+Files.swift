@@ -46,21 +46,24 @@ extension BuildCache {
     /// unread: a rebuild reads them all (`readModels`) or only the few it needs
     /// (`readModel`).
     static func load(from path: String) -> BuildCache? {
-        let read = readChecked(path) { reader, checksum throws(BinaryReader.Corrupt) -> BuildCache? in
-            guard try reader.string() == format else { return nil }
-            var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
-            try cache.readSummary(&reader)
-            try cache.readInputs(&reader)
-            cache.staticHashes = try cache.readHashes(&reader)
-            try cache.readContent(&reader)
-            try cache.readPages(&reader)
-            try cache.readOutputs(&reader)
-            try cache.readFolders(&reader)
-            cache.base = checksum
-            return cache
-        }
-        guard var cache = read else { return nil }
+        guard var cache = readChecked(path, decode) else { return nil }
         cache.applyChanges(besides: path)
+        return cache
+    }
+
+    /// The cache in the bytes of a cache file but its checksum, given that checksum; nil
+    /// when they are of another format.
+    static func decode(_ reader: inout BinaryReader, checksum: UInt64) throws(BinaryReader.Corrupt) -> BuildCache? {
+        guard try reader.string() == format else { return nil }
+        var cache = BuildCache(signature: try reader.string(), contextHash: try reader.unsigned())
+        try cache.readSummary(&reader)
+        try cache.readInputs(&reader)
+        cache.staticHashes = try cache.readHashes(&reader)
+        try cache.readContent(&reader)
+        try cache.readPages(&reader)
+        try cache.readOutputs(&reader)
+        try cache.readFolders(&reader)
+        cache.base = checksum
         return cache
     }
 

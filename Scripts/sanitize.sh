@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the Swift suites under AddressSanitizer (LeakSanitizer included), then the suites
+# that run work at once (the build's stages, the cache and its writer, the photo store, the
+# server and the watcher) under ThreadSanitizer. Each has a build folder of its own, so
+# that the usual debug build is left as it is. Any report fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Some tests run the usual debug binaries (sitegen, sitegen-import) as a user would.
+swift build
+
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1"
+export LSAN_OPTIONS="suppressions=$PWD/Scripts/sanitizers/lsan.supp:print_suppressions=0"
+swift build --build-tests --sanitize=address --build-path .build/asan
+swift test --skip-build --sanitize=address --build-path .build/asan
+
+export TSAN_OPTIONS="halt_on_error=1:suppressions=$PWD/Scripts/sanitizers/tsan.supp"
+swift build --build-tests --sanitize=thread --build-path .build/tsan
+swift test --skip-build --sanitize=thread --build-path .build/tsan \
+    --filter 'Concurrency|BuildCache|CacheDifferential|PhotoFolder|Photo|Serve|Watcher|Staging|FileReplacer|Incremental|KillSafety|RequestHead'
