@@ -19,7 +19,7 @@ dist:
 ## Runs every test: sitegen's declarations of libvips and libqrencode against their headers, the Swift
 ## suites, the Mustache spec through the command line, the sample site through the W3C
 ## checker and a real browser (every published photo read back too), the docs' links and
-## getting started, the linters over the workflows, and the release files of `make dist`
+## getting started, `serve` under a crowd, the linters over the workflows, the release files of `make dist`
 ## as a user gets them, through the GitHub Action's install script too, and a short pass of
 ## every fuzz target.
 test: test-deps
@@ -29,6 +29,7 @@ test: test-deps
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
 	Scripts/check-site.sh
 	python3 Scripts/check-docs.py $(SITEGEN_DEBUG)
+	python3 Scripts/serve-crowd.py $(SITEGEN_DEBUG) --slow 300 --listeners 300 --requests 20 --limit-ms 1000
 	Scripts/check-workflows.sh $(SITEGEN_DEBUG)
 	Scripts/dist.sh
 	Scripts/check-dist.sh

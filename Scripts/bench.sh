@@ -310,3 +310,5 @@ if command -v wrk >/dev/null; then
              END { printf "serve under wrk (100 connections, 10 s): %s requests/s, p99 %s%s\n", rps, p99, errors == "" ? ", no errors" : ", " errors }'
     kill $server
 fi
+# The dev server while a crowd holds it: 1,000 slow clients and 1,000 listening pages.
+python3 Scripts/serve-crowd.py "$sitegen" --slow 1000 --listeners 1000 --requests 50

@@ -41,7 +41,7 @@ final class DevServer: Sendable {
                                            body: Array(LiveReload.script.utf8))
             case LiveReload.eventsPath:
                 return HTTPServer.Response(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store")],
-                                           stream: { hub.stream($0) })
+                                           events: hub)
             default:
                 let basePath = state.withLock { $0.basePath }
                 let handler = files.withLock { files in

@@ -3,9 +3,10 @@ import Foundation
 import SitegenPlatform
 import Synchronization
 
-/// A small HTTP/1.1 server on POSIX sockets: GET and HEAD, keep-alive, a bounded number of
-/// connections each on its own thread of a pool, request heads capped in size, idle and
-/// slow clients timed out. What it answers is up to its handler.
+/// A small HTTP/1.1 server on POSIX sockets: GET and HEAD, keep-alive, byte ranges, and
+/// Server-Sent Events. One thread waits on every connection at once (`poll`), so that a
+/// held connection costs a few hundred bytes, not a thread: a crowd of slow clients and open
+/// pages cannot keep a reader out. What it answers is up to its handler, run on that thread.
 public final class HTTPServer: Sendable {
     public struct Request: Sendable {
         public var method: String
@@ -21,15 +22,15 @@ public final class HTTPServer: Sendable {
         public var status: Int
         public var headers: [(String, String)]
         public var body: [UInt8]
-        /// A stream instead of a body: the server writes the head, then hands the
-        /// connection to this closure until it returns (Server-Sent Events).
-        public var stream: (@Sendable (StreamWriter) -> Void)?
+        /// Events instead of a body: the connection stays open and gets each message of
+        /// the hub (Server-Sent Events).
+        public var events: EventHub?
 
-        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: (@Sendable (StreamWriter) -> Void)? = nil) {
+        public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], events: EventHub? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
-            self.stream = stream
+            self.events = events
         }
 
         public static func text(_ status: Int, _ text: String) -> Response {
@@ -40,19 +41,33 @@ public final class HTTPServer: Sendable {
     public struct Limits: Sendable {
         public var requestHead = 16 * 1024
         public var requestLine = 8 * 1024
-        public var connections = 256
-        /// Seconds a connection may wait between requests, and a request may take to arrive.
-        public var idleTimeout = 10
+        /// Connections waiting for or sending a request or its response. One more closes
+        /// the one that has been quiet longest.
+        public var connections = 1024
+        /// Pages listening for events; one more closes the oldest (its page connects again).
+        public var eventStreams = 1024
+        /// Seconds a connection has for a whole request head, from when it was accepted or
+        /// its last response was sent; and seconds a response may go without progress.
+        public var requestTimeout = 10
+        /// Bytes of events a page that reads none may have waiting before it is closed.
+        public var eventBacklog = 256 * 1024
 
         public init() {}
     }
 
     public let port: Int
-    private let descriptor: Int32
-    private let handler: @Sendable (Request) -> Response
-    private let limits: Limits
-    private let slots: DispatchSemaphore
-    private let running = Mutex(true)
+    let listener: Int32
+    let handler: @Sendable (Request) -> Response
+    let limits: Limits
+    /// Written to wake the loop: messages for event streams are waiting, or it must stop.
+    let wakeWriter: Int32
+    let wakeReader: Int32
+    let inbox = Mutex<Inbox>(Inbox())
+
+    struct Inbox {
+        var running = true
+        var messages: [(hub: ObjectIdentifier, message: String)] = []
+    }
 
     public enum StartError: Error, CustomStringConvertible {
         case portTaken(Int)
@@ -88,7 +103,8 @@ public final class HTTPServer: Sendable {
             if code == EADDRINUSE { throw .portTaken(port) }
             throw .cannotListen("cannot listen on \(host):\(port): \(String(cString: strerror(code)))")
         }
-        guard listen(socketDescriptor, 128) == 0 else {
+        var wake: [Int32] = [0, 0]
+        guard listen(socketDescriptor, 512) == 0, pipe(&wake) == 0 else {
             close(socketDescriptor)
             throw .cannotListen("cannot listen on \(host):\(port)")
         }
@@ -97,12 +113,19 @@ public final class HTTPServer: Sendable {
         _ = withUnsafeMutablePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
         }
+        for descriptor in [socketDescriptor, wake[0], wake[1]] { HTTPServer.makeNonBlocking(descriptor) }
         self.port = Int(UInt16(bigEndian: actual.sin_port))
-        self.descriptor = socketDescriptor
+        self.listener = socketDescriptor
         self.handler = handler
         self.limits = limits
-        self.slots = DispatchSemaphore(value: limits.connections)
-        let thread = Thread { [self] in acceptLoop() }
+        self.wakeReader = wake[0]
+        self.wakeWriter = wake[1]
+        HTTPServer.raiseDescriptorLimit()
+        let thread = Thread { [self] in
+            var loop = ServerLoop(server: self)
+            loop.run()
+        }
+        thread.stackSize = 1 << 20
         thread.start()
     }
 
@@ -113,103 +136,53 @@ public final class HTTPServer: Sendable {
         return true
     }
 
+    /// Stops accepting and closes every connection.
     public func stop() {
-        running.withLock { $0 = false }
-        shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
+        inbox.withLock { $0.running = false }
+        wake()
     }
 
-    private func acceptLoop() {
-        while running.withLock({ $0 }) {
-            let client = accept(descriptor, nil, nil)
-            guard client >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
-            var timeout = timeval(tv_sec: limits.idleTimeout, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-
-            guard slots.wait(timeout: .now() + 5) == .success else {
-                send(client, Response.text(503, "too many connections"), head: false, keepAlive: false)
-                close(client)
-                continue
-            }
-            let thread = Thread { [self] in
-                serve(client)
-                close(client)
-                slots.signal()
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
+    /// Hands `message` to every connection listening to `hub`, from any thread.
+    func deliver(_ message: String, from hub: EventHub) {
+        let running = inbox.withLock { inbox in
+            if inbox.running { inbox.messages.append((ObjectIdentifier(hub), message)) }
+            return inbox.running
         }
+        if running { wake() }
     }
 
-    private func serve(_ client: Int32) {
-        var buffer: [UInt8] = []
-        while true {
-            guard let (request, rest) = readRequest(client, buffer: &buffer) else { return }
-            buffer = rest
-            switch request {
-            case .failure(let failure):
-                send(client, failure.response, head: false, keepAlive: false)
-                return
-            case .success(let request):
-                let response = handler(request)
-                let keepAlive = request.header("connection")?.lowercased() != "close"
-                send(client, response, head: request.method == "HEAD", keepAlive: keepAlive && response.stream == nil)
-                if let stream = response.stream, request.method != "HEAD" {
-                    stream(StreamWriter(descriptor: client))
-                    return
-                }
-                if !keepAlive { return }
-            }
-        }
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
     }
 
-    /// Reads one request head; nil when the client went away or stayed silent too long.
-    private func readRequest(_ client: Int32, buffer: inout [UInt8]) -> (Result<Request, ResponseError>, [UInt8])? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            if let end = headEnd(buffer), end <= limits.requestHead {
-                let head = Array(buffer[..<end])
-                let rest = Array(buffer[(end + 4)...])
-                return (RequestHead.parse(head, limits: limits), rest)
-            }
-            if buffer.count > limits.requestHead + 4 {
-                let firstLine = buffer.firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
-                return firstLine > limits.requestLine
-                    ? (.failure(ResponseError(.text(414, "request line too long"))), [])
-                    : (.failure(ResponseError(.text(431, "request header fields too large"))), [])
-            }
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            buffer += chunk[0..<count]
-        }
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = SystemCall.write(wakeWriter, &byte, 1)
     }
 
-    private func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
+    static func makeNonBlocking(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
 
-    private func send(_ client: Int32, _ response: Response, head: Bool, keepAlive: Bool) {
-        var text = "HTTP/1.1 \(response.status) \(HTTPServer.reason(response.status))\r\n"
-        for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
-        if response.stream == nil { text += "Content-Length: \(response.body.count)\r\n" }
-        text += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
-        var bytes = Array(text.utf8)
-        if !head, response.stream == nil { bytes += response.body }
-        _ = StreamWriter(descriptor: client).write(bytes)
+    /// Lifts the soft limit of open files to the hard one: each connection holds one.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 206: "Partial Content"
         case 301: "Moved Permanently"
         case 304: "Not Modified"
         case 400: "Bad Request"
@@ -217,29 +190,10 @@ public final class HTTPServer: Sendable {
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
+        case 416: "Range Not Satisfiable"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         default: "Status"
         }
     }
-}
-
-/// Writes to a connection; false once the client has gone.
-public struct StreamWriter: Sendable {
-    let descriptor: Int32
-
-    @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { SystemCall.sendWithoutSignal(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return true
-    }
-
-    @discardableResult
-    public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 }
