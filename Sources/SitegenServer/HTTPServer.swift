@@ -104,7 +104,7 @@ public final class HTTPServer: Sendable {
             throw .cannotListen("cannot listen on \(host):\(port): \(String(cString: strerror(code)))")
         }
         var wake: [Int32] = [0, 0]
-        guard listen(socketDescriptor, 512) == 0, pipe(&wake) == 0 else {
+        guard listen(socketDescriptor, 4096) == 0, pipe(&wake) == 0 else {
             close(socketDescriptor)
             throw .cannotListen("cannot listen on \(host):\(port)")
         }
