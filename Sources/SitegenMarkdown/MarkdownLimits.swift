@@ -21,6 +21,10 @@ public enum MarkdownLimits {
             let megabytes = Double(source.count) / 1_000_000
             return Refusal(line: 1, column: 1, message: "the text is \((megabytes * 10).rounded(.down) / 10) MB, more than the \(maximumBytes / 1_000_000) MB a file's text may have: split it into several files (docs/content.md#limits)")
         }
+        // Nearly every text has fewer brackets in all than a paragraph may have: counted
+        // in one pass over the bytes, it is not cut into lines and paragraphs.
+        let total = source.withUnsafeBufferPointer { bytes in bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "[") ? 1 : 0) } }
+        guard total > bracketsPerParagraph else { return nil }
         var brackets = 0
         var lineStart = 0
         var line = 1
