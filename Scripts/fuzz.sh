@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds sitegen-fuzz with libFuzzer and AddressSanitizer and runs each fuzz target for
-# FUZZ_SECONDS (default 60), or only those named: `Scripts/fuzz.sh yaml http`.
+# FUZZ_SECONDS (default 60), inputs up to FUZZ_MAX_LEN bytes (16384), or only those named: `Scripts/fuzz.sh yaml http`.
 #
 # Each target starts from its seeds in Fuzz/corpus/<target>/ and keeps what it finds new in
 # .build/fuzz/corpus/<target>/ for the next run. An input that crashes, trips the sanitizer
@@ -11,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
+# The largest input tried; smaller is faster per input, larger finds work that grows with size.
+max_len="${FUZZ_MAX_LEN:-16384}"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(yaml markdown mustache http cache image)
 
@@ -29,7 +31,7 @@ for target in "${targets[@]}"; do
     log=".build/fuzz/$target.log"
     status=0
     SITEGEN_FUZZ_TARGET="$target" "$fuzzer" ".build/fuzz/corpus/$target" "Fuzz/corpus/$target" \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
         -artifact_prefix=".build/fuzz/findings/$target/" > "$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
