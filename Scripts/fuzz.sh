@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds sitegen-fuzz with libFuzzer and AddressSanitizer and runs each fuzz target for
-# FUZZ_SECONDS (default 60), inputs up to FUZZ_MAX_LEN bytes (16384), or only those named: `Scripts/fuzz.sh yaml http`.
+# FUZZ_SECONDS (default 60) on inputs of up to FUZZ_MAX_LEN bytes (16384), or only the
+# targets named: `Scripts/fuzz.sh yaml http`.
 #
 # Each target starts from its seeds in Fuzz/corpus/<target>/ and keeps what it finds new in
 # .build/fuzz/corpus/<target>/ for the next run. An input that crashes, trips the sanitizer
