@@ -180,5 +180,14 @@ enum MarkdownArena {
             end = first + Chunks.chunkSize
             last = nil
         }
+
+        /// Frees every chunk, the first too: for chunks that are no arena's, which lives as
+        /// long as the process.
+        mutating func freeAll() {
+            reset()
+            guard let first else { return }
+            free(first)
+            self = Chunks()
+        }
     }
 }

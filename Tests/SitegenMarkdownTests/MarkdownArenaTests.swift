@@ -31,7 +31,7 @@ struct MarkdownArenaTests {
 
     @Test func growsTheLastBlockWhereItIsAndCopiesAnyOther() throws {
         var chunks = MarkdownArena.Chunks()
-        defer { chunks.reset() }
+        defer { chunks.freeAll() }
         let first = try #require({ chunks.allocate(10) }())
         #expect(Int(bitPattern: first) % 16 == 0)
         first.copyMemory(from: Array("0123456789".utf8), byteCount: 10)
