@@ -2,8 +2,9 @@
 ///
 /// cmark 0.30 looks back over every open bracket of a paragraph at each link it closes,
 /// so a paragraph of images that never close around empty links (`![[]()` again and
-/// again) takes time in the square of its brackets: 80,000 of them, 480 KB, took 13.7 s.
-/// A paragraph of at most `bracketsPerParagraph` brackets takes about a millisecond.
+/// again) takes time in the square of its brackets; with at most `bracketsPerParagraph`
+/// of them, a text of the largest size takes a few times as long as prose
+/// (docs/internals/performance-log.md, Step 14).
 public enum MarkdownLimits {
     public static let maximumBytes = 4_000_000
     public static let bracketsPerParagraph = 500

@@ -12,9 +12,8 @@ extension String: FrontMatterValue {
     }
 }
 
-/// How long a text of the front matter may be, in characters. A value a page repeats (a
-/// title on every list it is in) multiplies its length by the number of pages: a title of
-/// a megabyte made gigabytes of site.
+/// How long a text of the front matter may be, in characters. A value pages repeat (a
+/// title on every list it is in) costs its length times the number of those pages.
 public struct TextLimit: Sendable {
     public var characters: Int
 
