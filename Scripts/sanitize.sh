@@ -22,4 +22,4 @@ swift test --skip-build --sanitize=address --build-path .build/asan
 export TSAN_OPTIONS="halt_on_error=1:suppressions=$PWD/Scripts/sanitizers/tsan.supp"
 swift build --build-tests --sanitize=thread --build-path .build/tsan
 swift test --skip-build --sanitize=thread --build-path .build/tsan \
-    --filter 'Concurrency|BuildCache|CacheDifferential|PhotoFolder|Photo|Serve|Watcher|Staging|FileReplacer|Incremental|KillSafety|RequestHead'
+    --filter 'Concurrency|BuildCache|CacheDifferential|PhotoFolder|Photo|Serve|Watcher|Staging|FileReplacer|Incremental|KillSafety|RequestHead|HTTPServer'
