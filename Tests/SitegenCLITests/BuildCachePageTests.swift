@@ -205,8 +205,9 @@ extension BuildCacheTests {
         #expect(changed == ["meals/index.html", "tags/index.html"], "\(output)")
     }
 
-    /// An assignment is on its day's page, its grade's page, feed and calendar; the home
-    /// pages, `/homework/` and the other days show only the digest day's work of it.
+    /// An assignment is on its day's page, its grade's feeds and calendar, and while it is
+    /// due its grade's page; the home pages, `/homework/` and the other days show only the
+    /// digest day's work of it.
     @Test func rendersAgainOnlyThePagesThatShowAnEditedAssignment() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
@@ -221,8 +222,9 @@ extension BuildCacheTests {
         try edit("2026-11-23/linear-equations-grade-8.md", "15 equations", "16 equations")
         let old = report(cached, cache: cache)
         _ = report(plain, cache: nil)
-        // Its day's page, its grade's page, Atom feed, JSON Feed and calendar.
-        #expect(old.renderedCount == 5, "\(old.renderedCount) pages rendered")
+        // Its day's page, its grade's Atom feed, JSON Feed and calendar: no longer due, it
+        // is not on the grade's page.
+        #expect(old.renderedCount == 4, "\(old.renderedCount) pages rendered")
         #expect(sameOutputs(cached, plain))
         // The digest day's: its sentence on every page of the homework and the home page.
         try edit("2026-11-25/poetry-analysis-grade-8.md", "grade: 8", "grade: 7")

@@ -190,7 +190,9 @@ private struct EditedSites {
         let file = articles.keys.sorted().randomElement(using: &random)!
         var article = articles[file]!
         let said: String
-        switch Int.random(in: 0..<19, using: &random) {
+        switch Int.random(in: 0..<22, using: &random) {
+        case 19, 20, 21:
+            return try editAssignment()
         case 0, 1:
             article.body += "\nAnother paragraph, \(Int.random(in: 0..<1000, using: &random)).\n"
             said = "story of \(file)"
@@ -308,6 +310,55 @@ private struct EditedSites {
         }
     }
 
+    /// An assignment of the sample site's, or one of those added, edited in place: its
+    /// details, title, due date, day, grade or draft state.
+    private mutating func editAssignment() throws -> String {
+        let folder = plain.appendingPathComponent("Content/homework")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted()
+        let file = "Content/homework/" + files.randomElement(using: &random)!
+        var lines = try String(contentsOf: plain.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+        func value(_ key: String) -> String? {
+            lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+        }
+        func set(_ key: String, _ value: String) -> Bool {
+            guard let index = lines.firstIndex(where: { $0.hasPrefix(key + ": ") }) else { return false }
+            lines[index] = key + ": " + value
+            return true
+        }
+        let days = Pools.days + ["2026-12-02", "2026-12-03"]
+        var said: String?
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0:
+            let title = "Task, take \(Int.random(in: 0..<100, using: &random))"
+            if set("title", WrittenArticle.quoted(title)) { said = "title of \(file): \(title)" }
+        case 1:
+            if let assigned = value("assigned"), let due = days.filter({ $0 >= assigned }).randomElement(using: &random), set("due", due) { said = "\(file) due \(due)" }
+        case 2:
+            if let due = value("due").map({ String($0.prefix(10)) }), let day = days.filter({ $0 <= due }).randomElement(using: &random), set("assigned", day) {
+                said = "\(file) assigned \(day)"
+            }
+        case 3:
+            let grade = Int.random(in: 6...8, using: &random)
+            if set("grade", "\(grade)") { said = "\(file) for grade \(grade)" }
+        case 4:
+            if let index = lines.firstIndex(of: "draft: true") {
+                lines.remove(at: index)
+                said = "\(file) published"
+            } else {
+                lines.insert("draft: true", at: 1)
+                said = "\(file) a draft"
+            }
+        default:
+            break
+        }
+        if said == nil {
+            lines.append("And one more thing, \(Int.random(in: 0..<100, using: &random)).")
+            said = "details of \(file)"
+        }
+        writeEverywhere(file, lines.joined(separator: "\n"))
+        return said!
+    }
+
     /// A new assignment on a day around the build's, or one of those deleted.
     private mutating func addOrDeleteAssignment() -> String {
         if let old = assignments.randomElement(using: &random), Bool.random(using: &random) {
@@ -332,15 +383,21 @@ private struct EditedSites {
     }
 
     /// Now and then a mistake a writer makes (coordinates without their pair, a date that
-    /// is none, a slug taken; or a key given twice, where the article had it already), kept
-    /// to be undone: both builds fail, and the cached output stays as it was.
+    /// is none, a slug taken, an assignment's day that is none; or a key given twice, where
+    /// the article had it already), kept to be undone: both builds fail, and the cached
+    /// output stays as it was.
     mutating func makeAMistake() throws -> String? {
         guard Int.random(in: 0..<6, using: &random) == 0 else { return nil }
-        let file = articles.keys.sorted().randomElement(using: &random)!
-        let text = articles[file]!.text
+        var file = articles.keys.sorted().randomElement(using: &random)!
+        var text = articles[file]!.text
         let said: String
         let broken: String
-        switch Int.random(in: 0..<3, using: &random) {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 3:
+            file = "Content/homework/2026-11-24/read-act-2-grade-8.md"
+            text = try String(contentsOf: plain.appendingPathComponent(file), encoding: .utf8)
+            broken = text.components(separatedBy: "\n").map { $0.hasPrefix("assigned: ") ? "assigned: 2026-02-30" : $0 }.joined(separator: "\n")
+            said = "no such day in \(file)"
         case 0:
             broken = text.replacingOccurrences(of: "---\ntitle:", with: "---\nrestaurant: {name: Half, lat: 22.3}\ntitle:")
             said = "coordinates without their pair in \(file)"

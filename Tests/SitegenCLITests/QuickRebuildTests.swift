@@ -6,8 +6,8 @@ import SitegenTestSupport
 import Synchronization
 import Testing
 
-/// `sitegen serve` rebuilds from its last good build when articles or pages are edited in
-/// place. Every rebuild here is compared byte for byte with a full build of the same
+/// `sitegen serve` rebuilds from its last good build when articles, pages or assignments
+/// are edited in place. Every rebuild here is compared byte for byte with a full build of the same
 /// files without a cache.
 @Suite("Quick rebuilds")
 struct QuickRebuildTests {
@@ -94,6 +94,47 @@ struct QuickRebuildTests {
         #expect(twins.matchesAFullBuild())
     }
 
+    @Test func rebuildsAssignmentsEditedInPlaceFromTheLastBuild() throws {
+        let twins = try Twins()
+        #expect(twins.rebuild(nil).succeeded)
+        let served = twins.folder.url.appendingPathComponent("served")
+        var before = FolderSnapshot(served)
+        func written() -> Set<String> {
+            let after = FolderSnapshot(served)
+            defer { before = after }
+            return Set(after.files.keys.filter { before.dates[$0] != after.dates[$0] })
+        }
+
+        // Yesterday's work: its day's page, and the grade's feeds and calendar.
+        let yesterdays = "Content/homework/2026-11-24/read-act-2-grade-8.md"
+        try twins.edit(yesterdays) { $0.replacingOccurrences(of: "act 2", with: "act 3") }
+        var report = twins.rebuild([yesterdays])
+        #expect(report.succeeded && report.extent == .edits && report.parsedCount == 1, "\(report)")
+        #expect(twins.matchesAFullBuild())
+        #expect(written() == ["homework/grade-8/2026-11-24/index.html", "homework/grade-8/feed.xml", "homework/grade-8/feed.json", "homework/grade-8/calendar.ics"])
+
+        // Tonight's work, which the summary on every home page shows.
+        let tonights = "Content/homework/2026-11-25/read-the-opium-wars-grade-8.md"
+        try twins.edit(tonights) { $0.replacingOccurrences(of: "title: \"Read: the Opium Wars\"", with: "title: \"Read: the First Opium War\"\nsubject: English") }
+        report = twins.rebuild([tonights])
+        #expect(report.succeeded && report.extent == .edits, "\(report)")
+        #expect(twins.matchesAFullBuild())
+        #expect(written().contains("index.html"))
+
+        // A mistake in an assignment is reported at once, as a full build reports it, and
+        // changes nothing; once fixed, the rebuild starts from the last good build.
+        try twins.edit(yesterdays) { $0.replacingOccurrences(of: "due: 2026-11-25", with: "due: 2026-11-31") }
+        report = twins.rebuild([yesterdays])
+        #expect(!report.succeeded && report.extent == .edits)
+        let plainReport = SiteBuilder.build(BuildOptions(source: twins.plain.path, today: SampleSiteTests.today))
+        #expect(report.diagnostics.map(\.description) == plainReport.diagnostics.map(\.description))
+        #expect(written().isEmpty)
+        try twins.edit(yesterdays) { $0.replacingOccurrences(of: "due: 2026-11-31", with: "due: 2026-11-30") }
+        report = twins.rebuild([yesterdays])
+        #expect(report.succeeded && report.extent == .edits)
+        #expect(twins.matchesAFullBuild())
+    }
+
     @Test func leavesEverythingElseToAFullBuild() throws {
         let twins = try Twins()
         #expect(twins.rebuild(nil).succeeded)
@@ -104,9 +145,9 @@ struct QuickRebuildTests {
         #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())
 
-        // An assignment, then a new tag.
+        // An assignment that gives a day its first work, then a new tag.
         let assignment = "Content/homework/2026-11-24/read-act-2-grade-8.md"
-        try twins.edit(assignment) { $0.replacingOccurrences(of: "act 2", with: "act 3") }
+        try twins.edit(assignment) { $0.replacingOccurrences(of: "assigned: 2026-11-24", with: "assigned: 2026-11-20") }
         report = twins.rebuild([assignment])
         #expect(report.extent == .whole)
         #expect(twins.matchesAFullBuild())

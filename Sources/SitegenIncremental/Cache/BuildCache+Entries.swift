@@ -65,6 +65,14 @@ extension BuildCache {
             }
         }
 
+        /// The model and its problems, read from `store` (the whole model store the cache
+        /// was read with) when they were not read yet; nil when they do not read back.
+        func decoded(in store: [UInt8], teachers: KnownTeachers?) -> (SourceModel.Model, [Diagnostic])? {
+            guard case .unread = payload else { return decoded(teachers: teachers) }
+            guard let range = stored, range.upperBound <= store.count, Checksum.value(store[range]) == storedChecksum else { return nil }
+            return ContentEntry.decode(store[range], teachers: teachers)
+        }
+
         static func decode(_ bytes: ArraySlice<UInt8>, teachers: KnownTeachers? = nil, pages: PageTexts? = nil) -> (SourceModel.Model, [Diagnostic])? {
             try? BinaryReader.reading(bytes) { reader throws(BinaryReader.Corrupt) in
                 let model: SourceModel.Model

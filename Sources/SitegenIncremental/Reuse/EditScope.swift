@@ -4,7 +4,7 @@ import SitegenFiles
 import SitegenPipeline
 import SitegenSupport
 
-/// A rebuild by a command after articles were edited in place, from the cache on disk:
+/// A rebuild by a command after articles, or assignments (`homeworkScope`), were edited in place, from the cache on disk:
 /// the writer's loop of `sitegen serve`, for `sitegen build`, as the scope of the build
 /// (`BuildReuse.scope`). When nothing but a few
 /// articles changed, each keeping its place in the list of every article
@@ -18,24 +18,24 @@ import SitegenSupport
 /// an article left or joined. Any other change, or a problem, leaves it to the full
 /// build, which would make the same files.
 final class EditScope {
-    private let previous: BuildCache
-    private let tree: SourceTree
-    private let cacheFile: String
-    /// The edited files.
+    let previous: BuildCache
+    let tree: SourceTree
+    let cacheFile: String
+    /// The edited files: articles, or assignments.
     let files: [SourceTree.MarkdownFile]
-    private let pageFiles: [SourceTree.MarkdownFile]
+    let pageFiles: [SourceTree.MarkdownFile]
 
     /// What the scope made, for the pages' fingerprints and the cache once the files are
     /// written: the hash of each model read (by path relative to the site), the lists, the
     /// pages' texts, the edits.
-    private(set) var hashes: [String: UInt64] = [:]
+    var hashes: [String: UInt64] = [:]
     private(set) var lists: SiteLists?
     private var pageTexts: PageTexts?
     var edits = Edits()
     /// The lists written again for an article moved in them, while the files are put in place.
     private(set) var writingLists: Concurrently<UInt64?>?
     private var listsChange = false
-    private var settledBefore = Int64.max
+    var settledBefore = Int64.max
 
     /// More edited files than this are rebuilt in full: their pages are most of the work.
     static let limit = 16
@@ -53,12 +53,13 @@ final class EditScope {
     }
 
     /// Nil unless the only inputs that changed (`changed`, paths relative to the site)
-    /// are a few articles, edited in place.
+    /// are a few articles, or a few assignments, edited in place.
     init?(_ previous: BuildCache, changed: [String], tree: SourceTree, cacheFile: String) {
         guard !changed.isEmpty else { return nil }
         var edited: [SourceTree.MarkdownFile] = []
         for path in changed {
-            guard let file = tree.markdownFile(at: path), file.kind == .article, previous.content[file.contentPath] != nil else { return nil }
+            guard let file = tree.markdownFile(at: path), file.kind == .article || file.kind == .assignment, file.kind == edited.first?.kind ?? file.kind,
+                  previous.content[file.contentPath] != nil else { return nil }
             edited.append(file)
         }
         self.previous = previous
@@ -71,6 +72,7 @@ final class EditScope {
     /// The index of what the edits show, and the pages that show them; nil when the edits
     /// need the whole build.
     func scope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions, outputURL: URL) -> ScopedBuild? {
+        if files.first?.kind == .assignment { return homeworkScope(edited, in: build, options: options) }
         let (site, moment) = (build.settings.site, build.settings.moment)
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
         let entries = edited.map(\.model)

@@ -61,7 +61,7 @@ struct PageFingerprints: Sendable {
         _ = lists.searchablePages()
         _ = lists.restaurants()
         _ = lists.homeworkSummary()
-        for grade in index.site.homework.grades { _ = lists.grade(grade) }
+        for grade in index.site.homework.grades { _ = lists.feed(grade) }
         let shared = lists
         return parallelMap([0..<pages.count / 2, pages.count / 2..<pages.count]) { half in
             var lists = shared
@@ -101,7 +101,7 @@ struct PageFingerprints: Sendable {
         var cachedSearchablePages: UInt64?
         var cachedRestaurants: UInt64?
         var cachedHomeworkSummary: UInt64?
-        var cachedGrades: [GradeID: UInt64] = [:]
+        var cachedFeeds: [GradeID: UInt64] = [:]
 
         /// What the sitemap shows: every page a search engine may list, in order, and each
         /// article's date. Counting pages missed a group that gained a page while another
@@ -137,26 +137,18 @@ struct PageFingerprints: Sendable {
         mutating func homeworkSummary() -> UInt64 {
             if let cachedHomeworkSummary { return cachedHomeworkSummary }
             if let known = fingerprints.knownSummaryPrint { return known }
-            let schedule = fingerprints.index.homework
-            var print = Fingerprint()
-            print.add(schedule.moment.key)
-            print.add(schedule.assignments.isEmpty ? 0 : 1)
-            print.add(fingerprints.subjectOrder)
-            for grade in fingerprints.index.site.homework.grades {
-                let digest = HomeworkDigest(grade: grade, schedule: schedule)
-                print.add(grade.text)
-                print.add(digest.day?.description ?? "-")
-                print.add(fingerprints.assignments(digest.work))
-            }
-            cachedHomeworkSummary = print.value
-            return print.value
+            let print = PageFingerprints.homeworkSummaryPrint(of: fingerprints.index.homework, grades: fingerprints.index.site.homework.grades,
+                                                              hashes: fingerprints.hashes)
+            cachedHomeworkSummary = print
+            return print
         }
 
-        /// Every assignment of `grade`, in the order its feed lists them.
-        mutating func grade(_ grade: GradeID) -> UInt64 {
-            if let known = cachedGrades[grade] { return known }
-            let print = fingerprints.assignments(fingerprints.index.homework.assignments(of: grade))
-            cachedGrades[grade] = print
+        /// The assignments a grade's feeds carry, in their order: the Atom feed's and the
+        /// JSON feed's.
+        mutating func feed(_ grade: GradeID) -> UInt64 {
+            if let known = cachedFeeds[grade] { return known }
+            let print = fingerprints.assignments(Array(fingerprints.index.homework.feedWork(of: grade)))
+            cachedFeeds[grade] = print
             return print
         }
     }
@@ -171,10 +163,26 @@ struct PageFingerprints: Sendable {
         print.add(entry.count)
     }
 
-    /// The subjects in the order sentences and lists name them.
-    private var subjectOrder: UInt64 {
+    /// What the homework summary of `schedule` shows (`SharedLists.homeworkSummary`), each
+    /// assignment by its path and the hash in `hashes`.
+    static func homeworkSummaryPrint(of schedule: HomeworkSchedule, grades: [GradeID], hashes: [String: UInt64]) -> UInt64 {
         var print = Fingerprint()
-        for (subject, _) in index.homework.subjectOrder.sorted(by: { $0.value < $1.value }) { print.add(subject) }
+        print.add(schedule.moment.key)
+        print.add(schedule.assignments.isEmpty ? 0 : 1)
+        print.add(subjectOrder(of: schedule))
+        for grade in grades {
+            let digest = HomeworkDigest(grade: grade, schedule: schedule)
+            print.add(grade.text)
+            print.add(digest.day?.description ?? "-")
+            print.add(assignments(digest.work, hashes: hashes))
+        }
+        return print.value
+    }
+
+    /// The subjects in the order sentences and lists name them.
+    private static func subjectOrder(of schedule: HomeworkSchedule) -> UInt64 {
+        var print = Fingerprint()
+        for (subject, _) in schedule.subjectOrder.sorted(by: { $0.value < $1.value }) { print.add(subject) }
         return print.value
     }
 
@@ -183,6 +191,10 @@ struct PageFingerprints: Sendable {
     /// every assignment's print, which the dev server made again for the home page's
     /// summary, of a handful, after each edit.
     private func assignments(_ list: [Assignment]) -> UInt64 {
+        PageFingerprints.assignments(list, hashes: hashes)
+    }
+
+    private static func assignments(_ list: [Assignment], hashes: [String: UInt64]) -> UInt64 {
         var print = Fingerprint()
         for assignment in list {
             print.add(assignment.sourcePath)
@@ -241,19 +253,29 @@ struct PageFingerprints: Sendable {
         case .gradeTonight:
             // What every grade leads with, at the moment.
             print.add(lists.homeworkSummary())
-        case .gradeFeed(let grade), .gradeCalendar(let grade), .gradeJSONFeed(let grade):
-            // Every assignment of the grade in its order, and the moment (the feed's time,
-            // the calendar's first day).
+        case .gradeFeed(let grade), .gradeJSONFeed(let grade):
+            // The grade's newest work in its order, and the moment (the feed's time when it
+            // has no entries).
             print.add(index.moment.key)
-            print.add(subjectOrder)
-            print.add(lists.grade(grade))
+            print.add(lists.feed(grade))
+        case .gradeCalendar(let grade):
+            // The work due from the calendar's first day on, which the moment sets.
+            print.add(index.moment.key)
+            print.add(assignments(index.homework.calendarWork(of: grade)))
         case .grade(let grade):
-            // The grade's work (tonight's, what is due next, its recent days) and the
-            // archive's last days.
+            // The grade's work: tonight's (in the summary), what is due next, how much each
+            // of the archive's last days had, and whether it has only drafts.
             let schedule = index.homework
             print.add(lists.homeworkSummary())
-            print.add(lists.grade(grade))
-            for day in schedule.schoolDays.suffix(HomeworkViews.recentDayCount) { print.add(day.description) }
+            for (day, work) in HomeworkDigest(grade: grade, schedule: schedule).upcoming {
+                print.add(day.description)
+                print.add(assignments(work))
+            }
+            for day in schedule.schoolDays.suffix(HomeworkViews.recentDayCount) {
+                print.add(day.description)
+                print.add(schedule.assignments(of: grade, on: day).count)
+            }
+            print.add(schedule.assignments(of: grade).isEmpty ? 0 : 1)
             print.add(schedule.draftCounts[grade, default: 0])
         case .siteFeed:
             print.add(articles(index.articles.prefix(Publishing.feedLength)))

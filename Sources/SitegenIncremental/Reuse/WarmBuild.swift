@@ -7,10 +7,10 @@ import Synchronization
 
 /// What a server keeps of its last good build, so that the next build can start from it
 /// instead of from the folders: a writer's edit of an article or page in place, each
-/// keeping its place in every list, validates only the edited files, puts their models
-/// into this index and renders only the pages that show them. Anything else (a new,
-/// deleted or renamed file, an assignment, a setting, a template, a moved article) is
-/// left to a whole build.
+/// keeping its place in every list, or of assignments in place, validates only the edited
+/// files, puts their models into this index and renders only the pages that show them.
+/// Anything else (a new, deleted or renamed file, a setting, a template, a moved article,
+/// an assignment that makes or empties a day) is left to a whole build.
 struct WarmBuild: Sendable {
     var tree: SourceTree
     /// Where each Markdown file is in `tree.markdown`, by path relative to Content/.
@@ -27,7 +27,7 @@ struct WarmBuild: Sendable {
     var cache: BuildCache
 
     /// The tree with the new stamps of the files at `changed` (absolute paths); nil when a
-    /// change is anything but an article or page edited in place.
+    /// change is anything but a Markdown file edited in place.
     func tree(updatedBy changed: [String]) -> SourceTree? {
         let contentRoot = tree.root + "/Content/"
         var updated = tree
@@ -43,10 +43,20 @@ struct WarmBuild: Sendable {
                       !positions.keys.contains(where: { $0.hasPrefix(relative + "/") }) else { return nil }
                 continue
             }
-            guard tree.markdown[position].kind != .assignment, let stamp else { return nil }
+            guard let stamp else { return nil }
             updated.markdown[position].stamp = stamp
         }
         return updated
+    }
+
+    /// The edited files' stamps, hashes and models in place of the old ones'.
+    mutating func take(_ edited: [EditedSource]) {
+        for source in edited {
+            hashes["Content/" + source.file.contentPath] = source.model.hash
+            tree.markdown[positions[source.file.contentPath]!].stamp = source.file.stamp
+            cache.content[source.file.contentPath] = BuildCache.ContentEntry(stamp: source.file.stamp, hash: source.model.hash, model: source.model.model,
+                                                                             diagnostics: source.model.diagnostics)
+        }
     }
 
     /// The Markdown files whose stamps in `tree` are not this build's.
@@ -69,6 +79,7 @@ extension CachedBuild {
             return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: [], paths: [], homeworkSummary: nil,
                                diagnostics: diagnostics, pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
         }
+        if edited.contains(where: { $0.file.kind == .assignment }) { return warmHomeworkScope(edited, diagnostics: diagnostics.sorted()) }
         var articles: [Article] = []
         var pages: [Page] = []
         var retitled = false
@@ -97,17 +108,54 @@ extension CachedBuild {
         }
         self.warm = nil
         warm.index.replace(articles: articles, pages: pages)
-        for source in edited {
-            warm.hashes["Content/" + source.file.contentPath] = source.model.hash
-            warm.tree.markdown[warm.positions[source.file.contentPath]!].stamp = source.file.stamp
-            warm.cache.content[source.file.contentPath] = BuildCache.ContentEntry(stamp: source.file.stamp, hash: source.model.hash, model: source.model.model,
-                                                                                  diagnostics: source.model.diagnostics)
-        }
+        warm.take(edited)
         let shown = warm.index.pages(showing: articles.map { $0.sourcePath } + pages.map(\.sourcePath), onCards: onCards, retitled: retitled)
         self.warm = warm
         previous = warm.cache
         return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: shown, paths: shown.map(\.path), homeworkSummary: nil,
                            diagnostics: diagnostics.sorted(), pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
+    }
+}
+
+extension CachedBuild {
+    /// Assignments edited in place, in the last good build: its homework made again from
+    /// every assignment, the edited ones in their places, and the pages made of it rendered
+    /// (their fingerprints tell which show the edit), with the home pages when the summary
+    /// they show changed. Nil, for a whole build, when a day gets its first work or loses
+    /// its last.
+    func warmHomeworkScope(_ edited: [EditedSource], diagnostics: [Diagnostic]) -> ScopedBuild? {
+        guard var warm, let edits = HomeworkEdit(edited, strict: request.options.strict) else {
+            dropWarm()
+            return nil
+        }
+        let files = warm.tree.markdown.filter { $0.kind == .assignment }
+        guard let (all, _) = edits.assignments(of: files, entries: warm.cache.content.entries(for: files), read: { $0.decoded() }) else {
+            dropWarm()
+            return nil
+        }
+        let index = warm.index
+        let schedule = SiteIndex.homeworkSchedule(of: all, site: index.site, moment: index.moment, teachers: index.teachers, includeDrafts: request.options.drafts)
+        let grades = index.site.homework.grades
+        let summaryBefore = PageFingerprints.homeworkSummaryPrint(of: index.homework, grades: grades, hashes: warm.hashes)
+        self.warm = nil
+        guard warm.index.replace(homework: schedule) else {
+            self.warm = warm
+            dropWarm()
+            return nil
+        }
+        warm.take(edited)
+        var (pages, paths) = warm.index.homeworkPages
+        if PageFingerprints.homeworkSummaryPrint(of: schedule, grades: grades, hashes: warm.hashes) != summaryBefore {
+            for (page, path) in zip(warm.index.plan, warm.index.planPaths) {
+                guard case .home = page else { continue }
+                pages.append(page)
+                paths.append(path)
+            }
+        }
+        self.warm = warm
+        previous = warm.cache
+        return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: pages, paths: paths, homeworkSummary: nil,
+                           diagnostics: diagnostics, pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
     }
 }
 

@@ -37,6 +37,14 @@ public enum PlannedPage: Sendable {
         }
     }
 
+    /// Made from the assignments (and the teachers and the site's settings) alone.
+    public var isHomework: Bool {
+        switch self {
+        case .homework, .grade, .day, .poster, .teachers, .gradeFeed, .gradeCalendar, .gradeJSONFeed, .gradeTonight: true
+        case .home, .article, .page, .group, .groupIndex, .restaurants, .restaurant, .map, .notFound, .siteFeed, .sitemap, .robots: false
+        }
+    }
+
     /// The order pages are made in: those made from the whole site first, since they come
     /// last in the plan and one core made them alone while the other waited. Their folders
     /// are made in the same order.

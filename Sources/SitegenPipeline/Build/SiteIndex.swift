@@ -42,8 +42,7 @@ public struct SiteIndex: Sendable {
         teachers = content.teachers
         // The homework schedule needs nothing of the articles: it is made on another core.
         let scheduling = Concurrently {
-            HomeworkSchedule(site: site, moment: moment, all: content.assignments.flatMap { $0.occurrences(in: site.homework.calendar, through: moment.date) },
-                             teachers: content.teachers, includeDrafts: includeDrafts)
+            SiteIndex.homeworkSchedule(of: content.assignments, site: site, moment: moment, teachers: content.teachers, includeDrafts: includeDrafts)
         }
 
         var claims = PathClaims(log: log)
@@ -155,6 +154,12 @@ public struct SiteIndex: Sendable {
         if publishesRobots { plan.append(.robots) }
         if hasFeeds { plan += [.siteFeed, .sitemap] }
         return plan
+    }
+
+    /// What the homework pages show of `assignments` at `moment`.
+    public static func homeworkSchedule(of assignments: [Assignment], site: Site, moment: BuildMoment, teachers: [Teacher], includeDrafts: Bool) -> HomeworkSchedule {
+        HomeworkSchedule(site: site, moment: moment, all: assignments.flatMap { $0.occurrences(in: site.homework.calendar, through: moment.date) },
+                         teachers: teachers, includeDrafts: includeDrafts)
     }
 
     /// Where a group goes among those of its kind: by name, whatever its case, then slug.
@@ -280,6 +285,26 @@ extension SiteIndex {
                 continue
             }
         }
+    }
+
+    /// Puts `schedule`, made of edited assignments, in place of the homework; false, changing
+    /// nothing, when its school days are not the index's (a day's pages made or removed,
+    /// the archive's links and the sitemap changed: the whole index's to plan).
+    public mutating func replace(homework schedule: HomeworkSchedule) -> Bool {
+        guard schedule.schoolDays == homework.schoolDays, schedule.moment == homework.moment else { return false }
+        homework = schedule
+        return true
+    }
+
+    /// The pages of the plan made from the assignments, with their paths.
+    public var homeworkPages: (pages: [PlannedPage], paths: [String]) {
+        var pages: [PlannedPage] = []
+        var paths: [String] = []
+        for (page, path) in zip(plan, planPaths) where page.isHomework {
+            pages.append(page)
+            paths.append(path)
+        }
+        return (pages, paths)
     }
 
     /// The pages a search engine may list (`PlannedPage.isForSearchEngines`), with their

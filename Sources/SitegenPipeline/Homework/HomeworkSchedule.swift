@@ -121,6 +121,18 @@ public struct HomeworkSchedule: Sendable {
         byGrade[grade] ?? []
     }
 
+    /// The assignments a grade's feeds carry: its newest.
+    public func feedWork(of grade: GradeID) -> ArraySlice<Assignment> {
+        assignments(of: grade).prefix(HomeworkViews.feedLength)
+    }
+
+    /// The assignments a grade's calendar holds: those due from `HomeworkViews.calendarHistory`
+    /// days before the moment on, newest first.
+    public func calendarWork(of grade: GradeID) -> [Assignment] {
+        let earliest = moment.date.dayNumber - HomeworkViews.calendarHistory
+        return assignments(of: grade).filter { ($0.due?.date.dayNumber ?? Int.min) >= earliest }
+    }
+
     private func rank(_ subject: String) -> Int {
         subjectOrder[subject] ?? Int.max
     }

@@ -234,7 +234,7 @@ public struct HomeworkViews: Sendable {
 
     public func feed(_ grade: GradeID) -> AtomFeed {
         let host = site.host ?? "localhost"
-        let work = schedule.assignments(of: grade).prefix(Self.feedLength)
+        let work = schedule.feedWork(of: grade)
         let entries = work.map { assignment -> AtomFeed.Entry in
             let released = schedule.releaseInstant(of: assignment.assigned)
             return AtomFeed.Entry(
@@ -278,9 +278,7 @@ public struct HomeworkViews: Sendable {
 
     public func calendar(_ grade: GradeID) -> ICalendar {
         let host = site.host ?? "localhost"
-        let earliest = schedule.moment.date.dayNumber - Self.calendarHistory
-        let events = schedule.assignments(of: grade)
-            .filter { ($0.due?.date.dayNumber ?? Int.min) >= earliest }
+        let events = schedule.calendarWork(of: grade)
             .sorted(byKey: { ($0.due!.date, $0.due!.time ?? TimeOfDay(hour: 0, minute: 0), $0.id) }, by: <)
             .map { assignment in
                 var description = assignment.detailsText.text
