@@ -3,7 +3,8 @@
 #   1. the Mustache benchmark (ns per article page);
 #   2. for each corpus of ../shared/bench/gen_corpus.py: a full build into an empty
 #      folder, a rebuild with nothing changed, a rebuild after one article's story is
-#      edited, one after its title is edited, one after one template is edited, one
+#      edited, one after its title is edited, one after an assignment's details are
+#      edited (corpora with homework), one after one template is edited, one
 #      after the stylesheet is edited (every page written again) and one into a deleted
 #      output with the cache kept; wall and CPU time, peak memory, files
 #      and bytes written, pages per second.
@@ -208,8 +209,11 @@ for size in "${sizes[@]}"; do
     # that follow, see above).
     work=$bench_dir/work-$size
     first_article=$(cd "$site" && find Content/articles -name '*.md' | sort | awk 'NR == 1')
+    # The assignment in the middle of the homework folder: a day in the middle of the year.
+    middle_assignment=$( (cd "$site" && find Content/homework -name '*.md' 2>/dev/null) | sort | awk '{ all[NR] = $0 } END { if (NR) print all[int((NR + 1) / 2)] }')
     if [[ -d $work ]]; then
         cp "$site/$first_article" "$work/$first_article"
+        if [[ -n $middle_assignment ]]; then cp "$site/$middle_assignment" "$work/$middle_assignment"; fi
         rm -f "$work/Themes/default/article.card.mustache"
     else
         cp -r "$site" "$work"
@@ -248,6 +252,14 @@ for size in "${sizes[@]}"; do
     edit_title() { sed -i "s/^title: .*/title: \"Edited $RANDOM$RANDOM\"/" "$article"; sync; }
     retitled=$(median edit_title "${edit_build[@]}")
     rebuild_row "$size" sitegen "one title" "$retitled" "$pages"
+    # An assignment's details: its day's page, and its grade's feeds and calendar when they
+    # carry it.
+    if [[ -n $middle_assignment ]]; then
+        assignment=$work/$middle_assignment
+        edit_assignment() { printf '\nEdited at %s.\n' "$RANDOM$RANDOM" >> "$assignment"; sync; }
+        reassigned=$(median edit_assignment "${edit_build[@]}")
+        rebuild_row "$size" sitegen "one assignment" "$reassigned" "$pages"
+    fi
     card=$(median edit_template "${edit_build[@]}")
     rebuild_row "$size" sitegen "one template" "$card" "$pages"
     # A rule added to the stylesheet: its fingerprinted name changes, and with it every
@@ -290,12 +302,14 @@ for size in "${sizes[@]}"; do
         rebuild_row "$size" hugo "nothing changed" "$noop" "$pages"
     fi
 done
-# The dev server: reload latency after an edit on the large corpus, before the clean-up
+# The dev server: reload latency after an edit on the large corpus (an article's story, an
+# assignment's details), and the time to show a mistake in an assignment, site.yaml or a
+# template and to reload once it is undone, before the clean-up
 # below (the server writes each edit's pages to disk, and files made within minutes of
 # thousands deleted are slow to make); then a load of 100 connections for 10 s on the
 # sample site with wrk (Debian's wrk) when it is installed.
 if [[ " ${sizes[*]} " == *" large "* ]]; then
-    python3 Scripts/measure-reload.py "$sitegen" "$bench_dir/work-large" 20
+    python3 Scripts/measure-reload.py "$sitegen" "$bench_dir/work-large" 20 article assignment assignment-error settings-error template-error
 fi
 for size in "${sizes[@]}"; do rm -rf "$bench_dir/runs-$size"; done
 rm -rf "$bench_dir/trash"

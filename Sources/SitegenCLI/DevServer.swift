@@ -27,6 +27,7 @@ final class DevServer: Sendable {
         var options = options
         // What the author writes ahead is shown, marked as scheduled.
         options.future = true
+        options.stopsAtBrokenSettings = true
         self.options = options
         self.console = console
         site = URL(fileURLWithPath: options.source).standardizedFileURL

@@ -126,6 +126,33 @@ public struct SourceTree: Sendable {
         return tree
     }
 
+    /// The tree with the settings and theme files at `paths` (relative to the site) read
+    /// again: `Content/site.yaml`, `Content/teachers.yaml` and the files of the theme
+    /// folders it has, each changed, made or deleted. Nil when one is anything else (a
+    /// folder, a hidden file, a new theme) or cannot be read: a walk tells those.
+    public func updating(settingsAndThemeFiles paths: [String]) -> SourceTree? {
+        var tree = self
+        for path in paths {
+            let file = root + "/" + path
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue { return nil }
+            let stamp = FileStamp.of(file)
+            let bytes = stamp == nil ? nil : FileReader.read(file)
+            guard stamp == nil || bytes != nil else { return nil }
+            switch path {
+            case "Content/site.yaml": tree.siteYAML = bytes
+            case "Content/teachers.yaml": tree.teachersYAML = bytes
+            default:
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count > 2, parts[0] == "Themes", tree.themes[String(parts[1])] != nil,
+                      !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
+                tree.themes[String(parts[1])]![parts.dropFirst(2).joined(separator: "/")] = bytes
+            }
+            tree.stamps[path] = stamp
+        }
+        return tree
+    }
+
     /// The hidden folder of Content/ that is published.
     public static let wellKnown = ".well-known"
 

@@ -126,6 +126,38 @@ struct ServeTests {
         #expect(page().contains("Hot Pot on Christmas Eve") && !page().contains("class=\"badge\""))
     }
 
+    /// A server shows broken settings, or a template that does not compile, before reading
+    /// the content; a command reports them with every other problem.
+    @Test func stopsAtBrokenSettingsAndTemplatesAsAServer() throws {
+        let folder = TemporaryFolder()
+        let site = folder.url.appendingPathComponent("site")
+        for part in ["Content", "Themes"] {
+            try copyFolder(Repository.root.appendingPathComponent(part), to: site.appendingPathComponent(part))
+        }
+        func problems(stopping: Bool) -> [String] {
+            var options = BuildOptions(source: site.path, today: SampleSiteTests.today)
+            options.stopsAtBrokenSettings = stopping
+            return SiteBuilder.build(options).diagnostics.filter { $0.severity == .error }.map(\.location.path)
+        }
+        func replace(_ text: String, with replacement: String, in path: String) throws {
+            let file = site.appendingPathComponent(path)
+            try (try String(contentsOf: file, encoding: .utf8)).replacingOccurrences(of: text, with: replacement).write(to: file, atomically: false, encoding: .utf8)
+        }
+        // A slug another article has, which the index finds; a template left open.
+        try replace("title: Dim Sum in Sham Shui Po", with: "title: Dim Sum in Sham Shui Po\nslug: lovely-breakfast", in: "Content/articles/dim-sum-in-sham-shui-po/index.md")
+        try replace("<article", with: "{{#left-open}}<article", in: "Themes/default/article.card.mustache")
+        #expect(problems(stopping: true) == ["Themes/default/article.card.mustache"])
+        #expect(Set(problems(stopping: false)) == ["Content/articles/lovely-breakfast/index.md", "Themes/default/article.card.mustache"])
+        // The content's own problems wait for the template to be fixed.
+        try replace("date: 2026-11-07T10:00", with: "date: 2026-11-31T10:00", in: "Content/articles/dim-sum-in-sham-shui-po/index.md")
+        #expect(problems(stopping: true) == ["Themes/default/article.card.mustache"])
+        #expect(Set(problems(stopping: false)) == ["Content/articles/dim-sum-in-sham-shui-po/index.md", "Themes/default/article.card.mustache"])
+        // Settings that are none stop the build before anything else.
+        try replace("timezone: Asia/Hong_Kong", with: "timezone: Asia/Kowloon", in: "Content/site.yaml")
+        #expect(problems(stopping: true) == ["Content/site.yaml"])
+        #expect(Set(problems(stopping: false)).isSuperset(of: ["Content/site.yaml", "Content/articles/dim-sum-in-sham-shui-po/index.md", "Themes/default/article.card.mustache"]))
+    }
+
     @Test func tellsOpenPagesToReloadAndShowsErrorsUntilFixed() throws {
         let (folder, server, site) = try startServer()
         defer {

@@ -74,7 +74,8 @@ extension CachedBuild {
         } else {
             hashes = warm?.hashes ?? [:]
         }
-        let fingerprinter = PageFingerprints(index, hashes: hashes, context: contextHash, assets: assets.paths, homeworkSummaryPrint: homeworkSummaryPrint)
+        let fingerprinter = PageFingerprints(index, hashes: hashes, context: contextHash, assets: assets.paths, homeworkSummaryPrint: homeworkSummaryPrint,
+                                             pageCount: pages.count)
         let fingerprints = fingerprinter.of(pages, paths: paths)
         rendering = PagesMade(index: index, paths: paths, fingerprints: fingerprints, fingerprinter: fingerprinter, hashes: hashes, entries: entries)
         let foundAsLeft = models != nil && remembered == nil && warm == nil && previous != nil && loading?.wait().outputIsAsLeft?.wait() == true

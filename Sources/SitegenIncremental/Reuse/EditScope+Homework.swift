@@ -36,11 +36,11 @@ extension EditScope {
                               moment: settings.moment, schedule: ArticleSchedule(clock: settings.clock, includeFuture: options.future),
                               includeDrafts: options.drafts, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
-        let (shown, paths) = index.homeworkPages
+        let (shown, paths) = index.homeworkPages(showing: old.map(\.assignment) + edits.assignments)
 
         // Every day page of the new homework was there; every day the edited assignments
         // had work on still has some.
-        guard paths.allSatisfy({ previous.pages[$0] != nil }) else { return nil }
+        guard index.homeworkPages.paths.allSatisfy({ previous.pages[$0] != nil }) else { return nil }
         let oldDays = SiteIndex.homeworkSchedule(of: old.map(\.assignment), site: settings.site, moment: settings.moment, teachers: settings.teachers,
                                                  includeDrafts: options.drafts).schoolDays
         guard Set(oldDays).isSubset(of: index.homework.schoolDays) else { return nil }
@@ -51,7 +51,7 @@ extension EditScope {
         for source in edited { hashes["Content/" + source.file.contentPath] = source.model.hash }
         // `/homework/` shows the summary alone: its print is the home pages' part.
         let summaryPage = PlannedPage.homework
-        let print = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths).of([summaryPage], paths: [summaryPage.path])
+        let print = PageFingerprints(index, hashes: hashes, context: previous.contextHash, assets: assets.paths, pageCount: 1).of([summaryPage], paths: [summaryPage.path])
         guard previous.pages[summaryPage.path]?.fingerprint == print.first else { return nil }
 
         self.hashes = hashes
@@ -75,18 +75,23 @@ extension EditScope {
 struct HomeworkEdit {
     /// The edited assignments, by path relative to Content/.
     private let replacements: [String: Assignment]
+    /// The edited assignments, in the order of the edits.
+    let assignments: [Assignment]
 
     /// Nil unless every edited file is an assignment without an error (or, with `strict`,
     /// a warning): the whole build reports those.
     init?(_ edited: [EditedSource], strict: Bool) {
         var replacements: [String: Assignment] = [:]
+        var assignments: [Assignment] = []
         for source in edited {
             guard source.file.kind == .assignment, case .assignment(let assignment) = source.model.model,
                   !source.model.diagnostics.contains(where: { $0.severity == .error || (strict && $0.severity == .warning) })
             else { return nil }
             replacements[source.file.contentPath] = assignment
+            assignments.append(assignment)
         }
         self.replacements = replacements
+        self.assignments = assignments
     }
 
     /// Every assignment of `files` (the tree's, in its order), from their `entries` in

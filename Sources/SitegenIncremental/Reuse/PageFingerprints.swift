@@ -20,14 +20,19 @@ struct PageFingerprints: Sendable {
     /// for an index made without the assignments.
     private let knownSummaryPrint: UInt64?
 
-    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homeworkSummaryPrint: UInt64? = nil) {
+    /// `pageCount`: about how many pages are to be printed; with a few, each article is
+    /// printed when a page shows it, not every article up front.
+    init(_ index: SiteIndex, hashes: [String: UInt64], context: UInt64, assets: [String: [String: String]], homeworkSummaryPrint: UInt64? = nil,
+         pageCount: Int = .max) {
         self.index = index
         self.hashes = hashes
         knownSummaryPrint = homeworkSummaryPrint
         var articlePrints: [ObjectIdentifier: UInt64] = [:]
-        articlePrints.reserveCapacity(index.articles.count)
-        for article in index.articles {
-            articlePrints[article.identity] = PageFingerprints.print(of: article, in: index, hashes: hashes)
+        if pageCount > 100 {
+            articlePrints.reserveCapacity(index.articles.count)
+            for article in index.articles {
+                articlePrints[article.identity] = PageFingerprints.print(of: article, in: index, hashes: hashes)
+            }
         }
         self.articlePrints = articlePrints
         var global = Fingerprint()

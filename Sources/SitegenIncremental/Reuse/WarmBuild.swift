@@ -26,12 +26,19 @@ struct WarmBuild: Sendable {
     /// The cache as it stands after this build, output manifest included.
     var cache: BuildCache
 
-    /// The tree with the new stamps of the files at `changed` (absolute paths); nil when a
-    /// change is anything but a Markdown file edited in place.
-    func tree(updatedBy changed: [String]) -> SourceTree? {
+    /// The tree with the new stamps of the files at `changed` (absolute paths), and with the
+    /// settings and theme files among them read again (`settings`: whether there were any);
+    /// nil when a change is anything else but a Markdown file edited in place.
+    func tree(updatedBy changed: [String]) -> (tree: SourceTree, settings: Bool)? {
         let contentRoot = tree.root + "/Content/"
         var updated = tree
+        var settingsFiles: [String] = []
         for path in changed {
+            let sitePath = String(path.dropFirst(tree.root.count + 1))
+            if path.hasPrefix(tree.root + "/"), sitePath == "Content/site.yaml" || sitePath == "Content/teachers.yaml" || sitePath.hasPrefix("Themes/") {
+                settingsFiles.append(sitePath)
+                continue
+            }
             guard path.hasPrefix(contentRoot) else { return nil }
             let relative = String(path.dropFirst(contentRoot.count))
             let stamp = FileStamp.of(path)
@@ -46,7 +53,8 @@ struct WarmBuild: Sendable {
             guard let stamp else { return nil }
             updated.markdown[position].stamp = stamp
         }
-        return updated
+        guard !settingsFiles.isEmpty else { return (updated, false) }
+        return updated.updating(settingsAndThemeFiles: settingsFiles).map { ($0, true) }
     }
 
     /// The edited files' stamps, hashes and models in place of the old ones'.
@@ -71,15 +79,18 @@ extension CachedBuild {
     /// show them. An edited file with errors fails the build at once, with nothing
     /// written, and the last good build stays what the next one starts from.
     func warmScope(_ edited: [EditedSource], in build: ScopeRequest) -> ScopedBuild? {
-        guard var warm else { return nil }
+        guard let report = warm?.report else { return nil }
         let editedPaths = Set(edited.map { "Content/" + $0.file.contentPath })
         let problems = edited.flatMap(\.model.diagnostics)
-        let diagnostics = warm.report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems
+        let diagnostics = report.diagnostics.filter { !editedPaths.contains($0.location.path) } + problems
         if SiteBuilder.finish(problems, strict: request.options.strict).contains(where: { $0.severity == .error }) {
-            return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: [], paths: [], homeworkSummary: nil,
-                               diagnostics: diagnostics, pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
+            return ScopedBuild(index: warm!.index, theme: warm!.theme, assets: warm!.assets, pages: [], paths: [], homeworkSummary: nil,
+                               diagnostics: diagnostics, pageCount: report.pageCount, fileCount: report.fileCount)
         }
+        // Taken here, not above: a copy held while the homework's scope changes the last
+        // good build in place would copy its tables.
         if edited.contains(where: { $0.file.kind == .assignment }) { return warmHomeworkScope(edited, diagnostics: diagnostics.sorted()) }
+        guard var warm else { return nil }
         var articles: [Article] = []
         var pages: [Page] = []
         var retitled = false
@@ -118,25 +129,32 @@ extension CachedBuild {
 }
 
 extension CachedBuild {
-    /// Assignments edited in place, in the last good build: its homework made again from
-    /// every assignment, the edited ones in their places, and the pages made of it rendered
-    /// (their fingerprints tell which show the edit), with the home pages when the summary
-    /// they show changed. Nil, for a whole build, when a day gets its first work or loses
-    /// its last.
+    /// Assignments edited in place, in the last good build: the edited ones put in the
+    /// places of the old ones in its homework, and the pages that show them rendered (their
+    /// fingerprints tell which changed), with every page that shows the homework summary
+    /// when the summary changed. Nil, for a whole build, when a day gets its first work or
+    /// loses its last.
     func warmHomeworkScope(_ edited: [EditedSource], diagnostics: [Diagnostic]) -> ScopedBuild? {
         guard var warm, let edits = HomeworkEdit(edited, strict: request.options.strict) else {
             dropWarm()
             return nil
         }
-        let files = warm.tree.markdown.filter { $0.kind == .assignment }
-        guard let (all, _) = edits.assignments(of: files, entries: warm.cache.content.entries(for: files), read: { $0.decoded() }) else {
+        var old: [Assignment] = []
+        for source in edited {
+            guard case (.assignment(let assignment), _)? = warm.cache.content[source.file.contentPath]?.decoded() else {
+                dropWarm()
+                return nil
+            }
+            old.append(assignment)
+        }
+        let drafts = request.options.drafts
+        let before = warm.index.homework
+        guard let schedule = before.replacing(old, with: edits.assignments, includeDrafts: drafts) ?? warm.schedule(with: edits, drafts: drafts) else {
             dropWarm()
             return nil
         }
-        let index = warm.index
-        let schedule = SiteIndex.homeworkSchedule(of: all, site: index.site, moment: index.moment, teachers: index.teachers, includeDrafts: request.options.drafts)
-        let grades = index.site.homework.grades
-        let summaryBefore = PageFingerprints.homeworkSummaryPrint(of: index.homework, grades: grades, hashes: warm.hashes)
+        let grades = warm.index.site.homework.grades
+        let summaryBefore = PageFingerprints.homeworkSummaryPrint(of: before, grades: grades, hashes: warm.hashes)
         self.warm = nil
         guard warm.index.replace(homework: schedule) else {
             self.warm = warm
@@ -144,8 +162,11 @@ extension CachedBuild {
             return nil
         }
         warm.take(edited)
-        var (pages, paths) = warm.index.homeworkPages
-        if PageFingerprints.homeworkSummaryPrint(of: schedule, grades: grades, hashes: warm.hashes) != summaryBefore {
+        var (pages, paths): ([PlannedPage], [String])
+        if PageFingerprints.homeworkSummaryPrint(of: schedule, grades: grades, hashes: warm.hashes) == summaryBefore {
+            (pages, paths) = warm.index.homeworkPages(showing: old + edits.assignments)
+        } else {
+            (pages, paths) = warm.index.homeworkPages
             for (page, path) in zip(warm.index.plan, warm.index.planPaths) {
                 guard case .home = page else { continue }
                 pages.append(page)
@@ -156,6 +177,16 @@ extension CachedBuild {
         previous = warm.cache
         return ScopedBuild(index: warm.index, theme: warm.theme, assets: warm.assets, pages: pages, paths: paths, homeworkSummary: nil,
                            diagnostics: diagnostics, pageCount: warm.report.pageCount, fileCount: warm.report.fileCount)
+    }
+}
+
+extension WarmBuild {
+    /// The homework made again from every assignment of the build, `edits` in their places;
+    /// nil when one's model is not there.
+    func schedule(with edits: HomeworkEdit, drafts: Bool) -> HomeworkSchedule? {
+        let files = tree.markdown.filter { $0.kind == .assignment }
+        guard let (all, _) = edits.assignments(of: files, entries: cache.content.entries(for: files), read: { $0.decoded() }) else { return nil }
+        return SiteIndex.homeworkSchedule(of: all, site: index.site, moment: index.moment, teachers: index.teachers, includeDrafts: drafts)
     }
 }
 

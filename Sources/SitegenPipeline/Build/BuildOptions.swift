@@ -28,6 +28,10 @@ public struct BuildOptions: Sendable {
     public var cacheFolder: String?
     /// Which sitegen this is: a cache made by another one is not trusted.
     public var toolIdentity = ""
+    /// Whether a build stops at errors of site.yaml, teachers.yaml or the theme, before the
+    /// content is read: `sitegen serve` shows them at once, and the content's problems once
+    /// they are fixed. A command goes on, to report every file's problems with them.
+    public var stopsAtBrokenSettings = false
     /// Set when the process ends right after the build: its models, pages and cache are
     /// then kept here, left for the kernel to take back at exit, all at once, instead of
     /// being freed one by one on one core.

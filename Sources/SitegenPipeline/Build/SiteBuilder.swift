@@ -33,7 +33,14 @@ public enum SiteBuilder {
         let log = DiagnosticLog()
         tree.problems.forEach(log.add)
         let settings = Parse.settings(tree, request: request, log: log)
-        let report = BuildReport(request: request, settings: settings)
+        var report = BuildReport(request: request, settings: settings)
+        // Every file is read as the settings say: with broken ones, they are what there is to
+        // fix first (`stopsAtBrokenSettings`).
+        let settingsProblems = finish(log.entries, strict: request.options.strict)
+        if request.options.stopsAtBrokenSettings, settingsProblems.contains(where: { $0.severity == .error }) {
+            report.diagnostics = settingsProblems
+            return Made(report: report)
+        }
         let changes = reuse?.changes(in: tree, settings: settings, walked: known?.isTree != true) ?? .unknown
         if case .none(let last) = changes { return Made(report: report.taking(last)) }
         let formats = reuse?.formats(for: settings.site.language) ?? Formats(language: settings.site.language)
@@ -89,6 +96,11 @@ public enum SiteBuilder {
                               staging: Bool, progress: (String) -> Void) -> Made {
         var made = made
         let (request, tree, settings) = (made.request!, made.tree!, made.settings!)
+        let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)
+        if theme == nil, request.options.stopsAtBrokenSettings {
+            made.report.diagnostics = finish(log.entries, strict: request.options.strict)
+            return made
+        }
         let validated = Validate.models(of: tree, known: reuse?.models(of: tree, context: context) ?? [], context: context)
         made.report.parsedCount = validated.count { $0.parsed }
         for result in validated { result.model.diagnostics.forEach(log.add) }
@@ -105,7 +117,6 @@ public enum SiteBuilder {
                                                             photoColours: PhotoColours(photos.colours)))
         let makingViews = Concurrently { [drafts = request.options.drafts] in articles.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articles.stop() }
-        let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)
         let index = SiteIndex(content: content, site: settings.site, moment: settings.moment,
                               schedule: ArticleSchedule(clock: settings.clock, includeFuture: request.options.future), includeDrafts: request.options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)

@@ -298,9 +298,32 @@ extension SiteIndex {
 
     /// The pages of the plan made from the assignments, with their paths.
     public var homeworkPages: (pages: [PlannedPage], paths: [String]) {
+        pages { $0.isHomework }
+    }
+
+    /// The pages of the plan that show anything of `assignments` but the homework summary:
+    /// their days' pages, and their grades' pages, feeds and calendars.
+    public func homeworkPages(showing assignments: [Assignment]) -> (pages: [PlannedPage], paths: [String]) {
+        struct GradeDay: Hashable {
+            var grade: GradeID
+            var day: CalendarDate
+        }
+        let occurrences = assignments.flatMap { $0.occurrences(in: site.homework.calendar, through: moment.date) }
+        let days = Set(occurrences.flatMap { assignment in assignment.grades.map { GradeDay(grade: $0, day: assignment.assigned) } })
+        let grades = Set(occurrences.flatMap(\.grades))
+        return pages { page in
+            switch page {
+            case .day(let grade, let day): days.contains(GradeDay(grade: grade, day: day))
+            case .grade(let grade), .gradeFeed(let grade), .gradeJSONFeed(let grade), .gradeCalendar(let grade): grades.contains(grade)
+            default: false
+            }
+        }
+    }
+
+    private func pages(where isIncluded: (PlannedPage) -> Bool) -> (pages: [PlannedPage], paths: [String]) {
         var pages: [PlannedPage] = []
         var paths: [String] = []
-        for (page, path) in zip(plan, planPaths) where page.isHomework {
+        for (page, path) in zip(plan, planPaths) where isIncluded(page) {
             pages.append(page)
             paths.append(path)
         }

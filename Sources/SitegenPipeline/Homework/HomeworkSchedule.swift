@@ -1,5 +1,6 @@
 import Foundation
 import SitegenContent
+import SitegenSupport
 
 /// What the homework pages show at the build's moment: which day's work is "tonight"
 /// (or still "last night", before the release time), what is coming up, and the archive
@@ -16,6 +17,9 @@ public struct HomeworkSchedule: Sendable {
     public var isTonight: Bool
     /// Subjects in the order sentences and lists name them.
     public var subjectOrder: [String: Int]
+    /// How many of them site.yaml and teachers.yaml name: they come first, and the others
+    /// after them, by name.
+    private var namedSubjectCount = 0
     /// Assignments of each grade left out as drafts: a page whose grade has only drafts says so.
     public var draftCounts: [GradeID: Int]
     /// Each grade's assignments by day, in subject order, and all of them newest first:
@@ -28,12 +32,8 @@ public struct HomeworkSchedule: Sendable {
         self.site = site
         self.moment = moment
         let releaseTime = site.homework.releaseTime
-        let now = moment.time ?? releaseTime
-        isTonight = now >= releaseTime
-        let released = { (assignment: Assignment) in
-            assignment.assigned < moment.date || (assignment.assigned == moment.date && now >= releaseTime)
-        }
-        assignments = all.filter { (includeDrafts || !$0.draft) && released($0) }
+        isTonight = (moment.time ?? releaseTime) >= releaseTime
+        assignments = all.filter { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
         var drafts: [GradeID: Int] = [:]
         for assignment in all where assignment.draft && !includeDrafts {
             for grade in assignment.grades { drafts[grade, default: 0] += 1 }
@@ -48,6 +48,7 @@ public struct HomeworkSchedule: Sendable {
         for subject in site.homework.subjects + teachers.map(\.subject) where order[subject] == nil {
             order[subject] = order.count
         }
+        namedSubjectCount = order.count
         let rest = Set(all.map { $0.subject }).subtracting(order.keys).sorted()
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
@@ -73,17 +74,87 @@ public struct HomeworkSchedule: Sendable {
                 return list[a].id < list[b].id
             }.map { list[$0] }
             byGrade[grade] = newestFirst
-            var days: [CalendarDate: Range<Int>] = [:]
-            var start = 0
-            while start < newestFirst.count {
-                let day = newestFirst[start].assigned
-                var end = start + 1
-                while end < newestFirst.count, newestFirst[end].assigned == day { end += 1 }
-                days[day] = start..<end
-                start = end
-            }
-            dayRanges[grade] = days
+            dayRanges[grade] = HomeworkSchedule.dayRanges(of: newestFirst)
         }
+    }
+
+    /// Whether an assignment's work is out at `moment`: its day is past, or it is today and
+    /// the release time has come.
+    private static func isReleased(_ assignment: Assignment, site: Site, moment: BuildMoment) -> Bool {
+        let releaseTime = site.homework.releaseTime
+        return assignment.assigned < moment.date || (assignment.assigned == moment.date && (moment.time ?? releaseTime) >= releaseTime)
+    }
+
+    /// Where each day's work is in a grade's list, newest first.
+    private static func dayRanges(of list: [Assignment]) -> [CalendarDate: Range<Int>] {
+        var days: [CalendarDate: Range<Int>] = [:]
+        var start = 0
+        while start < list.count {
+            let day = list[start].assigned
+            var end = start + 1
+            while end < list.count, list[end].assigned == day { end += 1 }
+            days[day] = start..<end
+            start = end
+        }
+        return days
+    }
+
+    /// This schedule with the assignments of the source paths of `old` (as it was made of
+    /// them, each repeat's occurrences included) in place of `new`: each one's grades'
+    /// lists changed in place, not sorted again. Nil when the edit may change the order
+    /// subjects are named in (a subject no site or teacher names, come or maybe gone), which
+    /// orders every list: the schedule is then made again from every assignment.
+    public func replacing(_ old: [Assignment], with new: [Assignment], includeDrafts: Bool) -> HomeworkSchedule? {
+        let calendar = site.homework.calendar
+        let gone = old.flatMap { $0.occurrences(in: calendar, through: moment.date) }
+        let come = new.flatMap { $0.occurrences(in: calendar, through: moment.date) }
+        let comingSubjects = Set(come.map { $0.subject })
+        guard come.allSatisfy({ subjectOrder[$0.subject] != nil }),
+              gone.allSatisfy({ subjectOrder[$0.subject, default: .max] < namedSubjectCount || comingSubjects.contains($0.subject) })
+        else { return nil }
+        var schedule = self
+        for assignment in gone where assignment.draft && !includeDrafts {
+            for grade in assignment.grades { schedule.draftCounts[grade, default: 0] -= 1 }
+        }
+        for assignment in come where assignment.draft && !includeDrafts {
+            for grade in assignment.grades { schedule.draftCounts[grade, default: 0] += 1 }
+        }
+        schedule.draftCounts = schedule.draftCounts.filter { $0.value != 0 }
+        // The schedule holds the models it was made of, and each repeat's occurrences made
+        // for it: those are told by their source paths.
+        let goneModels = Set(gone.map { $0.identity })
+        let repeatedPaths = Set(old.filter { $0.repeats != nil }.map { $0.sourcePath })
+        let isGone = { (assignment: Assignment) in
+            goneModels.contains(assignment.identity) || (!repeatedPaths.isEmpty && repeatedPaths.contains(assignment.sourcePath))
+        }
+        let goneReleased = gone.count { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
+        let released = come.filter { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
+        let before = schedule.assignments.count
+        schedule.assignments.removeAll(where: isGone)
+        guard before - schedule.assignments.count == goneReleased else { return nil }
+        schedule.assignments += released
+        for grade in Set(gone.flatMap { $0.grades } + released.flatMap { $0.grades }) {
+            var list = schedule.byGrade[grade] ?? []
+            list.removeAll(where: isGone)
+            for assignment in released where assignment.grades.contains(grade) {
+                list.insert(assignment, at: list.partitioningIndex(where: { !precedes($0, assignment) }))
+            }
+            schedule.byGrade[grade] = list.isEmpty ? nil : list
+            schedule.dayRanges[grade] = list.isEmpty ? nil : HomeworkSchedule.dayRanges(of: list)
+        }
+        // Every released assignment is in its grades' lists.
+        schedule.schoolDays = Set(schedule.dayRanges.values.flatMap { $0.keys }).sorted()
+        return schedule
+    }
+
+    /// Whether `a` comes before `b` in a grade's list: newest day first, then subject
+    /// order, title and id.
+    private func precedes(_ a: Assignment, _ b: Assignment) -> Bool {
+        if a.assigned != b.assigned { return a.assigned > b.assigned }
+        let (rankA, rankB) = (rank(a.subject), rank(b.subject))
+        if rankA != rankB { return rankA < rankB }
+        if a.title != b.title { return a.title < b.title }
+        return a.id < b.id
     }
 
     /// A grade's assignments of one day, in subject order.
