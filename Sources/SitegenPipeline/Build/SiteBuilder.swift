@@ -96,10 +96,15 @@ public enum SiteBuilder {
                               staging: Bool, progress: (String) -> Void) -> Made {
         var made = made
         let (request, tree, settings) = (made.request!, made.tree!, made.settings!)
-        let (theme, assets) = Theme.forSite(tree: tree, settings: settings, log: log)
-        if theme == nil, request.options.stopsAtBrokenSettings {
-            made.report.diagnostics = finish(log.entries, strict: request.options.strict)
-            return made
+        // A server compiles the theme first, to stop at its errors; a command compiles it
+        // while the articles' views are made on the other core.
+        var themed: (Theme?, PublishedAssets)?
+        if request.options.stopsAtBrokenSettings {
+            themed = Theme.forSite(tree: tree, settings: settings, log: log)
+            if themed?.0 == nil {
+                made.report.diagnostics = finish(log.entries, strict: request.options.strict)
+                return made
+            }
         }
         let validated = Validate.models(of: tree, known: reuse?.models(of: tree, context: context) ?? [], context: context)
         made.report.parsedCount = validated.count { $0.parsed }
@@ -117,6 +122,7 @@ public enum SiteBuilder {
                                                             photoColours: PhotoColours(photos.colours)))
         let makingViews = Concurrently { [drafts = request.options.drafts] in articles.makeAhead(content.articles.filter { drafts || !$0.draft }) }
         defer { articles.stop() }
+        let (theme, assets) = themed ?? Theme.forSite(tree: tree, settings: settings, log: log)
         let index = SiteIndex(content: content, site: settings.site, moment: settings.moment,
                               schedule: ArticleSchedule(clock: settings.clock, includeFuture: request.options.future), includeDrafts: request.options.drafts, staticFiles: tree.staticFiles,
                               themeAssets: Array(assets.files.keys), log: log)
