@@ -1,11 +1,11 @@
 import Foundation
 import SitegenContent
 import SitegenIncremental
+import SitegenLocking
 import SitegenPipeline
 import SitegenPlatform
 import SitegenServer
 import SitegenSupport
-import Synchronization
 
 /// `sitegen serve`'s engine: builds the site into a folder of the cache, serves it, and
 /// rebuilds when a file of the site changes, telling every open page to reload, or to
@@ -149,9 +149,9 @@ final class DevServer: Sendable {
 
 /// A value shared between threads.
 final class Box<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
 
-    init(_ value: Value) { self.value = Mutex(value) }
+    init(_ value: Value) { self.value = Locked(value) }
 
     func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
         value.withLock { body(&$0) }

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenLocking
 import SitegenPlatform
 import Synchronization
 
@@ -19,7 +20,7 @@ import Synchronization
 public final class FileReplacer: Sendable {
     /// The folder spare files are made in: the output's own, on the same file system.
     private let folder: String
-    private let spares = Mutex<[Spare]>([])
+    private let spares = Locked<[Spare]>([])
     private let made = Atomic<Int>(0)
     /// False once the file system refused to swap two files: from then on a file is
     /// replaced by renaming a new one over it.

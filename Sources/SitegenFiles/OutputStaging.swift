@@ -1,4 +1,5 @@
 import Foundation
+import SitegenLocking
 import SitegenSupport
 import SitegenPlatform
 import Synchronization
@@ -277,7 +278,7 @@ public final class StagingFolders: Sendable {
 /// Numbers for staged files, unique whichever core asks, and the bytes of pages held in
 /// memory instead.
 public final class StagingCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     private let held = Atomic<Int>(0)
 
     public func next() -> Int {

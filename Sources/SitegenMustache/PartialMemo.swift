@@ -1,4 +1,4 @@
-import Synchronization
+import SitegenLocking
 
 /// Who an object is, for a `MustachePartialMemo` (see `MustacheObject.mustacheIdentity`):
 /// a text, hashed once when made. A card's identity names its article's file, some seventy
@@ -63,7 +63,7 @@ public final class MustachePartialMemo: Sendable {
     /// name's, the identity's): looked up by a number, a key of strings and bytes was made,
     /// copied and hashed for each partial of each page.
     private final class Shard: Sendable {
-        let entries = Mutex<[Int: [Entry]]>([:])
+        let entries = Locked<[Int: [Entry]]>([:])
     }
 
     /// Tables that a hash picks among, each behind its own lock: with one, the cores

@@ -1,3 +1,4 @@
+import SitegenLocking
 import Synchronization
 
 /// Server-Sent Events to every open page: each message goes to every connection listening
@@ -12,7 +13,7 @@ public final class EventHub: Sendable {
         weak var server: HTTPServer?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// How many pages listen now.
     let listenerCount = Atomic<Int>(0)
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
+import SitegenLocking
 import SitegenPlatform
-import Synchronization
 
 /// A small HTTP/1.1 server on POSIX sockets: GET and HEAD, keep-alive, byte ranges, and
 /// Server-Sent Events. One thread waits on every connection at once (`poll`), so that a
@@ -62,7 +62,7 @@ public final class HTTPServer: Sendable {
     /// Written to wake the loop: messages for event streams are waiting, or it must stop.
     let wakeWriter: Int32
     let wakeReader: Int32
-    let inbox = Mutex<Inbox>(Inbox())
+    let inbox = Locked<Inbox>(Inbox())
 
     struct Inbox {
         var running = true

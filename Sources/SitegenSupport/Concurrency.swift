@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SitegenLocking
 
 /// Runs `transform` over `items` on every core, keeping their order.
 ///
@@ -69,7 +69,7 @@ public final class Concurrently<Value: Sendable>: @unchecked Sendable {
 
 /// A value made by the first thread that asks for it, which the others wait for.
 public final class Once<Value: Sendable>: Sendable {
-    private let made = Mutex<Value?>(nil)
+    private let made = Locked<Value?>(nil)
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import SitegenLocking
 import Synchronization
 
 /// What a costly function of a text made, remembered for the texts that come back: the same
@@ -36,7 +37,7 @@ public final class Memo<Input: Hashable & Sendable, Value: Sendable>: Sendable {
     /// reading articles side by side handed its cache line back and forth at every tag.
     @usableFromInline
     final class Shard: Sendable {
-        @usableFromInline let known = Mutex<[Key: Value]>([:])
+        @usableFromInline let known = Locked<[Key: Value]>([:])
 
         @usableFromInline
         init() {}

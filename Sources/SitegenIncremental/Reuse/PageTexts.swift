@@ -1,10 +1,10 @@
 import Foundation
 import SitegenContent
 import SitegenFiles
+import SitegenLocking
 import SitegenPipeline
 import SitegenPlatform
 import SitegenSupport
-import Synchronization
 
 /// The articles' HTML in the pages of the output a cache was written with, for the
 /// models the store keeps without it. Read when a page or feed is rendered with it
@@ -21,7 +21,7 @@ struct PageTexts: Sendable {
     let changedSources = ChangedSources()
 
     final class ChangedSources: Sendable {
-        private let paths = Mutex<[String]>([])
+        private let paths = Locked<[String]>([])
         func add(_ path: String) { paths.withLock { $0.append(path) } }
         var all: [String] { paths.withLock { $0.sorted() } }
     }

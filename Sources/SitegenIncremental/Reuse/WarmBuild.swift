@@ -1,9 +1,9 @@
 import Foundation
 import SitegenContent
 import SitegenFiles
+import SitegenLocking
 import SitegenPipeline
 import SitegenSupport
-import Synchronization
 
 /// What a server keeps of its last good build, so that the next build can start from it
 /// instead of from the folders: a writer's edit of an article or page in place, each
@@ -193,7 +193,7 @@ extension WarmBuild {
 /// The build cache kept in memory between the builds of one process (`sitegen serve`):
 /// models stay decoded, so a rebuild after an edit only redoes the edited file's work.
 public final class BuildMemory: Sendable {
-    private let stored = Mutex<(cache: BuildCache?, builds: Int, warm: WarmBuild?)>((nil, 0, nil))
+    private let stored = Locked<(cache: BuildCache?, builds: Int, warm: WarmBuild?)>((nil, 0, nil))
 
     public init() {}
 

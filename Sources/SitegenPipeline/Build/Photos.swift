@@ -2,8 +2,8 @@ import Foundation
 import SitegenContent
 import SitegenFiles
 import SitegenImages
+import SitegenLocking
 import SitegenSupport
-import Synchronization
 
 /// Where the files made of photos are kept between builds, by the hash of a photo's bytes
 /// and the settings they were made with (`PhotoKey`): a build makes only photos it has
@@ -306,7 +306,7 @@ public enum Photos {
 /// The photos made by a build with no store, held for the rest of that build: the same
 /// bytes at another path take them.
 private final class HeldPhotos: PhotoStore {
-    private let photos = Mutex<[PhotoKey: StoredPhoto]>([:])
+    private let photos = Locked<[PhotoKey: StoredPhoto]>([:])
 
     func made(_ key: PhotoKey) -> StoredPhoto? {
         photos.withLock { $0[key] }

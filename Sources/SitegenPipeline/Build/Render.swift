@@ -1,9 +1,9 @@
 import Foundation
 import SitegenContent
 import SitegenFiles
+import SitegenLocking
 import SitegenMustache
 import SitegenSupport
-import Synchronization
 
 /// The **render** stage: every planned page through its template, on every core.
 public enum Render {
@@ -78,7 +78,7 @@ public enum Render {
         }
         // Pages made of the same templates (every article page, most list pages) share
         // their sorted names and hash.
-        let namesOfUses = Mutex<[MustacheTemplateUse: (names: [String], hash: UInt64)]>([:])
+        let namesOfUses = Locked<[MustacheTemplateUse: (names: [String], hash: UInt64)]>([:])
         @Sendable func templateNames(_ use: MustacheTemplateUse) -> (names: [String], hash: UInt64) {
             if let known = namesOfUses.withLock({ $0[use] }) { return known }
             let names = use.names(in: library).sorted()

@@ -1,8 +1,8 @@
 import Foundation
 import SitegenContent
 import SitegenFiles
+import SitegenLocking
 import SitegenSupport
-import Synchronization
 
 /// A build's work up to the write stage: its report, and what it made.
 public struct Made {
@@ -67,7 +67,7 @@ public enum Write {
 /// caches are left for the kernel to take back all at once, instead of being freed one by
 /// one on one core.
 public final class KeptUntilExit: Sendable {
-    private let kept = Mutex<[any Sendable]>([])
+    private let kept = Locked<[any Sendable]>([])
 
     public init() {}
 

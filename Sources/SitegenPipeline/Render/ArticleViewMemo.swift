@@ -1,4 +1,5 @@
 import SitegenContent
+import SitegenLocking
 import SitegenMustache
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 public final class ArticleViewMemo: Sendable {
     public let context: ViewContext
     public let reads = ArticleView.Reads()
-    private let made = Mutex<[ObjectIdentifier: Made]>([:])
+    private let made = Locked<[ObjectIdentifier: Made]>([:])
     private let stopped = Atomic<Bool>(false)
 
     public struct Made: Sendable {

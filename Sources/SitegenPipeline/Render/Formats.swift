@@ -1,7 +1,7 @@
 import Foundation
 import SitegenContent
+import SitegenLocking
 import SitegenSupport
-import Synchronization
 
 /// How dates and prices read on pages, in the site's language.
 public final class Formats: Sendable {
@@ -11,14 +11,14 @@ public final class Formats: Sendable {
     private let styles = Once<Styles>()
     /// ICU is slow to ask: every text it makes is made once and remembered. A site has a
     /// few thousand distinct dates and prices however many pages show them.
-    private let cache = Mutex<[CacheKey: String]>([:])
+    private let cache = Locked<[CacheKey: String]>([:])
     /// What ICU told of the language's dates and currencies: made when first needed, or
     /// known from the build cache (`learn`).
-    private let facts: Mutex<FormatFacts>
+    private let facts: Locked<FormatFacts>
     /// Making a NumberFormatter costs more than formatting hundreds of numbers with it
     /// (ICU builds its pattern tables): made once per currency, when an amount is not
     /// plain digits (`PlainAmounts`).
-    private let formatters = Mutex<[CurrencyCode: (whole: NumberFormatter, fractional: NumberFormatter)]>([:])
+    private let formatters = Locked<[CurrencyCode: (whole: NumberFormatter, fractional: NumberFormatter)]>([:])
 
     private struct Styles {
         public let date: Date.FormatStyle
@@ -40,7 +40,7 @@ public final class Formats: Sendable {
     /// of its page), and a reuse hands the next build what it learned (`learn`).
     public init(language: LanguageTag) {
         locale = Locale(identifier: language.text)
-        facts = Mutex(FormatFacts(language: language))
+        facts = Locked(FormatFacts(language: language))
     }
 
     /// What this build knows of the language from ICU, for the next one.

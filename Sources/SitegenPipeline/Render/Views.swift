@@ -1,8 +1,8 @@
 import Foundation
 import SitegenContent
+import SitegenLocking
 import SitegenMustache
 import SitegenSupport
-import Synchronization
 
 /// What a page template sees of the site (`{{site.title}}`, `{{site.root}}`).
 public struct SiteView: MustacheObject {
@@ -96,7 +96,7 @@ public final class ViewContext: Sendable {
     private let restaurants = Memo<RestaurantKey, MustacheValue>(limit: 10_000)
     /// The slug of each article's restaurant page (`SiteIndex.restaurantSlugs`), told when
     /// the index is made: the views are made ahead of it, on the other core.
-    private let restaurantSlugs = Mutex<[String: String]>([:])
+    private let restaurantSlugs = Locked<[String: String]>([:])
     /// Each photo's colour, shown while it loads (`Photos.Output.colours`).
     public let photoColours: PhotoColours
 
@@ -325,7 +325,7 @@ public struct PageView: MustacheObject {
 public final class PhotoColours: Sendable {
     private let known: [String: String]
     private let lookUp: (@Sendable (String) -> String?)?
-    private let found = Mutex<[String: String?]>([:])
+    private let found = Locked<[String: String?]>([:])
 
     public init(_ known: [String: String] = [:], lookUp: (@Sendable (String) -> String?)? = nil) {
         self.known = known
