@@ -17,7 +17,9 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$PWD/Scripts/sanitizers/lsan.supp:print_suppressions=0"
 swift build --build-tests --sanitize=address --build-path .build/asan
-swift test --skip-build --sanitize=address --build-path .build/asan
+# The golden files are left to make test: libvips' plain C loops make photos a few bytes
+# apart from its SIMD ones, and each page names its photos' sizes and colours.
+swift test --skip-build --sanitize=address --build-path .build/asan --skip matchesTheGoldenFiles
 
 # Shared values are kept behind pthread mutexes, which ThreadSanitizer sees taken, instead
 # of the standard library's Mutex, built without it (SitegenLocking).
