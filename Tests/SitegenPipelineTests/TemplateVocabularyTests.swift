@@ -15,7 +15,27 @@ struct TemplateVocabularyTests {
     /// Every page of the sample site built at the moment of its golden files, and of a
     /// site that shows what the sample site does not (Tests/Fixtures/every-name): its
     /// template and its context.
-    static let pages: [(template: String, context: MustacheValue)] = [root.path, root.appendingPathComponent("Tests/Fixtures/every-name").path].flatMap(pages(of:))
+    static func pages() -> [(template: String, context: MustacheValue)] {
+        [root.path, root.appendingPathComponent("Tests/Fixtures/every-name").path].flatMap(pages(of:))
+    }
+
+    /// The templates those pages use, and what a walk over their contexts found; the
+    /// contexts themselves are let go. Kept until the process ended, LeakSanitizer reported
+    /// one of their values as leaked: reachable, but through a pointer it cannot read.
+    static let survey: (templates: Set<String>, walk: Walk) = {
+        let made = TemplateVocabularyTests.pages()
+        var walk = Walk()
+        for (template, context) in made {
+            guard let entry = TemplateVocabulary.templates.first(where: { $0.name == template }) else {
+                walk.problems.append("the template '\(template)' is not in the vocabulary")
+                continue
+            }
+            walk.record(context, TemplateVocabulary.everyPage + entry.names, as: "template:" + template, at: template)
+        }
+        return (Set(made.map(\.template)), walk)
+    }()
+
+    static var walk: Walk { survey.walk }
 
     private static func pages(of site: String) -> [(template: String, context: MustacheValue)] {
         var options = BuildOptions(source: site, output: "/nonexistent/out", today: "2026-11-25T15:00")
@@ -88,20 +108,9 @@ struct TemplateVocabularyTests {
         }
     }
 
-    static let walk: Walk = {
-        var walk = Walk()
-        for (template, context) in pages {
-            guard let entry = TemplateVocabulary.templates.first(where: { $0.name == template }) else {
-                walk.problems.append("the template '\(template)' is not in the vocabulary")
-                continue
-            }
-            walk.record(context, TemplateVocabulary.everyPage + entry.names, as: "template:" + template, at: template)
-        }
-        return walk
-    }()
 
     @Test func theSampleSiteRendersEveryTemplate() {
-        #expect(Set(Self.pages.map(\.template)) == Set(TemplateVocabulary.templates.map(\.name)))
+        #expect(Self.survey.templates == Set(TemplateVocabulary.templates.map(\.name)))
     }
 
     @Test func everyNameAPageGivesIsInTheVocabulary() {
