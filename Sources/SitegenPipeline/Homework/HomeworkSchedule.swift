@@ -33,7 +33,7 @@ public struct HomeworkSchedule: Sendable {
         self.moment = moment
         let releaseTime = site.homework.releaseTime
         isTonight = (moment.time ?? releaseTime) >= releaseTime
-        assignments = all.filter { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
+        assignments = all.filter { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) }
         var drafts: [GradeID: Int] = [:]
         for assignment in all where assignment.draft && !includeDrafts {
             for grade in assignment.grades { drafts[grade, default: 0] += 1 }
@@ -78,11 +78,13 @@ public struct HomeworkSchedule: Sendable {
         }
     }
 
-    /// Whether an assignment's work is out at `moment`: its day is past, or it is today and
-    /// the release time has come.
-    private static func isReleased(_ assignment: Assignment, site: Site, moment: BuildMoment) -> Bool {
+    /// Whether the pages show an assignment at `moment`: it is published (or drafts are
+    /// shown) and its work is out — its day is past, or it is today and the release time
+    /// has come.
+    private static func isShown(_ assignment: Assignment, site: Site, moment: BuildMoment, includeDrafts: Bool) -> Bool {
         let releaseTime = site.homework.releaseTime
-        return assignment.assigned < moment.date || (assignment.assigned == moment.date && (moment.time ?? releaseTime) >= releaseTime)
+        return (includeDrafts || !assignment.draft)
+            && (assignment.assigned < moment.date || (assignment.assigned == moment.date && (moment.time ?? releaseTime) >= releaseTime))
     }
 
     /// Where each day's work is in a grade's list, newest first.
@@ -127,8 +129,8 @@ public struct HomeworkSchedule: Sendable {
         let isGone = { (assignment: Assignment) in
             goneModels.contains(assignment.identity) || (!repeatedPaths.isEmpty && repeatedPaths.contains(assignment.sourcePath))
         }
-        let goneReleased = gone.count { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
-        let released = come.filter { (includeDrafts || !$0.draft) && HomeworkSchedule.isReleased($0, site: site, moment: moment) }
+        let goneReleased = gone.count { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) }
+        let released = come.filter { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) }
         let before = schedule.assignments.count
         schedule.assignments.removeAll(where: isGone)
         guard before - schedule.assignments.count == goneReleased else { return nil }
