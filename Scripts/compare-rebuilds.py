@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares two or more sitegen binaries on the rows of `make bench` that a change to the
 build path can move: a full build, and rebuilds with nothing changed, after an article's
-story is edited, after its title is edited and after a template is edited.
+story is edited, after its title is edited, after a template is edited and (when the
+corpus has homework) after an assignment's details are edited.
 
 Usage: compare-rebuilds.py ROUNDS CORPUS SITEGEN [SITEGEN ...]
   CORPUS is a folder made by ../shared/bench/gen_corpus.py (e.g. /tmp/sitegen-bench/site-articles).
@@ -23,7 +24,7 @@ import tempfile
 import time
 
 TODAY = "2027-06-30T15:00"
-ROWS = ["full", "nothing", "story", "title", "template"]
+ROWS = ["full", "nothing", "story", "title", "template", "assignment"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -48,7 +49,12 @@ def prepare(corpus, scratch):
             os.utime(os.path.join(folder, name), (past, past))
     articles = sorted(os.path.join(folder, name) for folder, _, files in os.walk(os.path.join(site, "Content", "articles"))
                       for name in files if name.endswith(".md"))
-    return site, articles[0], os.path.join(theme, "article.card.mustache")
+    # The assignment in the middle of the homework folder, as `make bench` edits: a day in
+    # the middle of the year.
+    assignments = sorted(os.path.relpath(os.path.join(folder, name), site)
+                         for folder, _, files in os.walk(os.path.join(site, "Content", "homework")) for name in files if name.endswith(".md"))
+    assignment = os.path.join(site, assignments[(len(assignments) + 1) // 2 - 1]) if assignments else None
+    return site, articles[0], os.path.join(theme, "article.card.mustache"), assignment
 
 
 def rows(sitegen, work, round_number):
@@ -71,6 +77,10 @@ def rows(sitegen, work, round_number):
     with open(template, "w", encoding="utf-8") as file:
         file.write(f"{{{{! round {round_number} }}}}" + work["card"])
     times["template"] = run(sitegen, site, output, cache)
+    if work["assignment"]:
+        with open(work["assignment"], "a", encoding="utf-8") as file:
+            file.write(f"\nEdited in round {round_number}.\n")
+        times["assignment"] = run(sitegen, site, output, cache)
     return times
 
 
@@ -82,8 +92,8 @@ def main():
     works = []
     for sitegen in binaries:
         scratch = tempfile.mkdtemp(prefix="compare-", dir="/dev/shm")
-        site, article, template = prepare(corpus, scratch)
-        work = {"scratch": scratch, "site": site, "article": article, "template": template,
+        site, article, template, assignment = prepare(corpus, scratch)
+        work = {"scratch": scratch, "site": site, "article": article, "template": template, "assignment": assignment,
                 "output": os.path.join(scratch, "out"), "cache": os.path.join(scratch, "cache")}
         with open(template, encoding="utf-8") as file:
             work["card"] = file.read()
@@ -101,10 +111,11 @@ def main():
         for work in works:
             shutil.rmtree(work["scratch"], ignore_errors=True)
     print(f"{rounds} rounds on {corpus}; median wall seconds, and the median ratio to the first binary's")
-    print(f"{'binary':<28}" + "".join(f"{row:>18}" for row in ROWS))
+    rows_run = [row for row in ROWS if times[0][row]]
+    print(f"{'binary':<28}" + "".join(f"{row:>18}" for row in rows_run))
     for place, sitegen in enumerate(binaries):
         cells = []
-        for row in ROWS:
+        for row in rows_run:
             median = statistics.median(times[place][row])
             ratio = statistics.median(a / b for a, b in zip(times[place][row], times[0][row]))
             cells.append(f"{median:8.3f} ({ratio:5.3f})")

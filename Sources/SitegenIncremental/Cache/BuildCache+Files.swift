@@ -27,11 +27,12 @@ extension BuildCache {
     /// The model of the content file at `contentPath`, read alone from `models` when it
     /// was not read yet; nil when there is none or its bytes are not as written. An
     /// article's HTML left out of the store is read from its page when needed (`pages`).
-    func model(_ contentPath: String, from models: ModelStore.Models, pages: PageTexts) -> (SourceModel.Model, [Diagnostic])? {
+    /// An assignment's teacher is one of `teachers`.
+    func model(_ contentPath: String, from models: ModelStore.Models, pages: PageTexts? = nil, teachers: KnownTeachers? = nil) -> (SourceModel.Model, [Diagnostic])? {
         guard let entry = content[contentPath] else { return nil }
-        guard case .unread = entry.payload else { return entry.decoded(pages: pages) }
+        guard case .unread = entry.payload else { return entry.decoded(teachers: teachers, pages: pages) }
         guard let range = entry.stored, let bytes = models.model(at: range, checksum: entry.storedChecksum) else { return nil }
-        return ContentEntry.decode(bytes[...], pages: pages)
+        return ContentEntry.decode(bytes[...], teachers: teachers, pages: pages)
     }
 
     /// `<cache folder>/<hash of the site and output folders>.cache`; the models are in
@@ -110,6 +111,7 @@ extension BuildCache {
         nextScheduled = changed.nextScheduled
         racyInputs = changed.racyInputs
         listsChecksum = changed.listsChecksum
+        homeworkChecksum = changed.homeworkChecksum
         for (path, entry) in zip(changed.content.paths, changed.content.entries) { content[path] = entry }
         let changedPages = changed.pages.materialized()
         pages.merge(changedPages)
@@ -237,6 +239,7 @@ extension BuildCache {
         writer.integer(nextScheduled)
         writeHashes(racyInputs, &writer)
         writer.unsigned(listsChecksum)
+        writer.unsigned(homeworkChecksum)
     }
 
     private mutating func readSummary(_ reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
@@ -251,6 +254,7 @@ extension BuildCache {
         nextScheduled = try reader.integer()
         racyInputs = try readHashes(&reader)
         listsChecksum = try reader.unsigned()
+        homeworkChecksum = try reader.unsigned()
     }
 
     // Each writer takes the entries with their paths: looked up again by path, a large site's

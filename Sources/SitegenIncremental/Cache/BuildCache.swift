@@ -10,7 +10,7 @@ import SitegenSupport
 /// the manifest of the output. A cache that does not read back whole, or was written by
 /// another version of sitegen or for other options, is ignored.
 struct BuildCache: Sendable {
-    static let format = "sitegen-build-cache-31"
+    static let format = "sitegen-build-cache-32"
 
     /// The tool version and options the cache was made for.
     var signature: String
@@ -58,6 +58,9 @@ struct BuildCache: Sendable {
     /// The checksum of the lists beside the cache file (`SiteLists`) made for this cache;
     /// 0 when there are none.
     var listsChecksum: UInt64 = 0
+    /// The checksum of the homework's keys beside the cache file (`HomeworkKeys`) made for
+    /// this cache; 0 when there are none.
+    var homeworkChecksum: UInt64 = 0
     /// The checksum of the cache file as it was read, when it was: the changes a save
     /// writes beside it are the changes to that file.
     var base: UInt64?

@@ -21,6 +21,8 @@ struct PagesMade {
     /// are put in place.
     var storingModels: Concurrently<ModelStore.Saved?>?
     var writingLists: Concurrently<UInt64?>?
+    /// The homework's keys (`HomeworkKeys`) being made and written by a command's whole build.
+    var writingHomework: Concurrently<UInt64?>?
 }
 
 /// The render stage's questions, answered from the last build's pages: a page whose
@@ -78,6 +80,13 @@ extension CachedBuild {
                                              pageCount: pages.count)
         let fingerprints = fingerprinter.of(pages, paths: paths)
         rendering = PagesMade(index: index, paths: paths, fingerprints: fingerprints, fingerprinter: fingerprinter, hashes: hashes, entries: entries)
+        // A command keeps the homework's keys beside its cache, for a rebuild after an
+        // assignment is edited; made on another core while the pages are rendered.
+        if memory == nil, let file, let models, let tree, !index.site.homework.grades.isEmpty {
+            rendering?.writingHomework = Concurrently { [site = index.site, moment = index.moment, contextHash] in
+                HomeworkKeys(tree: tree, models: models, site: site, moment: moment, contextHash: contextHash)?.write(besides: file)
+            }
+        }
         let foundAsLeft = models != nil && remembered == nil && warm == nil && previous != nil && loading?.wait().outputIsAsLeft?.wait() == true
         return CachedPages(previous: previous, fingerprints: fingerprints, outputIsAsLeft: foundAsLeft,
                            folder: previous == nil || foundAsLeft ? nil : OpenFolder(request.outputURL.path), staticHashes: staticHashes)

@@ -11,6 +11,8 @@ extension CachedBuild {
         guard let build else {
             made.storingModels?.wait()?.discard()
             _ = made.writingLists?.wait()
+            _ = made.writingHomework?.wait()
+            _ = edit?.writingHomework?.wait()
             return
         }
         let root = request.outputURL.path
@@ -23,6 +25,7 @@ extension CachedBuild {
             cache.take(edit.edits)
             cache.formatFacts = build.formats
             if let writing = edit.writingLists { cache.listsChecksum = writing.wait() ?? 0 }
+            if let writing = edit.writingHomework { cache.homeworkChecksum = writing.wait() ?? 0 }
             let folders = OutputWriter.folderTimes(of: manifest.keys, in: root)
             cache.outputs.merge(manifest)
             cache.folders.merge(folders)
@@ -64,6 +67,7 @@ extension CachedBuild {
             cache.folders = times()
         }
         cache.listsChecksum = made.writingLists?.wait() ?? 0
+        cache.homeworkChecksum = made.writingHomework?.wait() ?? 0
         finish(&cache, report: build.report, progress: build.progress, stored: made.storingModels?.wait(), folders: folderTimes)
         if let memory {
             let tree = build.tree

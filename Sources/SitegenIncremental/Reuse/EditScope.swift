@@ -34,6 +34,8 @@ final class EditScope {
     var edits = Edits()
     /// The lists written again for an article moved in them, while the files are put in place.
     private(set) var writingLists: Concurrently<UInt64?>?
+    /// The homework's keys written again after assignments were edited (`HomeworkKeys`).
+    var writingHomework: Concurrently<UInt64?>?
     private var listsChange = false
     var settledBefore = Int64.max
 

@@ -173,7 +173,7 @@ struct PageFingerprints: Sendable {
     static func homeworkSummaryPrint(of schedule: HomeworkSchedule, grades: [GradeID], hashes: [String: UInt64]) -> UInt64 {
         var print = Fingerprint()
         print.add(schedule.moment.key)
-        print.add(schedule.assignments.isEmpty ? 0 : 1)
+        print.add(schedule.hasAssignments ? 1 : 0)
         print.add(subjectOrder(of: schedule))
         for grade in grades {
             let digest = HomeworkDigest(grade: grade, schedule: schedule)
@@ -280,7 +280,7 @@ struct PageFingerprints: Sendable {
                 print.add(day.description)
                 print.add(schedule.assignments(of: grade, on: day).count)
             }
-            print.add(schedule.assignments(of: grade).isEmpty ? 0 : 1)
+            print.add(schedule.hasWork(of: grade) ? 1 : 0)
             print.add(schedule.draftCounts[grade, default: 0])
         case .siteFeed:
             print.add(articles(index.articles.prefix(Publishing.feedLength)))

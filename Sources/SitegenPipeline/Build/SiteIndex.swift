@@ -35,15 +35,18 @@ public struct SiteIndex: Sendable {
     public static let reservedSlugs: Set<String> = ["articles", "homework", "meals", "tags", "restaurants", "map", "assets", "page",
                                              "feed.xml", "sitemap.xml", "404.html", "robots.txt"]
 
-    public init(content: SiteContent, site: Site, moment: BuildMoment, schedule: ArticleSchedule = .everything, includeDrafts: Bool, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
+    /// `homework`: the schedule, when it is made already (of some of the assignments, with
+    /// what it knows of them all); otherwise it is made of `content`'s.
+    public init(content: SiteContent, site: Site, moment: BuildMoment, schedule: ArticleSchedule = .everything, includeDrafts: Bool,
+                homework given: HomeworkSchedule? = nil, staticFiles: [String], themeAssets: [String], log: DiagnosticLog) {
         self.site = site
         self.moment = moment
         self.schedule = schedule
         teachers = content.teachers
         // The homework schedule needs nothing of the articles: it is made on another core.
-        let scheduling = Concurrently {
+        let scheduling = given == nil ? Concurrently {
             SiteIndex.homeworkSchedule(of: content.assignments, site: site, moment: moment, teachers: content.teachers, includeDrafts: includeDrafts)
-        }
+        } : nil
 
         var claims = PathClaims(log: log)
 
@@ -79,7 +82,7 @@ public struct SiteIndex: Sendable {
         self.tags = tags
         LabelSpellings.check(meals + tags, otherSpellings: otherMeals + otherTags, log: log)
 
-        homework = scheduling.wait()
+        homework = given ?? scheduling!.wait()
         hasFeeds = site.baseURL != nil
         if site.lacksBaseURL {
             log.warning(at: SourceLocation(path: Site.path, line: 1, column: 1),

@@ -8,8 +8,12 @@ import SitegenSupport
 public struct HomeworkSchedule: Sendable {
     public var site: Site
     public var moment: BuildMoment
-    /// Published assignments that are released at the moment (drafts only with `--drafts`).
+    /// Published assignments that are released at the moment (drafts only with `--drafts`);
+    /// of a schedule made of some of them (`init(site:moment:some:…)`), those.
     public var assignments: [Assignment]
+    /// Whether any assignment is shown, and the grades that have any.
+    public private(set) var hasAssignments: Bool
+    private var gradesWithWork: Set<GradeID>
     /// Days on which any grade got homework, oldest first: the school days of the archive.
     public var schoolDays: [CalendarDate]
     /// The day whose work the pages lead with, and whether it is tonight's or last night's.
@@ -28,28 +32,64 @@ public struct HomeworkSchedule: Sendable {
     /// Where each day's work is in `byGrade` (a day's assignments are next to each other).
     private var dayRanges: [GradeID: [CalendarDate: Range<Int>]] = [:]
 
+    /// What a schedule made of every assignment knows of them all: what a schedule made of
+    /// some of them (`init(site:moment:some:…)`) takes as it is.
+    public struct Outline: Sendable, Equatable {
+        public var schoolDays: [CalendarDate]
+        /// Every assignment's subject, drafts and work not yet released included.
+        public var subjects: Set<String>
+        public var draftCounts: [GradeID: Int]
+        /// Whether any assignment is shown, and the grades that have any.
+        public var hasAssignments: Bool
+        public var gradesWithWork: Set<GradeID>
+
+        public init(schoolDays: [CalendarDate], subjects: Set<String>, draftCounts: [GradeID: Int], hasAssignments: Bool, gradesWithWork: Set<GradeID>) {
+            self.schoolDays = schoolDays
+            self.subjects = subjects
+            self.draftCounts = draftCounts
+            self.hasAssignments = hasAssignments
+            self.gradesWithWork = gradesWithWork
+        }
+    }
+
     public init(site: Site, moment: BuildMoment, all: [Assignment], teachers: [Teacher], includeDrafts: Bool) {
-        self.site = site
-        self.moment = moment
-        let releaseTime = site.homework.releaseTime
-        isTonight = (moment.time ?? releaseTime) >= releaseTime
-        assignments = all.filter { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) }
+        let shown = all.filter { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) }
         var drafts: [GradeID: Int] = [:]
         for assignment in all where assignment.draft && !includeDrafts {
             for grade in assignment.grades { drafts[grade, default: 0] += 1 }
         }
-        draftCounts = drafts
-        schoolDays = Set(assignments.map { $0.assigned }).sorted()
-        // Before the release time, the last school day by the calendar, whether or not
-        // anyone had work then ("no homework last night" is news too).
-        digestDay = isTonight ? moment.date : site.homework.calendar.previousSchoolDay(before: moment.date)
+        let outline = Outline(schoolDays: Set(shown.map { $0.assigned }).sorted(), subjects: Set(all.map { $0.subject }), draftCounts: drafts,
+                              hasAssignments: !shown.isEmpty, gradesWithWork: Set(shown.flatMap(\.grades)))
+        self.init(site: site, moment: moment, shown: shown, teachers: teachers, outline: outline)
+    }
+
+    /// A schedule made of `some` of the assignments (each repeat's occurrences, as
+    /// `SiteIndex.homeworkSchedule` makes them), with what it knows of them all from
+    /// `outline`: its lists hold only those, and answer as a whole schedule's would for a
+    /// grade and day when `some` holds all of that grade's work on that day.
+    public init(site: Site, moment: BuildMoment, some: [Assignment], teachers: [Teacher], includeDrafts: Bool, outline: Outline) {
+        self.init(site: site, moment: moment, shown: some.filter { HomeworkSchedule.isShown($0, site: site, moment: moment, includeDrafts: includeDrafts) },
+                  teachers: teachers, outline: outline)
+    }
+
+    private init(site: Site, moment: BuildMoment, shown: [Assignment], teachers: [Teacher], outline: Outline) {
+        self.site = site
+        self.moment = moment
+        let releaseTime = site.homework.releaseTime
+        isTonight = (moment.time ?? releaseTime) >= releaseTime
+        assignments = shown
+        draftCounts = outline.draftCounts
+        schoolDays = outline.schoolDays
+        hasAssignments = outline.hasAssignments
+        gradesWithWork = outline.gradesWithWork
+        digestDay = HomeworkSchedule.digestDay(site: site, moment: moment)
 
         var order: [String: Int] = [:]
         for subject in site.homework.subjects + teachers.map(\.subject) where order[subject] == nil {
             order[subject] = order.count
         }
         namedSubjectCount = order.count
-        let rest = Set(all.map { $0.subject }).subtracting(order.keys).sorted()
+        let rest = outline.subjects.subtracting(order.keys).sorted()
         for subject in rest { order[subject] = order.count }
         subjectOrder = order
 
@@ -76,6 +116,14 @@ public struct HomeworkSchedule: Sendable {
             byGrade[grade] = newestFirst
             dayRanges[grade] = HomeworkSchedule.dayRanges(of: newestFirst)
         }
+    }
+
+    /// The day whose work the pages lead with at `moment`: today once the work is released;
+    /// before that, the last school day by the calendar, whether or not anyone had work then
+    /// ("no homework last night" is news too).
+    public static func digestDay(site: Site, moment: BuildMoment) -> CalendarDate? {
+        let releaseTime = site.homework.releaseTime
+        return (moment.time ?? releaseTime) >= releaseTime ? moment.date : site.homework.calendar.previousSchoolDay(before: moment.date)
     }
 
     /// Whether the pages show an assignment at `moment`: it is published (or drafts are
@@ -146,6 +194,8 @@ public struct HomeworkSchedule: Sendable {
         }
         // Every released assignment is in its grades' lists.
         schedule.schoolDays = Set(schedule.dayRanges.values.flatMap { $0.keys }).sorted()
+        schedule.gradesWithWork = Set(schedule.byGrade.keys)
+        schedule.hasAssignments = !schedule.assignments.isEmpty
         return schedule
     }
 
@@ -192,6 +242,11 @@ public struct HomeworkSchedule: Sendable {
     /// All of a grade's assignments, newest first: for its feed and calendar.
     public func assignments(of grade: GradeID) -> [Assignment] {
         byGrade[grade] ?? []
+    }
+
+    /// Whether a grade has any work shown.
+    public func hasWork(of grade: GradeID) -> Bool {
+        gradesWithWork.contains(grade)
     }
 
     /// The assignments a grade's feeds carry: its newest.

@@ -85,7 +85,7 @@ public struct HomeworkViews: Sendable {
                 let digest = digest(of: grade)
                 return HomeworkSummary.Grade(name: context.gradeName(grade), url: context.url(gradePath(grade)), sentence: digest.sentence(context), count: digest.work.count)
             },
-            hasAssignments: !schedule.assignments.isEmpty,
+            hasAssignments: schedule.hasAssignments,
             updated: updatedText,
             updatedISO: RFC3339.format(schedule.momentInstant, in: site.timeZone),
             teachersURL: context.url("homework/teachers/"))
@@ -111,7 +111,7 @@ public struct HomeworkViews: Sendable {
                 "countText": .string(context.strings.count("assignmentCount", count)),
             ])
         }
-        let published = schedule.assignments.contains { $0.grades.contains(grade) }
+        let published = schedule.hasWork(of: grade)
         var fields = common(grade)
         fields["sentence"] = .string(digest.sentence(context))
         fields["digest"] = .fields([
@@ -123,7 +123,7 @@ public struct HomeworkViews: Sendable {
         ])
         fields["upcoming"] = .array(upcoming)
         fields["recentDays"] = .array(recent)
-        fields["hasAssignments"] = .bool(!schedule.assignments.isEmpty)
+        fields["hasAssignments"] = .bool(schedule.hasAssignments)
         fields["onlyDrafts"] = .bool(!published && schedule.draftCounts[grade, default: 0] > 0)
         fields["draftCount"] = .int(schedule.draftCounts[grade, default: 0])
         fields["onlyDraftsText"] = .string(context.strings.text("onlyDrafts", ["grade": context.gradeName(grade)]))

@@ -1,0 +1,227 @@
+import Foundation
+import SitegenContent
+import SitegenFiles
+import SitegenPipeline
+import SitegenSupport
+
+/// What the homework pages order and pick assignments by, for every assignment of the
+/// last build, kept beside the cache: each time work is given (a repeat's every
+/// occurrence) with its file, day, due day, subject, grades and whether it is a draft. A
+/// command's rebuild after an assignment is edited (`EditScope.homeworkScope`) reads
+/// from it what the whole homework holds (`HomeworkSchedule.Outline`) and which
+/// assignments the pages showing the edit are made of, and decodes only those from the
+/// store: a few thousand of the large corpus's 50,000. Written whole by a build that
+/// made every model and by such a rebuild; valid only for the cache that names its
+/// checksum (`BuildCache.homeworkChecksum`), the same context and moment, and a tree with
+/// as many assignment files.
+struct HomeworkKeys: Sendable, Equatable {
+    struct Row: Sendable, Equatable {
+        /// The file's place among the tree's assignment files.
+        var file: Int
+        var day: Int
+        /// Its due day; `Int.min` when it has none.
+        var due: Int
+        var subject: Int
+        /// Places in `grades`, a bit each.
+        var grades: UInt64
+        var draft: Bool
+    }
+
+    var contextHash: UInt64
+    var moment: String
+    var fileCount: Int
+    var subjects: [String]
+    var grades: [GradeID]
+    /// By file.
+    var rows: [Row]
+
+    /// The keys of `assignments` (each with its place among the tree's `fileCount`
+    /// assignment files) as the schedule at `moment` gives their work; nil with more
+    /// grades than a row has bits for.
+    init?(_ assignments: [(file: Int, assignment: Assignment)], fileCount: Int, calendar: SchoolCalendar, moment: BuildMoment, contextHash: UInt64) {
+        self.contextHash = contextHash
+        self.moment = moment.key
+        self.fileCount = fileCount
+        subjects = []
+        grades = []
+        rows = []
+        rows.reserveCapacity(assignments.count)
+        guard add(assignments, calendar: calendar, through: moment.date) else { return nil }
+    }
+
+    /// The keys of the assignments of a whole build's `models` (of the tree's Markdown
+    /// files, in its order); nil when an assignment file has no assignment.
+    init?(tree: SourceTree, models: [Validated], site: Site, moment: BuildMoment, contextHash: UInt64) {
+        var assignments: [(file: Int, assignment: Assignment)] = []
+        for (source, made) in zip(tree.markdown, models) where source.kind == .assignment {
+            guard case .assignment(let assignment) = made.model.model else { return nil }
+            assignments.append((assignments.count, assignment))
+        }
+        self.init(assignments, fileCount: assignments.count, calendar: site.homework.calendar, moment: moment, contextHash: contextHash)
+    }
+
+    /// Adds the rows of `assignments`; false with more grades than a row has bits for.
+    private mutating func add(_ assignments: [(file: Int, assignment: Assignment)], calendar: SchoolCalendar, through date: CalendarDate) -> Bool {
+        var subjectPlaces = Dictionary(uniqueKeysWithValues: subjects.enumerated().map { ($1, $0) })
+        var gradePlaces = Dictionary(uniqueKeysWithValues: grades.enumerated().map { ($1, $0) })
+        for (file, assignment) in assignments {
+            for work in assignment.occurrences(in: calendar, through: date) {
+                var bits: UInt64 = 0
+                for grade in work.grades {
+                    let place = gradePlaces[grade] ?? grades.count
+                    guard place < 64 else { return false }
+                    if place == grades.count {
+                        grades.append(grade)
+                        gradePlaces[grade] = place
+                    }
+                    bits |= 1 << UInt64(place)
+                }
+                let subject = subjectPlaces[work.subject] ?? subjects.count
+                if subject == subjects.count {
+                    subjects.append(work.subject)
+                    subjectPlaces[work.subject] = subject
+                }
+                rows.append(Row(file: file, day: work.assigned.dayNumber, due: work.due?.date.dayNumber ?? .min, subject: subject, grades: bits,
+                                draft: work.draft))
+            }
+        }
+        return true
+    }
+
+    /// These keys with the files of `edited` given the work of their new models; nil with
+    /// more grades than a row has bits for. `old`: the rows the edited files had.
+    func replacing(_ edited: [(file: Int, assignment: Assignment)], calendar: SchoolCalendar, through date: CalendarDate) -> (keys: HomeworkKeys, old: [Row])? {
+        let files = Set(edited.map(\.file))
+        var keys = self
+        var old: [Row] = []
+        keys.rows = []
+        keys.rows.reserveCapacity(rows.count + edited.count)
+        for row in rows {
+            if files.contains(row.file) { old.append(row) } else { keys.rows.append(row) }
+        }
+        guard keys.add(edited, calendar: calendar, through: date) else { return nil }
+        return (keys, old)
+    }
+
+    /// The grades of `bits`.
+    func grades(of bits: UInt64) -> [GradeID] {
+        grades.indices.filter { bits & (1 << UInt64($0)) != 0 }.map { grades[$0] }
+    }
+
+    /// The bits of `grades`, of those the keys know.
+    func bits(of grades: some Sequence<GradeID>) -> UInt64 {
+        var bits: UInt64 = 0
+        for grade in grades {
+            if let place = self.grades.firstIndex(of: grade) { bits |= 1 << UInt64(place) }
+        }
+        return bits
+    }
+
+    /// What a schedule of every assignment knows of them all.
+    func outline(site: Site, moment: BuildMoment, includeDrafts: Bool) -> HomeworkSchedule.Outline {
+        var days = Set<Int>()
+        var draftCounts: [GradeID: Int] = [:]
+        var withWork: UInt64 = 0
+        var hasAssignments = false
+        var usedSubjects = Set<Int>()
+        let shown = HomeworkKeys.shown(site: site, moment: moment, includeDrafts: includeDrafts)
+        for row in rows {
+            usedSubjects.insert(row.subject)
+            if row.draft && !includeDrafts {
+                for grade in grades(of: row.grades) { draftCounts[grade, default: 0] += 1 }
+            }
+            guard shown(row) else { continue }
+            days.insert(row.day)
+            withWork |= row.grades
+            hasAssignments = true
+        }
+        return HomeworkSchedule.Outline(schoolDays: days.sorted().map { CalendarDate(dayNumber: $0) }, subjects: Set(usedSubjects.map { subjects[$0] }),
+                                        draftCounts: draftCounts, hasAssignments: hasAssignments, gradesWithWork: Set(grades(of: withWork)))
+    }
+
+    /// Whether the pages show a row's work at `moment`, as `HomeworkSchedule` tells.
+    static func shown(site: Site, moment: BuildMoment, includeDrafts: Bool) -> (Row) -> Bool {
+        let today = moment.date.dayNumber
+        let released = (moment.time ?? site.homework.releaseTime) >= site.homework.releaseTime
+        return { row in (includeDrafts || !row.draft) && (row.day < today || (row.day == today && released)) }
+    }
+
+    /// The files whose work the homework pages of the grades of `affected` show, on the
+    /// `days` of an edit or at all: every grade's work of the digest's day and all work due
+    /// from today on (the summary each grade's pages lead with), and of the `affected`
+    /// grades the work of those days, of the archive's last days, of the newest days
+    /// their feeds hold and the work their calendars hold. More is harmless; a grade's
+    /// work of a day is always there whole.
+    func files(showing affected: UInt64, days: Set<Int>, outline: HomeworkSchedule.Outline, site: Site, moment: BuildMoment,
+               includeDrafts: Bool) -> Set<Int> {
+        let today = moment.date.dayNumber
+        let digest = HomeworkSchedule.digestDay(site: site, moment: moment)?.dayNumber ?? .min
+        let shown = HomeworkKeys.shown(site: site, moment: moment, includeDrafts: includeDrafts)
+        // The newest day each affected grade's feed reaches back to, whole days.
+        var newest = outline.schoolDays.suffix(HomeworkViews.recentDayCount).first?.dayNumber ?? .max
+        for place in grades.indices where affected & (1 << UInt64(place)) != 0 {
+            var gradeDays = rows.lazy.filter { $0.grades & (1 << UInt64(place)) != 0 && shown($0) }.map(\.day)
+                .sorted(by: >)
+            gradeDays = Array(gradeDays.prefix(HomeworkViews.feedLength))
+            newest = min(newest, gradeDays.last ?? .max)
+        }
+        let calendarFrom = today - HomeworkViews.calendarHistory
+        var files = Set<Int>()
+        for row in rows {
+            let forEveryGrade = row.day == digest || row.due >= today
+            let forAffected = row.grades & affected != 0 && (days.contains(row.day) || row.day >= newest || row.due >= calendarFrom)
+            if forEveryGrade || forAffected { files.insert(row.file) }
+        }
+        return files
+    }
+
+    static func path(besides cacheFile: String) -> String { cacheFile + "-homework" }
+
+    private static let format = BuildCache.format + "-homework"
+
+    /// Writes the keys beside the cache file and returns their checksum, which the cache
+    /// then names; nil when they could not be written.
+    func write(besides cacheFile: String) -> UInt64? {
+        var writer = BinaryWriter(reservingCapacity: rows.count * 12 + 4096)
+        writer.string(HomeworkKeys.format)
+        writer.unsigned(contextHash)
+        writer.string(moment)
+        writer.integer(fileCount)
+        writer.array(subjects) { $0.string($1) }
+        writer.array(grades) { $0.string($1.text) }
+        writer.array(rows) { writer, row in
+            writer.integer(row.file)
+            writer.integer(row.day)
+            writer.integer(row.due)
+            writer.integer(row.subject)
+            writer.unsigned(row.grades)
+            writer.bool(row.draft)
+        }
+        return BuildCache.writeChecked(&writer, to: HomeworkKeys.path(besides: cacheFile))
+    }
+
+    /// The keys beside the cache file, when they are those whose checksum is `checksum`
+    /// and every row names a subject, grades and a file they know.
+    static func read(besides cacheFile: String, checksum: UInt64) -> HomeworkKeys? {
+        guard checksum != 0 else { return nil }
+        return BuildCache.readChecked(path(besides: cacheFile)) { reader, stored throws(BinaryReader.Corrupt) -> HomeworkKeys? in
+            guard stored == checksum, try reader.string() == format else { return nil }
+            return try HomeworkKeys(from: &reader)
+        }
+    }
+
+    private init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+        contextHash = try reader.unsigned()
+        moment = try reader.string()
+        fileCount = try reader.integer()
+        subjects = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
+        grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
+        let (fileCount, subjectCount, gradeBits) = (fileCount, subjects.count, grades.count == 64 ? UInt64.max : (1 << UInt64(grades.count)) - 1)
+        rows = try reader.array { reader throws(BinaryReader.Corrupt) in
+            let row = Row(file: try reader.integer(), day: try reader.integer(), due: try reader.integer(), subject: try reader.integer(),
+                          grades: try reader.unsigned(), draft: try reader.bool())
+            guard (0..<fileCount).contains(row.file), (0..<subjectCount).contains(row.subject), row.grades & ~gradeBits == 0 else { throw BinaryReader.Corrupt() }
+            return row
+        }
+    }
+}
