@@ -50,6 +50,31 @@ extension BuildCacheTests {
         #expect(report(cached, cache: cache).renderedCount == 0)
     }
 
+    /// Without the homework's keys beside the cache (`HomeworkKeys`), the rebuild reads
+    /// every assignment from the store, and leaves the keys for the next one.
+    @Test func rebuildsFromEveryAssignmentWithoutTheHomeworkKeysAndWritesThemAgain() throws {
+        let folder = TemporaryFolder()
+        let (cached, plain, cache) = try twinSites(in: folder)
+        #expect(report(cached, cache: cache).succeeded)
+        let keys = { try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".cache-homework") } }
+        let written = try keys()
+        #expect(written.count == 1)
+        for name in written { try FileManager.default.removeItem(at: cache.appendingPathComponent(name)) }
+
+        try edit(Self.actTwo, in: cached, plain) { $0 + "Mark the lines you like best.\n" }
+        let edited = report(cached, cache: cache)
+        #expect(edited.succeeded && edited.extent == .edits && edited.parsedCount == 1, "\(edited)")
+        #expect(report(plain, cache: nil).succeeded)
+        #expect(sameOutputs(cached, plain))
+        #expect(try keys() == written)
+
+        // From the keys written again.
+        try edit(Self.actTwo, in: cached, plain) { $0.replacingOccurrences(of: "grade: 8", with: "grade: 7") }
+        #expect(report(cached, cache: cache).extent == .edits)
+        _ = report(plain, cache: nil)
+        #expect(sameOutputs(cached, plain))
+    }
+
     @Test func rebuildsInFullWhenAnAssignmentEditChangesTheSummaryOrTheSchoolDays() throws {
         let folder = TemporaryFolder()
         let (cached, plain, cache) = try twinSites(in: folder)
