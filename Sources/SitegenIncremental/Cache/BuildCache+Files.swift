@@ -209,6 +209,27 @@ extension BuildCache {
         BuildCache.writeChecked(&writer, to: path)
     }
 
+    /// A file kept beside the cache file (the lists, the homework's keys): `format`, then
+    /// what `encode` writes, checksummed. Returns the checksum, which the cache then names;
+    /// nil when the file could not be written.
+    static func writeBeside(_ path: String, format: String, reservingCapacity capacity: Int, _ encode: (inout BinaryWriter) -> Void) -> UInt64? {
+        var writer = BinaryWriter(reservingCapacity: capacity)
+        writer.string(format)
+        encode(&writer)
+        return writeChecked(&writer, to: path)
+    }
+
+    /// What `decode` reads of the file at `path` written by `writeBeside`, when it is of
+    /// `format` and its checksum is `checksum` (the one the cache names; 0 for none).
+    static func readBeside<Result>(_ path: String, format: String, checksum: UInt64,
+                                   _ decode: (inout BinaryReader) throws(BinaryReader.Corrupt) -> Result) -> Result? {
+        guard checksum != 0 else { return nil }
+        return readChecked(path) { reader, stored throws(BinaryReader.Corrupt) -> Result? in
+            guard stored == checksum, try reader.string() == format else { return nil }
+            return try decode(&reader)
+        }
+    }
+
     /// Adds the checksum and puts the file in place at once, making its folder when there
     /// is none: a first build writes its folder listings before anything else of its cache
     /// (lost until the folder was made here, so the next build read every folder again).

@@ -182,32 +182,27 @@ struct HomeworkKeys: Sendable, Equatable {
     /// Writes the keys beside the cache file and returns their checksum, which the cache
     /// then names; nil when they could not be written.
     func write(besides cacheFile: String) -> UInt64? {
-        var writer = BinaryWriter(reservingCapacity: rows.count * 12 + 4096)
-        writer.string(HomeworkKeys.format)
-        writer.unsigned(contextHash)
-        writer.string(moment)
-        writer.integer(fileCount)
-        writer.array(subjects) { $0.string($1) }
-        writer.array(grades) { $0.string($1.text) }
-        writer.array(rows) { writer, row in
-            writer.integer(row.file)
-            writer.integer(row.day)
-            writer.integer(row.due)
-            writer.integer(row.subject)
-            writer.unsigned(row.grades)
-            writer.bool(row.draft)
+        BuildCache.writeBeside(HomeworkKeys.path(besides: cacheFile), format: HomeworkKeys.format, reservingCapacity: rows.count * 12 + 4096) { writer in
+            writer.unsigned(contextHash)
+            writer.string(moment)
+            writer.integer(fileCount)
+            writer.array(subjects) { $0.string($1) }
+            writer.array(grades) { $0.string($1.text) }
+            writer.array(rows) { writer, row in
+                writer.integer(row.file)
+                writer.integer(row.day)
+                writer.integer(row.due)
+                writer.integer(row.subject)
+                writer.unsigned(row.grades)
+                writer.bool(row.draft)
+            }
         }
-        return BuildCache.writeChecked(&writer, to: HomeworkKeys.path(besides: cacheFile))
     }
 
     /// The keys beside the cache file, when they are those whose checksum is `checksum`
     /// and every row names a subject, grades and a file they know.
     static func read(besides cacheFile: String, checksum: UInt64) -> HomeworkKeys? {
-        guard checksum != 0 else { return nil }
-        return BuildCache.readChecked(path(besides: cacheFile)) { reader, stored throws(BinaryReader.Corrupt) -> HomeworkKeys? in
-            guard stored == checksum, try reader.string() == format else { return nil }
-            return try HomeworkKeys(from: &reader)
-        }
+        BuildCache.readBeside(path(besides: cacheFile), format: format, checksum: checksum) { reader throws(BinaryReader.Corrupt) in try HomeworkKeys(from: &reader) }
     }
 
     private init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {

@@ -69,19 +69,12 @@ struct SiteLists: Sendable, Equatable {
     /// Writes the lists beside the cache file and returns their checksum, which the cache
     /// then names; nil when they could not be written.
     func write(besides cacheFile: String) -> UInt64? {
-        var writer = BinaryWriter(reservingCapacity: articles.count * 200 + 4096)
-        writer.string(SiteLists.format)
-        encode(into: &writer)
-        return BuildCache.writeChecked(&writer, to: SiteLists.path(besides: cacheFile))
+        BuildCache.writeBeside(SiteLists.path(besides: cacheFile), format: SiteLists.format, reservingCapacity: articles.count * 200 + 4096) { encode(into: &$0) }
     }
 
     /// The lists beside the cache file, when they are those whose checksum is `checksum`.
     static func read(besides cacheFile: String, checksum: UInt64) -> SiteLists? {
-        guard checksum != 0 else { return nil }
-        return BuildCache.readChecked(path(besides: cacheFile)) { reader, stored throws(BinaryReader.Corrupt) -> SiteLists? in
-            guard stored == checksum, try reader.string() == format else { return nil }
-            return try SiteLists(from: &reader)
-        }
+        BuildCache.readBeside(path(besides: cacheFile), format: format, checksum: checksum) { reader throws(BinaryReader.Corrupt) in try SiteLists(from: &reader) }
     }
 
     private static let format = BuildCache.format + "-lists"
