@@ -71,7 +71,9 @@ expect "without libvips and libqrencode, the photo and the posters are an error 
     bash -c "[[ '$(grep -c 'error:' <<< "$no_libraries")' == 2 && '$no_libraries' == *'sudo apt install libvips42 on Debian 12'* && '$no_libraries' == *'sudo apt install libqrencode4'* && ! -e '$root/site/school/Output' ]]"
 # libqrencode where its package puts it, with the parts of the C library it names
 # (libpthread.so.0, which the binary does not): without the photo, the site builds.
-qrencode=$(ldconfig -p | awk '/libqrencode\.so\.4 / { print $NF; exit }')
+# awk reads to the end: one that left early could stop ldconfig with SIGPIPE, and with
+# pipefail that failed the whole check now and then.
+qrencode=$(ldconfig -p | awk '/libqrencode\.so\.4 / && !found { print $NF; found = 1 }')
 for library in "$qrencode" $(ldd "$qrencode" | grep -o '/[^ ]*'); do
     mkdir -p "$root$(dirname "$library")"
     cp -L "$library" "$root$library"
