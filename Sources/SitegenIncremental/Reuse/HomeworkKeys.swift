@@ -139,11 +139,9 @@ struct HomeworkKeys: Sendable, Equatable {
                                         draftCounts: draftCounts, hasAssignments: hasAssignments, gradesWithWork: Set(grades(of: withWork)))
     }
 
-    /// Whether the pages show a row's work at `moment`, as `HomeworkSchedule` tells.
+    /// Whether the pages show a row's work at `moment`.
     static func shown(site: Site, moment: BuildMoment, includeDrafts: Bool) -> (Row) -> Bool {
-        let today = moment.date.dayNumber
-        let released = (moment.time ?? site.homework.releaseTime) >= site.homework.releaseTime
-        return { row in (includeDrafts || !row.draft) && (row.day < today || (row.day == today && released)) }
+        { row in HomeworkSchedule.isShown(draft: row.draft, on: CalendarDate(dayNumber: row.day), site: site, moment: moment, includeDrafts: includeDrafts) }
     }
 
     /// The files whose work the homework pages of the grades of `affected` show, on the

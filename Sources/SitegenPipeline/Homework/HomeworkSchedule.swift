@@ -130,9 +130,13 @@ public struct HomeworkSchedule: Sendable {
     /// shown) and its work is out — its day is past, or it is today and the release time
     /// has come.
     private static func isShown(_ assignment: Assignment, site: Site, moment: BuildMoment, includeDrafts: Bool) -> Bool {
+        isShown(draft: assignment.draft, on: assignment.assigned, site: site, moment: moment, includeDrafts: includeDrafts)
+    }
+
+    /// Whether the pages show work given on `day` at `moment` (`draft`: of a draft).
+    public static func isShown(draft: Bool, on day: CalendarDate, site: Site, moment: BuildMoment, includeDrafts: Bool) -> Bool {
         let releaseTime = site.homework.releaseTime
-        return (includeDrafts || !assignment.draft)
-            && (assignment.assigned < moment.date || (assignment.assigned == moment.date && (moment.time ?? releaseTime) >= releaseTime))
+        return (includeDrafts || !draft) && (day < moment.date || (day == moment.date && (moment.time ?? releaseTime) >= releaseTime))
     }
 
     /// Where each day's work is in a grade's list, newest first.
@@ -149,8 +153,8 @@ public struct HomeworkSchedule: Sendable {
         return days
     }
 
-    /// This schedule with the assignments of the source paths of `old` (as it was made of
-    /// them, each repeat's occurrences included) in place of `new`: each one's grades'
+    /// This schedule, made of every assignment, with the assignments of the source paths of
+    /// `old` (as it was made of them, each repeat's occurrences included) in place of `new`: each one's grades'
     /// lists changed in place, not sorted again. Nil when the edit may change the order
     /// subjects are named in (a subject no site or teacher names, come or maybe gone), which
     /// orders every list: the schedule is then made again from every assignment.
