@@ -39,8 +39,9 @@ struct HomeworkKeysTests {
         SiteIndex.homeworkSchedule(of: all, site: site, moment: moment, teachers: [], includeDrafts: false)
     }
 
-    /// What the pages of `grades` that show `days`, and every grade's summary, are made of.
-    private static func described(_ schedule: HomeworkSchedule, grades: [GradeID], days: Set<CalendarDate>) -> String {
+    /// What the pages of `grades` that show `days`, and every grade's summary, are made of;
+    /// the feeds of `feeds` and the calendars of `calendars`.
+    private static func described(_ schedule: HomeworkSchedule, grades: [GradeID], days: Set<CalendarDate>, feeds: [GradeID], calendars: [GradeID]) -> String {
         let ids = { (list: [Assignment]) in list.map(\.id).joined(separator: " ") }
         var lines = ["days \(schedule.schoolDays)", "drafts \(schedule.draftCounts.sorted { $0.key.text < $1.key.text })",
                      "subjects \(schedule.subjectOrder.sorted { $0.value < $1.value }.map(\.key))", "any \(schedule.hasAssignments)"]
@@ -53,9 +54,9 @@ struct HomeworkKeysTests {
             for day in days.sorted() + schedule.schoolDays.suffix(HomeworkViews.recentDayCount) {
                 lines.append("\(grade.text) \(day): \(ids(schedule.assignments(of: grade, on: day)))")
             }
-            lines.append("\(grade.text) feed: \(ids(Array(schedule.feedWork(of: grade))))")
-            lines.append("\(grade.text) calendar: \(ids(schedule.calendarWork(of: grade)))")
         }
+        for grade in feeds { lines.append("\(grade.text) feed: \(ids(Array(schedule.feedWork(of: grade))))") }
+        for grade in calendars { lines.append("\(grade.text) calendar: \(ids(schedule.calendarWork(of: grade)))") }
         return lines.joined(separator: "\n")
     }
 
@@ -67,7 +68,9 @@ struct HomeworkKeysTests {
         var all = (0..<900).map { HomeworkKeysTests.assignment($0, using: &random) }
         let calendar = HomeworkKeysTests.site.homework.calendar
         var keys = try #require(HomeworkKeys(all.enumerated().map { ($0, $1) }, fileCount: all.count, calendar: calendar, moment: moment, contextHash: 1))
+        var before = HomeworkKeysTests.schedule(of: all, at: moment)
         var picked = 0
+        var feedsLeft = 0
         for _ in 0..<60 {
             let places = Array(Set((0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 0..<all.count, using: &random) }))
             for place in places { all[place] = HomeworkKeysTests.assignment(place, using: &random) }
@@ -79,21 +82,35 @@ struct HomeworkKeysTests {
 
             let whole = HomeworkKeysTests.schedule(of: all, at: moment)
             let outline = next.outline(site: HomeworkKeysTests.site, moment: moment, includeDrafts: false)
-            let newRows = next.rows.filter { places.contains($0.file) }
-            let affected = (oldRows + newRows).reduce(UInt64(0)) { $0 | $1.grades }
-            let days = Set((oldRows + newRows).map(\.day))
-            let files = next.files(showing: affected, days: days, outline: outline, site: HomeworkKeysTests.site, moment: moment, includeDrafts: false)
-                .union(places)
+            let edited = oldRows + next.rows.filter { places.contains($0.file) }
+            let pick = next.pick(showing: edited, outline: outline, site: HomeworkKeysTests.site, moment: moment, includeDrafts: false)
+            let files = pick.files.union(places)
             picked += files.count
             let some = files.sorted().flatMap { all[$0].occurrences(in: calendar, through: moment.date) }
             let partial = HomeworkSchedule(site: HomeworkKeysTests.site, moment: moment, some: some, teachers: [], includeDrafts: false, outline: outline)
-            let grades = next.grades(of: affected)
-            let shownDays = Set(days.map { CalendarDate(dayNumber: $0) })
-            #expect(HomeworkKeysTests.described(partial, grades: grades, days: shownDays) == HomeworkKeysTests.described(whole, grades: grades, days: shownDays))
+            let grades = next.grades(of: edited.reduce(UInt64(0)) { $0 | $1.grades })
+            let shownDays = Set(edited.map { CalendarDate(dayNumber: $0.day) })
+            let (feeds, calendars) = (next.grades(of: pick.feeds), next.grades(of: pick.calendars))
+            #expect(HomeworkKeysTests.described(partial, grades: grades, days: shownDays, feeds: feeds, calendars: calendars)
+                    == HomeworkKeysTests.described(whole, grades: grades, days: shownDays, feeds: feeds, calendars: calendars))
+            // The feeds and calendars left out hold the same work as before, none of it edited.
+            let editedPaths = Set(places.map { "Content/homework/t\($0).md" })
+            for grade in grades where !feeds.contains(grade) {
+                feedsLeft += 1
+                #expect(whole.feedWork(of: grade).map(\.id) == before.feedWork(of: grade).map(\.id))
+                #expect(!whole.feedWork(of: grade).contains { editedPaths.contains($0.sourcePath) })
+            }
+            for grade in grades where !calendars.contains(grade) {
+                #expect(whole.calendarWork(of: grade).map(\.id) == before.calendarWork(of: grade).map(\.id))
+                #expect(!whole.calendarWork(of: grade).contains { editedPaths.contains($0.sourcePath) })
+                #expect(!before.calendarWork(of: grade).contains { editedPaths.contains($0.sourcePath) })
+            }
+            before = whole
             keys = next
         }
         // The point of the keys: far fewer than all of them are read.
         #expect(picked < 60 * all.count * 3 / 4, "\(picked) assignments read for 60 edits of \(all.count)")
+        #expect(feedsLeft > 10, "\(feedsLeft) feeds left as they were")
     }
 
     @Test func keysReadBackAsWrittenAndOnlyForTheirChecksum() throws {

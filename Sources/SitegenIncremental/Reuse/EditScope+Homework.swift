@@ -24,6 +24,8 @@ extension EditScope {
         var hashes: [String: UInt64]
         /// The keys of the homework with the edits, for the next rebuild.
         var keys: HomeworkKeys?
+        /// Pages that can show the edits but are known to be as they were.
+        var unchanged: (PlannedPage) -> Bool = { _ in false }
     }
 
     func homeworkScope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions) -> ScopedBuild? {
@@ -57,7 +59,9 @@ extension EditScope {
                               moment: settings.moment, schedule: ArticleSchedule(clock: settings.clock, includeFuture: options.future),
                               includeDrafts: options.drafts, homework: work.schedule, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
-        let (shown, paths) = index.homeworkPages(showing: work.old.map(\.assignment) + edits.assignments)
+        let (showing, showingPaths) = index.homeworkPages(showing: work.old.map(\.assignment) + edits.assignments)
+        let kept = zip(showing, showingPaths).filter { !work.unchanged($0.0) }
+        let (shown, paths) = (kept.map(\.0), kept.map(\.1))
 
         // Every day page of the new homework was there; every day the edited assignments
         // had work on still has some.
@@ -94,9 +98,8 @@ extension EditScope {
         let editedPlaces = Set(places)
         let newRows = next.rows.filter { editedPlaces.contains($0.file) }
         let outline = next.outline(site: site, moment: moment, includeDrafts: includeDrafts)
-        let affected = (oldRows + newRows).reduce(UInt64(0)) { $0 | $1.grades }
-        let read = next.files(showing: affected, days: Set((oldRows + newRows).map(\.day)), outline: outline, site: site, moment: moment,
-                              includeDrafts: includeDrafts).union(editedPlaces).sorted()
+        let pick = next.pick(showing: oldRows + newRows, outline: outline, site: site, moment: moment, includeDrafts: includeDrafts)
+        let read = pick.files.union(editedPlaces).sorted()
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
         let teachers = KnownTeachers(settings.teachers)
         let previous = self.previous
@@ -123,7 +126,17 @@ extension EditScope {
         let shown = HomeworkKeys.shown(site: site, moment: moment, includeDrafts: includeDrafts)
         let schedule = HomeworkSchedule(site: site, moment: moment, some: some.flatMap { $0.occurrences(in: site.homework.calendar, through: moment.date) },
                                         teachers: settings.teachers, includeDrafts: includeDrafts, outline: outline)
-        return HomeworkWork(schedule: schedule, old: old, oldDays: oldRows.filter(shown).map { CalendarDate(dayNumber: $0.day) }, hashes: hashes, keys: next)
+        // A grade's feeds and calendar that hold none of the edited work are as they were:
+        // the schedule, made without their work, is not asked for them.
+        let unchanged = { (page: PlannedPage) -> Bool in
+            switch page {
+            case .gradeFeed(let grade), .gradeJSONFeed(let grade): next.bits(of: [grade]) & pick.feeds == 0
+            case .gradeCalendar(let grade): next.bits(of: [grade]) & pick.calendars == 0
+            default: false
+            }
+        }
+        return HomeworkWork(schedule: schedule, old: old, oldDays: oldRows.filter(shown).map { CalendarDate(dayNumber: $0.day) }, hashes: hashes, keys: next,
+                            unchanged: unchanged)
     }
 
     /// The homework made of every assignment, read from the store with the edited ones in

@@ -144,33 +144,54 @@ struct HomeworkKeys: Sendable, Equatable {
         { row in HomeworkSchedule.isShown(draft: row.draft, on: CalendarDate(dayNumber: row.day), site: site, moment: moment, includeDrafts: includeDrafts) }
     }
 
-    /// The files whose work the homework pages of the grades of `affected` show, on the
-    /// `days` of an edit or at all: every grade's work of the digest's day and all work due
-    /// from today on (the summary each grade's pages lead with), and of the `affected`
-    /// grades the work of those days, of the archive's last days, of the newest days
-    /// their feeds hold and the work their calendars hold. More is harmless; a grade's
-    /// work of a day is always there whole.
-    func files(showing affected: UInt64, days: Set<Int>, outline: HomeworkSchedule.Outline, site: Site, moment: BuildMoment,
-               includeDrafts: Bool) -> Set<Int> {
+    /// What the pages that can show an edit are made of (`HomeworkKeys.pick`).
+    struct Pick: Equatable {
+        /// The files whose assignments they show.
+        var files: Set<Int>
+        /// The grades, a bit each, whose feeds, and whose calendars, can show the edit: the
+        /// others' hold the same work as before and are not made again.
+        var feeds: UInt64
+        var calendars: UInt64
+    }
+
+    /// What the homework pages that can show the `edited` rows (their old rows and their
+    /// new) are made of: every grade's work of the digest's day and all work due from
+    /// today on (the summary each grade's pages lead with); of the edited rows' grades,
+    /// the work of their days and of the archive's last days; and for a grade's feed or
+    /// calendar that holds an edited row, whole days back to the feed's oldest, or what the
+    /// calendar holds. More is harmless; a grade's work of a day is always there whole.
+    func pick(showing edited: [Row], outline: HomeworkSchedule.Outline, site: Site, moment: BuildMoment, includeDrafts: Bool) -> Pick {
         let today = moment.date.dayNumber
         let digest = HomeworkSchedule.digestDay(site: site, moment: moment)?.dayNumber ?? .min
-        let shown = HomeworkKeys.shown(site: site, moment: moment, includeDrafts: includeDrafts)
-        // The newest day each affected grade's feed reaches back to, whole days.
-        var newest = outline.schoolDays.suffix(HomeworkViews.recentDayCount).first?.dayNumber ?? .max
-        for place in grades.indices where affected & (1 << UInt64(place)) != 0 {
-            var gradeDays = rows.lazy.filter { $0.grades & (1 << UInt64(place)) != 0 && shown($0) }.map(\.day)
-                .sorted(by: >)
-            gradeDays = Array(gradeDays.prefix(HomeworkViews.feedLength))
-            newest = min(newest, gradeDays.last ?? .max)
-        }
+        let recent = outline.schoolDays.suffix(HomeworkViews.recentDayCount).first?.dayNumber ?? .max
         let calendarFrom = today - HomeworkViews.calendarHistory
+        let shown = HomeworkKeys.shown(site: site, moment: moment, includeDrafts: includeDrafts)
+        let affected = edited.reduce(UInt64(0)) { $0 | $1.grades }
+        let days = Set(edited.map(\.day))
+        var feeds: UInt64 = 0
+        var calendars: UInt64 = 0
+        // The oldest day a feed that shows an edit reaches back to.
+        var feedsFrom = Int.max
+        for place in grades.indices where affected & (1 << UInt64(place)) != 0 {
+            let bit = UInt64(1) << UInt64(place)
+            // A feed holds a grade's newest work: with fewer than its length, all of it.
+            let newest = rows.lazy.filter { $0.grades & bit != 0 && shown($0) }.map(\.day).sorted(by: >).prefix(HomeworkViews.feedLength)
+            let oldest = newest.count < HomeworkViews.feedLength ? Int.min : newest.last!
+            if edited.contains(where: { $0.grades & bit != 0 && $0.day >= oldest }) {
+                feeds |= bit
+                feedsFrom = min(feedsFrom, oldest)
+            }
+            if edited.contains(where: { $0.grades & bit != 0 && $0.due >= calendarFrom }) { calendars |= bit }
+        }
         var files = Set<Int>()
         for row in rows {
-            let forEveryGrade = row.day == digest || row.due >= today
-            let forAffected = row.grades & affected != 0 && (days.contains(row.day) || row.day >= newest || row.due >= calendarFrom)
-            if forEveryGrade || forAffected { files.insert(row.file) }
+            let summary = row.day == digest || row.due >= today
+            let pages = row.grades & affected != 0 && (days.contains(row.day) || row.day >= recent)
+            let feed = row.grades & feeds != 0 && row.day >= feedsFrom
+            let calendar = row.grades & calendars != 0 && row.due >= calendarFrom
+            if summary || pages || feed || calendar { files.insert(row.file) }
         }
-        return files
+        return Pick(files: files, feeds: feeds, calendars: calendars)
     }
 
     static func path(besides cacheFile: String) -> String { cacheFile + "-homework" }
