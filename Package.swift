@@ -76,7 +76,7 @@ let package = Package(
         // with `-sanitize=fuzzer,address`; `swift build` makes a stub that says so.
         .executableTarget(
             name: "sitegen-fuzz",
-            dependencies: ["SitegenContent", "SitegenIncremental", "SitegenMarkdown", "SitegenMustache", "SitegenServer", "SitegenSupport", "SitegenYAML"],
+            dependencies: ["SitegenContent", "SitegenIncremental", "SitegenMarkdown", "SitegenMustache", "SitegenPipeline", "SitegenServer", "SitegenSupport", "SitegenYAML"],
             path: "Fuzz/sitegen-fuzz"
         ),
         // What the test targets share: a seeded random number generator.

@@ -3,6 +3,7 @@ import SitegenContent
 @testable import SitegenIncremental
 import SitegenMarkdown
 import SitegenMustache
+import SitegenPipeline
 @testable import SitegenServer
 import SitegenSupport
 @testable import SitegenYAML
@@ -80,12 +81,18 @@ enum FuzzTargets {
         _ = RequestHead.parse(input, limits: HTTPServer.Limits())
     }
 
-    /// A build cache's bytes (after the format's name) or a stored model, decoded: a
-    /// damaged one must be refused, never crash the build.
+    /// A build cache's bytes (after the format's name), a stored model, or the homework's
+    /// keys (first byte 0xFF; read, then asked what an edit's pages are made of), decoded:
+    /// a damaged one must be refused, never crash the build.
     static func cache(_ input: [UInt8]) {
         guard let kind = input.first else { return }
         let bytes = Array(input.dropFirst())
-        if kind & 1 == 0 {
+        if kind == 0xFF {
+            guard let keys = try? BinaryReader.reading(bytes, { reader throws(BinaryReader.Corrupt) in try HomeworkKeys(from: &reader) }) else { return }
+            let moment = BuildMoment(date: CalendarDate(year: 2026, month: 11, day: 25), time: TimeOfDay(hour: 15, minute: 0))
+            let outline = keys.outline(site: homeworkSite, moment: moment, includeDrafts: false)
+            _ = keys.pick(showing: Array(keys.rows.prefix(2)), outline: outline, site: homeworkSite, moment: moment, includeDrafts: false)
+        } else if kind & 1 == 0 {
             var framed = BinaryWriter()
             framed.string(BuildCache.format)
             let whole = framed.bytes + bytes
@@ -94,6 +101,9 @@ enum FuzzTargets {
             _ = BuildCache.ContentEntry.decode(bytes[...])
         }
     }
+
+    private static let homeworkSite = Site(node: try! YAMLReader.read(Array("title: School\nhomework:\n  grades: [6, 7, 8]\n".utf8), path: "Content/site.yaml"),
+                                           log: DiagnosticLog())
 
     /// An image file's first bytes, as the build reads a photo's format and size.
     static func image(_ input: [UInt8]) {

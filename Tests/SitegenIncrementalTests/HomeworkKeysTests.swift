@@ -2,6 +2,7 @@ import Foundation
 import SitegenContent
 @testable import SitegenIncremental
 import SitegenPipeline
+import SitegenSupport
 import SitegenTestSupport
 import SitegenYAML
 import Testing
@@ -129,5 +130,44 @@ struct HomeworkKeysTests {
         bytes[bytes.count / 2] ^= 0x40
         try bytes.write(to: URL(fileURLWithPath: HomeworkKeys.path(besides: cacheFile)))
         #expect(HomeworkKeys.read(besides: cacheFile, checksum: checksum) == nil)
+    }
+
+    /// Keys whose checksum matches but whose rows could not have been written are refused,
+    /// not used: each of these once could stop the build (found by reading the decoder as
+    /// the cache fuzz target would).
+    @Test(arguments: [
+        ("65 grades", 65, 1, 0, 20_000, Int.min, 0, UInt64(1)),
+        ("no file count", 2, -1, 0, 20_000, Int.min, 0, UInt64(1)),
+        ("a file past the count", 2, 1, 1, 20_000, Int.min, 0, UInt64(1)),
+        ("a day no date has", 2, 1, 0, Int.max, Int.min, 0, UInt64(1)),
+        ("a due day no date has", 2, 1, 0, 20_000, Int.max - 1, 0, UInt64(1)),
+        ("a subject past the list", 2, 1, 0, 20_000, Int.min, 1, UInt64(1)),
+        ("a grade past the list", 2, 1, 0, 20_000, Int.min, 0, UInt64(4)),
+    ])
+    func keysThatCannotBeAreRefused(_ label: String, gradeCount: Int, fileCount: Int, file: Int, day: Int, due: Int, subject: Int, grades: UInt64) {
+        var writer = BinaryWriter()
+        writer.unsigned(1)
+        writer.string("2026-12-02")
+        writer.integer(fileCount)
+        writer.array(["Math"]) { $0.string($1) }
+        writer.array((0..<gradeCount).map { "\($0)" }) { $0.string($1) }
+        writer.unsigned(1)
+        for value in [file, day, due, subject] { writer.integer(value) }
+        writer.unsigned(grades)
+        writer.bool(false)
+        let read = try? BinaryReader.reading(writer.bytes) { reader throws(BinaryReader.Corrupt) in try HomeworkKeys(from: &reader) }
+        #expect(read == nil, "\(label)")
+        // The same row, as it can be, reads.
+        var good = BinaryWriter()
+        good.unsigned(1)
+        good.string("2026-12-02")
+        good.integer(1)
+        good.array(["Math"]) { $0.string($1) }
+        good.array(["7", "8"]) { $0.string($1) }
+        good.unsigned(1)
+        for value in [0, 20_000, Int.min, 0] { good.integer(value) }
+        good.unsigned(2)
+        good.bool(true)
+        #expect((try? BinaryReader.reading(good.bytes) { reader throws(BinaryReader.Corrupt) in try HomeworkKeys(from: &reader) })?.rows.count == 1)
     }
 }

@@ -224,17 +224,26 @@ struct HomeworkKeys: Sendable, Equatable {
         BuildCache.readBeside(path(besides: cacheFile), format: format, checksum: checksum) { reader throws(BinaryReader.Corrupt) in try HomeworkKeys(from: &reader) }
     }
 
-    private init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
+    /// The days a row may name: those of four-digit years, as dates are written.
+    static let days = CalendarDate(year: 0, month: 1, day: 1).dayNumber...CalendarDate(year: 9999, month: 12, day: 31).dayNumber
+
+    /// Refuses keys whose rows name a file, subject, grade or day they cannot have: a row
+    /// read is used as an index and a date without further checks.
+    init(from reader: inout BinaryReader) throws(BinaryReader.Corrupt) {
         contextHash = try reader.unsigned()
         moment = try reader.string()
         fileCount = try reader.integer()
         subjects = try reader.array { reader throws(BinaryReader.Corrupt) in try reader.string() }
         grades = try reader.array { reader throws(BinaryReader.Corrupt) in GradeID(try reader.string()) }
-        let (fileCount, subjectCount, gradeBits) = (fileCount, subjects.count, grades.count == 64 ? UInt64.max : (1 << UInt64(grades.count)) - 1)
+        guard fileCount >= 0, grades.count <= 64 else { throw BinaryReader.Corrupt() }
+        let (fileCount, subjectCount) = (fileCount, subjects.count)
+        let gradeBits: UInt64 = grades.count == 64 ? .max : (1 << UInt64(grades.count)) - 1
         rows = try reader.array { reader throws(BinaryReader.Corrupt) in
             let row = Row(file: try reader.integer(), day: try reader.integer(), due: try reader.integer(), subject: try reader.integer(),
                           grades: try reader.unsigned(), draft: try reader.bool())
-            guard (0..<fileCount).contains(row.file), (0..<subjectCount).contains(row.subject), row.grades & ~gradeBits == 0 else { throw BinaryReader.Corrupt() }
+            guard (0..<fileCount).contains(row.file), (0..<subjectCount).contains(row.subject), row.grades & ~gradeBits == 0,
+                  HomeworkKeys.days.contains(row.day), row.due == .min || HomeworkKeys.days.contains(row.due)
+            else { throw BinaryReader.Corrupt() }
             return row
         }
     }
