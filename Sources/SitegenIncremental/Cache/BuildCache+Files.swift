@@ -29,7 +29,11 @@ extension BuildCache {
     /// article's HTML left out of the store is read from its page when needed (`pages`).
     /// An assignment's teacher is one of `teachers`.
     func model(_ contentPath: String, from models: ModelStore.Models, pages: PageTexts? = nil, teachers: KnownTeachers? = nil) -> (SourceModel.Model, [Diagnostic])? {
-        guard let entry = content[contentPath] else { return nil }
+        content[contentPath].flatMap { BuildCache.model(of: $0, from: models, pages: pages, teachers: teachers) }
+    }
+
+    /// The model of a content `entry` of this cache, as `model(_:from:pages:teachers:)` reads it.
+    static func model(of entry: ContentEntry, from models: ModelStore.Models, pages: PageTexts? = nil, teachers: KnownTeachers? = nil) -> (SourceModel.Model, [Diagnostic])? {
         guard case .unread = entry.payload else { return entry.decoded(teachers: teachers, pages: pages) }
         guard let range = entry.stored, let bytes = models.model(at: range, checksum: entry.storedChecksum) else { return nil }
         return ContentEntry.decode(bytes[...], teachers: teachers, pages: pages)

@@ -24,8 +24,10 @@ extension EditScope {
         var hashes: [String: UInt64]
         /// The keys of the homework with the edits, for the next rebuild.
         var keys: HomeworkKeys?
-        /// Pages that can show the edits but are known to be as they were.
-        var unchanged: (PlannedPage) -> Bool = { _ in false }
+        /// The grades whose feeds, and whose calendars, can show the edits (the others' are
+        /// known to be as they were); nil for every grade's.
+        var feeds: Set<GradeID>?
+        var calendars: Set<GradeID>?
     }
 
     func homeworkScope(_ edited: [EditedSource], in build: ScopeRequest, options: BuildOptions) -> ScopedBuild? {
@@ -60,7 +62,13 @@ extension EditScope {
                               includeDrafts: options.drafts, homework: work.schedule, staticFiles: tree.staticFiles, themeAssets: Array(assets.files.keys), log: log)
         guard let theme, !log.entries.contains(where: { $0.severity == .error }) else { return nil }
         let (showing, showingPaths) = index.homeworkPages(showing: work.old.map(\.assignment) + edits.assignments)
-        let kept = zip(showing, showingPaths).filter { !work.unchanged($0.0) }
+        let kept = zip(showing, showingPaths).filter { page, _ in
+            switch page {
+            case .gradeFeed(let grade), .gradeJSONFeed(let grade): work.feeds?.contains(grade) ?? true
+            case .gradeCalendar(let grade): work.calendars?.contains(grade) ?? true
+            default: true
+            }
+        }
         let (shown, paths) = (kept.map(\.0), kept.map(\.1))
 
         // Every day page of the new homework was there; every day the edited assignments
@@ -103,23 +111,23 @@ extension EditScope {
         guard let models = previous.openModels(besides: cacheFile) else { return nil }
         let teachers = KnownTeachers(settings.teachers)
         let previous = self.previous
-        let found = parallelMap(read, inRunsOf: 64) { place -> (Assignment, [Diagnostic])? in
-            guard let (model, diagnostics) = previous.model(files[place].contentPath, from: models, teachers: teachers),
+        let found = parallelMap(read, inRunsOf: 64) { place -> (Assignment, [Diagnostic], hash: UInt64)? in
+            guard let entry = previous.content[files[place].contentPath], let (model, diagnostics) = BuildCache.model(of: entry, from: models, teachers: teachers),
                   case .assignment(let assignment) = model else { return nil }
-            return (assignment, diagnostics)
+            return (assignment, diagnostics, entry.hash)
         }
         var some: [Assignment] = []
         var old: [(assignment: Assignment, diagnostics: [Diagnostic])] = []
         var hashes: [String: UInt64] = [:]
         for (place, item) in zip(read, found) {
-            guard let (assignment, diagnostics) = item else { return nil }
+            guard let (assignment, diagnostics, hash) = item else { return nil }
             let path = files[place].contentPath
             if let edit = edits.assignment(at: path) {
                 some.append(edit)
                 old.append((assignment, diagnostics))
             } else {
                 some.append(assignment)
-                hashes["Content/" + path] = previous.content[path]?.hash
+                hashes["Content/" + path] = hash
             }
         }
         for source in edits.sources { hashes["Content/" + source.file.contentPath] = source.model.hash }
@@ -128,15 +136,8 @@ extension EditScope {
                                         teachers: settings.teachers, includeDrafts: includeDrafts, outline: outline)
         // A grade's feeds and calendar that hold none of the edited work are as they were:
         // the schedule, made without their work, is not asked for them.
-        let unchanged = { (page: PlannedPage) -> Bool in
-            switch page {
-            case .gradeFeed(let grade), .gradeJSONFeed(let grade): next.bits(of: [grade]) & pick.feeds == 0
-            case .gradeCalendar(let grade): next.bits(of: [grade]) & pick.calendars == 0
-            default: false
-            }
-        }
         return HomeworkWork(schedule: schedule, old: old, oldDays: oldRows.filter(shown).map { CalendarDate(dayNumber: $0.day) }, hashes: hashes, keys: next,
-                            unchanged: unchanged)
+                            feeds: Set(next.grades(of: pick.feeds)), calendars: Set(next.grades(of: pick.calendars)))
     }
 
     /// The homework made of every assignment, read from the store with the edited ones in
@@ -154,7 +155,7 @@ extension EditScope {
         hashes.reserveCapacity(all.count)
         for (file, entry) in zip(files, entries) { hashes["Content/" + file.contentPath] = entry?.hash }
         for source in edits.sources { hashes["Content/" + source.file.contentPath] = source.model.hash }
-        let keys = HomeworkKeys(Array(all.enumerated().map { ($0, $1) }), fileCount: all.count, calendar: site.homework.calendar, moment: moment,
+        let keys = HomeworkKeys(all.enumerated().map { ($0, $1) }, fileCount: all.count, calendar: site.homework.calendar, moment: moment,
                                 contextHash: previous.contextHash)
         return HomeworkWork(schedule: schedule, old: old, oldDays: oldDays, hashes: hashes, keys: keys)
     }
