@@ -4,10 +4,10 @@
 # The release workflow builds it for x86_64 and arm64 and pushes it to GitHub's registry.
 
 # The binary, built as the release builds it: Swift's runtime, Foundation, libcmark, libyaml
-# and Leaflet inside.
+# and Leaflet inside; sitegen-import links libcurl and libxml2 by their -dev names.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster \
+    && apt-get install -y --no-install-recommends libcmark-dev libyaml-dev libcurl4-openssl-dev libxml2-dev libjs-leaflet libjs-leaflet.markercluster \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

@@ -19,7 +19,9 @@ cd "$(dirname "$0")/.."
 # libvips42 became libvips42t64 in Debian 13 and Ubuntu 24.04.
 libvips=libvips42
 apt-cache show libvips42t64 >/dev/null 2>&1 && libvips=libvips42t64
-packages=(pkg-config libcmark-dev libyaml-dev libjs-leaflet libjs-leaflet.markercluster "$libvips" libqrencode4)
+# sitegen-import's release build links libcurl and libxml2 (Foundation's HTTP and XML) by
+# their -dev names; a machine without libcurl4-openssl-dev stopped `make site` at the link.
+packages=(pkg-config libcmark-dev libyaml-dev libcurl4-openssl-dev libxml2-dev libjs-leaflet libjs-leaflet.markercluster "$libvips" libqrencode4)
 if [[ "${1:-}" == "--dist" || "${1:-}" == "--test" ]]; then
     packages+=(dpkg-dev libicu-dev binutils)
 fi
