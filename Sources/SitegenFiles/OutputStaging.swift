@@ -31,9 +31,8 @@ public struct OutputStaging: Sendable {
     public init?(output: URL, heldLimit: Int = 256 << 20) {
         self.heldLimit = heldLimit
         let parent = output.deletingLastPathComponent().path
-        let prefix = ".\(output.lastPathComponent).sitegen-staging-"
+        let prefix = OutputStaging.prefix(of: output)
         outputRoot = output.path
-        OutputStaging.removeLeftovers(in: parent, named: prefix, output: output.path)
         mirrorsOutput = !FileManager.default.fileExists(atPath: output.path) || OutputStaging.isEmptyFolder(output.path)
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         var made: String?
@@ -47,19 +46,31 @@ public struct OutputStaging: Sendable {
         }
         guard let made else { return nil }
         folder = made
+        // Whole or not at all: a marker cut short by a kill would name no process, and keep
+        // its folder from every later build.
         let marker = Array("sitegen staging folder of \(output.path), \(RunningProcess.current)\n".utf8)
-        guard (try? marker.withUnsafeBufferPointer({ try OutputWriter.writeStaged($0, to: made + "/" + OutputStaging.markerName) })) != nil else {
+        guard (try? NewFile.make(at: made + "/" + OutputStaging.markerName, { descriptor in
+            try marker.withUnsafeBytes { try writeAll($0, to: descriptor, at: 0) }
+        })) != nil else {
             rmdir(made)
             return nil
         }
         opened = OpenFolder(folder)
     }
 
-    /// Removes the staging folders of builds of this output that were killed: each is
-    /// known by its marker, which names a process that no longer runs, or is empty (a
-    /// build killed before it wrote its marker). Also the marker a first build killed just
-    /// after it became the output left at the output's top.
-    private static func removeLeftovers(in parent: String, named prefix: String, output: String) {
+    private static func prefix(of output: URL) -> String {
+        ".\(output.lastPathComponent).sitegen-staging-"
+    }
+
+    /// Removes the staging folders of builds of `output` that were killed: each is known by
+    /// its marker, which names a process that no longer runs, or is empty (a build killed
+    /// before it wrote its marker). Also the marker a first build killed just after it
+    /// became the output left at the output's top. Every build that writes asks, the ones
+    /// that find nothing changed too: a build killed before it touched the output leaves
+    /// the output as the cache knows it.
+    public static func removeLeftovers(of output: URL) {
+        let parent = output.deletingLastPathComponent().path, prefix = prefix(of: output)
+        let output = output.path
         unlink(output + "/" + markerName)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for name in names where name.hasPrefix(prefix) {

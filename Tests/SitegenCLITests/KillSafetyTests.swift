@@ -20,11 +20,12 @@ struct KillSafetyTests {
         }
     }
 
-    private func start(_ site: URL, output: URL, cache: URL) throws -> Process {
+    /// A build started; its standard output is a pipe when `capturing`.
+    private func start(_ site: URL, output: URL, cache: URL, capturing: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = Self.sitegen
         process.arguments = ["build", "--source", site.path, "--output", output.path, "--cache-dir", cache.path, "--today", "2026-03-10"]
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = capturing ? Pipe() : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
@@ -53,16 +54,23 @@ struct KillSafetyTests {
         let cache = folder.url.appendingPathComponent("cache")
         var random = SplitMix(seed: 59)
         var killedWriting = 0
+        // Even rounds close in on the moment the output is written, which is short and
+        // comes later on a loaded machine: a kill that left the old output comes later
+        // next time, one that left the new output sooner. Odd rounds kill anywhere.
+        var (early, late) = (0.0, timed.seconds * 1.2)
         for round in 0..<50 {
             try? FileManager.default.removeItem(at: output)
             // Odd rounds have no output yet: the staging folder is to become it.
             if round % 2 == 0 { try copyFolder(referenceA, to: output) }
             let process = try start(siteB, output: output, cache: cache)
-            usleep(UInt32(Double.random(in: 0...(timed.seconds * 1.2), using: &random) * 1_000_000))
+            let wait = round % 2 == 0 ? Double.random(in: early...late, using: &random) : Double.random(in: 0...(timed.seconds * 1.2), using: &random)
+            usleep(UInt32(wait * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let left = FolderSnapshot(output).files
             if left != (round % 2 == 0 ? old : [:]), left != new { killedWriting += 1 }
+            if round % 2 == 0, left == old { early = wait }
+            if round % 2 == 0, left == new { late = wait }
             for (path, bytes) in left where !(path.hasPrefix(".") && !path.contains("/")) {
                 #expect(bytes == old[path] || bytes == new[path], "round \(round): \(path) is neither the old file nor the new")
             }
@@ -80,5 +88,29 @@ struct KillSafetyTests {
         #expect(FolderSnapshot(output).files == new)
         let beside = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
         #expect(beside == [".site.sitegen-staging-running", ".site.sitegen-staging-unmarked", "site"], "\(beside)")
+    }
+
+    /// A build killed before it touched the output leaves the output as the cache knows it:
+    /// the next build finds nothing changed, and removes the killed build's folder all the same.
+    @Test func aBuildThatFindsNothingChangedRemovesAKilledBuildsStagingFolder() throws {
+        let folder = TemporaryFolder()
+        try writeSite(folder, "a", title: "Before", articles: 0..<3)
+        let site = folder.url.appendingPathComponent("a"), cache = folder.url.appendingPathComponent("cache")
+        let output = folder.url.appendingPathComponent("published/site")
+        #expect(try build(site, output: output, cache: cache).status == 0)
+        let written = FolderSnapshot(output).files
+        // This process, but started at another time: a process that no longer runs.
+        let killed = RunningProcess(id: getpid(), started: RunningProcess.current.started + 1)
+        try folder.write("sitegen staging folder of \(output.path), \(killed)\n", to: "published/.site.sitegen-staging-\(getpid())-1f/.sitegen-staging")
+        try folder.write("<p>staged</p>\n", to: "published/.site.sitegen-staging-\(getpid())-1f/index.html")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("published/.site.sitegen-staging-\(getpid())-2f"), withIntermediateDirectories: true)
+
+        let process = try start(site, output: output, cache: cache, capturing: true)
+        let said = String(decoding: try #require(process.standardOutput as? Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(said.hasPrefix("Nothing changed"), "\(said)")
+        #expect(FolderSnapshot(output).files == written)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path) == ["site"])
     }
 }

@@ -25,6 +25,7 @@ public enum SiteBuilder {
                             progress: @Sendable (String) -> Void) -> Made {
         let request: BuildRequest
         do { request = try BuildRequest(options) } catch { return Made(report: BuildReport(commandError: error.message)) }
+        if staging { OutputStaging.removeLeftovers(of: request.outputURL) }
 
         progress("Reading")
         let known = reuse?.sources(for: request)
