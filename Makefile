@@ -17,7 +17,7 @@ dist:
 	Scripts/dist.sh
 
 ## Runs every test: sitegen's declarations of libvips and libqrencode against their headers, the Swift
-## suites, the Mustache spec through the command line, the sample site through the W3C
+## suites, libvips's liborc programs made one thread at a time, the Mustache spec through the command line, the sample site through the W3C
 ## checker and a real browser (every published photo read back too), the docs' links and
 ## getting started, `serve` under a crowd, the linters over the workflows, the release files of `make dist`
 ## as a user gets them, through the GitHub Action's install script too, and a short pass of
@@ -26,6 +26,7 @@ test: test-deps
 	Scripts/check-c-abi.sh
 	swift build --build-tests
 	swift test --skip-build
+	Scripts/check-vips-threads.sh $(SITEGEN_DEBUG)
 	python3 Scripts/mustache-spec-check.py $(SITEGEN_DEBUG)
 	Scripts/check-site.sh
 	python3 Scripts/check-docs.py $(SITEGEN_DEBUG)

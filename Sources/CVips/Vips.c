@@ -21,6 +21,20 @@ struct sitegen_picture {
 static pthread_once_t opened = PTHREAD_ONCE_INIT;
 static const char *open_error;
 
+/// Held while a resize is set up and while one is freed. libvips up to 8.14 compiles a
+/// liborc program when it sets a resize up and frees it with the resize; liborc (0.4.33 in
+/// Debian 12) frees a program's memory without taking its own lock, so two photos resized
+/// at once could corrupt its list of that memory and crash the build or hang it. Pixels
+/// are worked out outside it, on every core. (libvips 8.15 and later have no liborc.)
+static pthread_mutex_t vector_gate = PTHREAD_MUTEX_INITIALIZER;
+
+/// Drops `image`, and with it the resize that made it, inside the gate.
+static void drop_pipeline(VipsImage *image) {
+    pthread_mutex_lock(&vector_gate);
+    sg_g_object_unref(image);
+    pthread_mutex_unlock(&vector_gate);
+}
+
 static void open_once(void) {
     // SITEGEN_LIBVIPS names another libvips (one built by hand, in another folder).
     const char *named = getenv("SITEGEN_LIBVIPS");
@@ -79,7 +93,7 @@ static sitegen_picture *held(VipsImage *image, char **error) {
     void *pixels = sg_vips_image_write_to_memory(image, &size);
     int width = sg_vips_image_get_width(image), height = sg_vips_image_get_height(image);
     int bands = sg_vips_image_get_bands(image), format = sg_vips_image_get_format(image);
-    sg_g_object_unref(image);
+    drop_pipeline(image);
     if (!pixels) {
         *error = take_error();
         return NULL;
@@ -102,11 +116,14 @@ sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int wi
     // colour profile to sRGB; a JPEG shrinks while it decodes. A file cut short is an
     // error, not grey rows. The size is forced: the caller worked out the height the page
     // says, which rounding could otherwise miss by a pixel.
-    if (sg_vips_thumbnail_buffer((void *)bytes, length, &out, width,
-                                 "height", height,
-                                 "size", SITEGEN_VIPS_SIZE_FORCE,
-                                 "option_string", "fail_on=truncated",
-                                 NULL) != 0) {
+    pthread_mutex_lock(&vector_gate);
+    int status = sg_vips_thumbnail_buffer((void *)bytes, length, &out, width,
+                                          "height", height,
+                                          "size", SITEGEN_VIPS_SIZE_FORCE,
+                                          "option_string", "fail_on=truncated",
+                                          NULL);
+    pthread_mutex_unlock(&vector_gate);
+    if (status != 0) {
         *error = take_error();
         return NULL;
     }
@@ -115,11 +132,14 @@ sitegen_picture *sitegen_picture_decode(const void *bytes, size_t length, int wi
 
 sitegen_picture *sitegen_picture_resized(sitegen_picture *picture, int width, int height, char **error) {
     VipsImage *out = NULL;
-    if (sg_vips_thumbnail_image(picture->image, &out, width,
-                                "height", height,
-                                "size", SITEGEN_VIPS_SIZE_FORCE,
-                                "no_rotate", 1,
-                                NULL) != 0) {
+    pthread_mutex_lock(&vector_gate);
+    int status = sg_vips_thumbnail_image(picture->image, &out, width,
+                                         "height", height,
+                                         "size", SITEGEN_VIPS_SIZE_FORCE,
+                                         "no_rotate", 1,
+                                         NULL);
+    pthread_mutex_unlock(&vector_gate);
+    if (status != 0) {
         *error = take_error();
         return NULL;
     }
@@ -172,32 +192,41 @@ int sitegen_picture_encode(sitegen_picture *picture, sitegen_encoding encoding, 
     return 0;
 }
 
+/// The steps from `picture` to 8 pixels across, flattened, in sRGB, as bytes: set up, not
+/// worked out. 0 when `steps[3]` holds the last.
+static int mean_colour_steps(sitegen_picture *picture, VipsImage *steps[4]) {
+    if (sg_vips_thumbnail_image(picture->image, &steps[0], 8, "no_rotate", 1, NULL) != 0) return 1;
+    VipsImage *current = steps[0];
+    if (sg_vips_image_hasalpha(current)) {
+        if (flattened(current, &steps[1]) != 0) return 1;
+        current = steps[1];
+    }
+    if (sg_vips_colourspace(current, &steps[2], SITEGEN_VIPS_INTERPRETATION_SRGB, NULL) != 0) return 1;
+    return sg_vips_cast(steps[2], &steps[3], SITEGEN_VIPS_FORMAT_UCHAR, NULL) != 0;
+}
+
 int32_t sitegen_picture_mean_colour(sitegen_picture *picture) {
     VipsImage *steps[4] = {NULL, NULL, NULL, NULL};
     int32_t colour = -1;
-    if (sg_vips_thumbnail_image(picture->image, &steps[0], 8, "no_rotate", 1, NULL) != 0) goto done;
-    VipsImage *current = steps[0];
-    if (sg_vips_image_hasalpha(current)) {
-        if (flattened(current, &steps[1]) != 0) goto done;
-        current = steps[1];
+    pthread_mutex_lock(&vector_gate);
+    int status = mean_colour_steps(picture, steps);
+    pthread_mutex_unlock(&vector_gate);
+    if (status == 0) {
+        size_t size = 0;
+        unsigned char *pixels = sg_vips_image_write_to_memory(steps[3], &size);
+        int bands = sg_vips_image_get_bands(steps[3]);
+        if (pixels && bands >= 3) {
+            size_t count = size / (size_t)bands;
+            unsigned long sums[3] = {0, 0, 0};
+            for (size_t i = 0; i < count; i++)
+                for (int band = 0; band < 3; band++) sums[band] += pixels[i * (size_t)bands + (size_t)band];
+            if (count > 0)
+                colour = (int32_t)((sums[0] / count) << 16 | (sums[1] / count) << 8 | (sums[2] / count));
+        }
+        if (pixels) sg_g_free(pixels);
     }
-    if (sg_vips_colourspace(current, &steps[2], SITEGEN_VIPS_INTERPRETATION_SRGB, NULL) != 0) goto done;
-    if (sg_vips_cast(steps[2], &steps[3], SITEGEN_VIPS_FORMAT_UCHAR, NULL) != 0) goto done;
-    size_t size = 0;
-    unsigned char *pixels = sg_vips_image_write_to_memory(steps[3], &size);
-    int bands = sg_vips_image_get_bands(steps[3]);
-    if (pixels && bands >= 3) {
-        size_t count = size / (size_t)bands;
-        unsigned long sums[3] = {0, 0, 0};
-        for (size_t i = 0; i < count; i++)
-            for (int band = 0; band < 3; band++) sums[band] += pixels[i * (size_t)bands + (size_t)band];
-        if (count > 0)
-            colour = (int32_t)((sums[0] / count) << 16 | (sums[1] / count) << 8 | (sums[2] / count));
-    }
-    if (pixels) sg_g_free(pixels);
-done:
     for (int i = 0; i < 4; i++)
-        if (steps[i]) sg_g_object_unref(steps[i]);
+        if (steps[i]) drop_pipeline(steps[i]);
     if (colour < 0) sg_vips_error_clear();
     return colour;
 }
