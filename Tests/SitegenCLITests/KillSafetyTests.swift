@@ -57,20 +57,22 @@ struct KillSafetyTests {
         // Even rounds close in on the moment the output is written, which is short and
         // comes later on a loaded machine: a kill that left the old output comes later
         // next time, one that left the new output sooner. Odd rounds kill anywhere.
-        var (early, late) = (0.0, timed.seconds * 1.2)
+        let span = timed.seconds * 1.2
+        var (early, late) = (0.0, span)
         for round in 0..<50 {
             try? FileManager.default.removeItem(at: output)
             // Odd rounds have no output yet: the staging folder is to become it.
             if round % 2 == 0 { try copyFolder(referenceA, to: output) }
             let process = try start(siteB, output: output, cache: cache)
-            let wait = round % 2 == 0 ? Double.random(in: early...late, using: &random) : Double.random(in: 0...(timed.seconds * 1.2), using: &random)
+            let closingIn = round % 2 == 0
+            let wait = Double.random(in: closingIn ? early...late : 0...span, using: &random)
             usleep(UInt32(wait * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let left = FolderSnapshot(output).files
             if left != (round % 2 == 0 ? old : [:]), left != new { killedWriting += 1 }
-            if round % 2 == 0, left == old { early = wait }
-            if round % 2 == 0, left == new { late = wait }
+            if closingIn, left == old { early = wait }
+            if closingIn, left == new { late = wait }
             for (path, bytes) in left where !(path.hasPrefix(".") && !path.contains("/")) {
                 #expect(bytes == old[path] || bytes == new[path], "round \(round): \(path) is neither the old file nor the new")
             }
